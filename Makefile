@@ -1,0 +1,29 @@
+# dynasty-lab: every target bootstraps .venv on first use.
+PY      ?= python3
+VENV    := .venv
+BIN     := $(VENV)/bin
+STAMP   := $(VENV)/.installed
+export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
+
+.PHONY: setup test demo bench clean-cache
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+setup: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+demo: $(STAMP)
+	$(BIN)/dynasty run experiments/configs/demo.toml
+	$(BIN)/dynasty report results/demo
+
+bench: $(STAMP)
+	$(BIN)/dynasty bench
+
+clean-cache:
+	rm -rf .numba_cache

@@ -1,0 +1,76 @@
+"""Whole games between agents, inside one compiled call.
+
+An *agent table* describes the agents of a run: ``agent_kind[a]`` (RANDOM, HEURISTIC,
+MCTS) and ``agent_params[a, :N_AGENT_PARAMS]`` (float64; meaning depends on the kind).
+``seat_agent[g, p]`` says which agent of the table plays seat ``p`` in game ``g``.
+
+Each game's deal comes from ``seeds[g]``; each seat's agent RNG from
+``hash64(agent_seeds[g], p)``, a stream separate from the game's chance.  Nothing here
+depends on which process or chunk plays a game, so results are reproducible whatever
+the distribution.
+"""
+
+import numba as nb
+import numpy as np
+
+from agents.random import random_act
+from sim.core import hash64, rng_seed
+
+RANDOM = 0
+HEURISTIC = 1
+MCTS = 2
+AGENT_KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "mcts": MCTS}
+N_AGENT_PARAMS = 8
+
+
+@nb.njit(cache=True)
+def choose_action(G, state, kind, params, rng, mask):
+    """The action agent ``kind`` (with ``params``) takes in ``state``; checked for legality."""
+    if kind == HEURISTIC:
+        a = G.heuristic(state, rng)
+    else:
+        a = random_act(G, state, mask, rng)
+        return a
+    G.legal_mask(state, mask)
+    if a < 0 or a >= mask.shape[0] or not mask[a]:
+        raise ValueError("agent chose an illegal action")
+    return a
+
+
+@nb.njit(cache=True)
+def play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
+               num_actions, scores, wins, feats, lengths):
+    """Play ``len(seeds)`` games; fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``."""
+    mask = np.zeros(num_actions, np.bool_)
+    rngs = np.zeros((n_players, 2), np.int32)
+    for g in range(seeds.shape[0]):
+        state = G.new_state(seeds[g], n_players, options)
+        for p in range(n_players):
+            rng_seed(rngs[p], 0, hash64(agent_seeds[g], p))
+        steps = 0
+        while not G.is_terminal(state):
+            p = G.current_player(state)
+            a = seat_agent[g, p]
+            act = choose_action(G, state, agent_kind[a], agent_params[a], rngs[p], mask)
+            G.apply(state, act)
+            steps += 1
+        G.returns(state, scores[g], wins[g])
+        G.features(state, feats[g])
+        lengths[g] = steps
+
+
+def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_params, agent_seeds=None):
+    """Python wrapper: allocate outputs and play; returns (scores, wins, feats, lengths)."""
+    seeds = np.asarray(seeds, np.int64)
+    n = len(seeds)
+    if agent_seeds is None:
+        agent_seeds = seeds
+    scores = np.zeros((n, n_players))
+    wins = np.zeros((n, n_players))
+    feats = np.zeros((n, n_players, len(spec.feature_names)))
+    lengths = np.zeros(n, np.int64)
+    play_chunk(spec.kernels, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
+               np.asarray(options, np.int32), np.asarray(seat_agent, np.int64),
+               np.asarray(agent_kind, np.int64), np.asarray(agent_params, np.float64),
+               spec.num_actions, scores, wins, feats, lengths)
+    return scores, wins, feats, lengths

@@ -1,0 +1,351 @@
+"""The engine contract every game implements, the in-state RNG, and shared kernels.
+
+A game state is one flat ``int32`` array.  Every game starts its state with the same
+header, so that generic code (agents, runners, the Python ``Game`` wrapper) can read
+the player count, the player to move and the RNG without knowing the game::
+
+    index  name        meaning
+    0      H_RNG_LO    low 32 bits of the game's splitmix64 RNG state
+    1      H_RNG_HI    high 32 bits
+    2      H_NPLAYERS  number of seats
+    3      H_CURRENT   seat to move, or NO_PLAYER once the game is over
+    4      H_PLY       decisions applied so far
+    5      H_SEED_LO   low / high 32 bits of the seed the state was created from
+    6      H_SEED_HI
+    7      (reserved)
+    8...   game-specific fields (HEADER_SIZE = 8)
+
+Every game package exports a :class:`GameSpec` whose ``kernels`` field is a
+:class:`Kernels` namedtuple of ``@njit`` functions with these signatures::
+
+    new_state(seed: int64, n_players: int64, options: int32[:]) -> int32[:]
+    current_player(state) -> int64              # NO_PLAYER when terminal
+    legal_mask(state, out: bool[:num_actions]) -> int64 (number of legal actions)
+    apply(state, action: int64) -> None         # in place; assumes a legal action
+    is_terminal(state) -> bool
+    returns(state, scores: float64[n], wins: float64[n]) -> None
+    determinize(state, observer: int64, rng: int32[2]) -> None
+        # in place: resample everything ``observer`` cannot see
+    heuristic(state, rng: int32[2]) -> int64    # the game's hand-written policy
+    evaluate(state, out: float64[n]) -> None    # leaf value estimate in [0, 1] per seat
+    features(state, out: float64[n, num_features]) -> None
+
+The kernels trust their input (a kernel given an illegal action has undefined
+results); the Python-facing :class:`sim.game.Game` validates first.  Generic kernels
+(the arena, MCTS) receive the ``Kernels`` namedtuple as an argument, so one compiled
+generic kernel exists per game.
+
+Randomness is explicit: the game's chance stream lives in the state header; agents
+carry their own two-word RNG arrays (``int32[2]``), seeded separately, so a search
+never perturbs the game's deal.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numba as nb
+import numpy as np
+
+HEADER_SIZE = 8
+H_RNG_LO = 0
+H_RNG_HI = 1
+H_NPLAYERS = 2
+H_CURRENT = 3
+H_PLY = 4
+H_SEED_LO = 5
+H_SEED_HI = 6
+
+NO_PLAYER = -1
+
+MASK32 = np.uint64(0xFFFFFFFF)
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+MIX2 = np.uint64(0x94D049BB133111EB)
+
+Kernels = namedtuple(
+    "Kernels",
+    "new_state current_player legal_mask apply is_terminal returns determinize "
+    "heuristic evaluate features",
+)
+
+
+# --------------------------------------------------------------------------- RNG
+
+
+@nb.njit(cache=True, inline="always")
+def _mix64(z):
+    z = (z ^ (z >> np.uint64(30))) * MIX1
+    z = (z ^ (z >> np.uint64(27))) * MIX2
+    return z ^ (z >> np.uint64(31))
+
+
+@nb.njit(cache=True)
+def hash64(a, b):
+    """A 64-bit hash of two integers (used to derive seeds from a master seed)."""
+    x = _mix64(np.uint64(a) + GOLDEN)
+    return np.int64(_mix64(x ^ (np.uint64(b) * GOLDEN + np.uint64(0x632BE59BD9B4E019))))
+
+
+@nb.njit(cache=True)
+def game_seed(master_seed, game_index):
+    """The seed of game ``game_index`` of a run: a pure function of the pair."""
+    return hash64(master_seed, game_index)
+
+
+@nb.njit(cache=True, inline="always")
+def _load(buf, off):
+    lo = np.uint64(np.int64(buf[off]) & np.int64(0xFFFFFFFF))
+    hi = np.uint64(np.int64(buf[off + 1]) & np.int64(0xFFFFFFFF))
+    return lo | (hi << np.uint64(32))
+
+
+@nb.njit(cache=True, inline="always")
+def _store(buf, off, x):
+    lo = np.int64(x & MASK32)
+    hi = np.int64(x >> np.uint64(32))
+    if lo >= 1 << 31:
+        lo -= 1 << 32
+    if hi >= 1 << 31:
+        hi -= 1 << 32
+    buf[off] = lo
+    buf[off + 1] = hi
+
+
+@nb.njit(cache=True)
+def rng_seed(buf, off, seed):
+    """Store a splitmix64 state derived from ``seed`` at ``buf[off:off+2]``."""
+    _store(buf, off, _mix64(np.uint64(seed) ^ np.uint64(0x2545F4914F6CDD1D)))
+
+
+@nb.njit(cache=True)
+def rng_next(buf, off):
+    """Advance the splitmix64 state stored at ``buf[off:off+2]``; return 64 random bits."""
+    x = _load(buf, off) + GOLDEN
+    _store(buf, off, x)
+    return _mix64(x)
+
+
+@nb.njit(cache=True)
+def rng_below(buf, off, n):
+    """A uniform integer in ``[0, n)`` (``n`` >= 1) from the RNG at ``buf[off]``."""
+    r = rng_next(buf, off) >> np.uint64(32)
+    return np.int64((r * np.uint64(n)) >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def rng_uniform(buf, off):
+    """A uniform float in [0, 1)."""
+    return np.float64(rng_next(buf, off) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True)
+def new_rng(seed):
+    """A fresh two-word RNG array (``int32[2]``) for an agent or a search."""
+    buf = np.zeros(2, np.int32)
+    rng_seed(buf, 0, seed)
+    return buf
+
+
+# --------------------------------------------------------------------------- header
+
+
+@nb.njit(cache=True)
+def init_header(state, seed, n_players):
+    rng_seed(state, H_RNG_LO, seed)
+    state[H_NPLAYERS] = n_players
+    state[H_CURRENT] = NO_PLAYER
+    state[H_PLY] = 0
+    _store(state, H_SEED_LO, np.uint64(seed))
+
+
+@nb.njit(cache=True)
+def header_current_player(state):
+    return np.int64(state[H_CURRENT])
+
+
+@nb.njit(cache=True)
+def header_is_terminal(state):
+    return state[H_CURRENT] == NO_PLAYER
+
+
+# --------------------------------------------------------------------------- shared kernels
+
+
+@nb.njit(cache=True)
+def shuffle_range(arr, lo, hi, buf, off):
+    """Fisher-Yates shuffle of ``arr[lo:hi]`` in place with the RNG at ``buf[off]``."""
+    for i in range(hi - 1, lo, -1):
+        j = lo + rng_below(buf, off, i - lo + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+
+
+@nb.njit(cache=True)
+def random_legal(mask, buf, off):
+    """A uniformly random index among the True entries of ``mask`` (-1 if none)."""
+    n = 0
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            n += 1
+    if n == 0:
+        return -1
+    k = rng_below(buf, off, n)
+    for i in range(mask.shape[0]):
+        if mask[i]:
+            if k == 0:
+                return i
+            k -= 1
+    return -1
+
+
+@nb.njit(cache=True)
+def argmax_masked(values, mask, buf, off):
+    """Index of the largest ``values[i]`` with ``mask[i]``, ties broken uniformly at random."""
+    best = -np.inf
+    count = 0
+    choice = -1
+    for i in range(values.shape[0]):
+        if not mask[i]:
+            continue
+        v = values[i]
+        if v > best:
+            best = v
+            count = 1
+            choice = i
+        elif v == best:
+            count += 1
+            if rng_below(buf, off, count) == 0:
+                choice = i
+    return choice
+
+
+@nb.njit(cache=True)
+def win_shares(scores, tiebreak, n, wins):
+    """Fill ``wins`` with 1/k for each of the k seats tied on the best (score, tiebreak)."""
+    best_s = -np.inf
+    best_t = -np.inf
+    for p in range(n):
+        if scores[p] > best_s or (scores[p] == best_s and tiebreak[p] > best_t):
+            best_s = scores[p]
+            best_t = tiebreak[p]
+    k = 0
+    for p in range(n):
+        if scores[p] == best_s and tiebreak[p] == best_t:
+            k += 1
+    for p in range(n):
+        wins[p] = 1.0 / k if (scores[p] == best_s and tiebreak[p] == best_t) else 0.0
+
+
+@nb.njit(cache=True)
+def ranks_from_scores(scores, tiebreak, n, out):
+    """Competition rank (1 = best; tied seats share the better rank) by (score, tiebreak)."""
+    for p in range(n):
+        r = 1
+        for q in range(n):
+            if scores[q] > scores[p] or (scores[q] == scores[p] and tiebreak[q] > tiebreak[p]):
+                r += 1
+        out[p] = r
+
+
+# --------------------------------------------------------------------------- spec
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option of a game: a named choice (``choices``) or a bounded integer."""
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] | None = None
+    low: int | None = None
+    high: int | None = None
+
+    def encode(self, value: Any) -> int:
+        if self.choices is not None:
+            if isinstance(value, bool):
+                value = str(value).lower()
+            if value not in self.choices:
+                raise OptionError(
+                    f"option {self.name!r}: {value!r} is not allowed (allowed: {', '.join(self.choices)})"
+                )
+            return self.choices.index(value)
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise OptionError(f"option {self.name!r}: expected an integer, got {value!r}")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise OptionError(f"option {self.name!r}: {value} is outside {self.low}..{self.high}")
+        return int(value)
+
+    def decode(self, code: int) -> Any:
+        return self.choices[code] if self.choices is not None else int(code)
+
+
+class OptionError(ValueError):
+    """A rule option that the game does not know or does not allow."""
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the current state."""
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything generic code needs to know about one game.
+
+    ``name`` is the snake_case id used as folder, registry key and Parquet partition value.
+    Python-side helpers (``action_name``, ``render`` ...) take a state array and return text
+    or plain data; they are for people and replays, never on the hot path.
+    """
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    num_actions: int
+    max_decisions: int  # upper bound on decisions in one game (for safety checks)
+    kernels: Kernels
+    options: tuple[Option, ...]
+    feature_names: tuple[str, ...]
+    action_name: Callable[[np.ndarray, int], str]
+    render: Callable[[np.ndarray], str]
+    # Chance outcomes in the order they happened, as JSON-able values; and the inverse:
+    # a state built from (n_players, options, outcomes) alone, for engine-independent replays.
+    chance_outcomes: Callable[[np.ndarray], list]
+    state_from_chance: Callable[[int, np.ndarray, list], np.ndarray]
+    allowed_players: tuple[int, ...] = ()
+    player_constraints: Callable[[int, dict], str | None] = field(default=lambda n, o: None)
+
+    def players(self) -> tuple[int, ...]:
+        return self.allowed_players or tuple(range(self.min_players, self.max_players + 1))
+
+    def option_defaults(self) -> dict[str, Any]:
+        return {o.name: o.default for o in self.options}
+
+    def encode_options(self, options: dict[str, Any] | None = None) -> np.ndarray:
+        """Validate a {name: value} dict (missing names take defaults) into an int32 array."""
+        options = dict(options or {})
+        known = {o.name for o in self.options}
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise OptionError(
+                f"{self.name}: unknown option {unknown[0]!r} (known: {', '.join(sorted(known)) or 'none'})"
+            )
+        return np.array(
+            [o.encode(options.get(o.name, o.default)) for o in self.options], dtype=np.int32
+        ).reshape(len(self.options))
+
+    def decode_options(self, arr: np.ndarray) -> dict[str, Any]:
+        return {o.name: o.decode(int(arr[i])) for i, o in enumerate(self.options)}
+
+    def check_players(self, n_players: int, options: dict[str, Any] | None = None) -> None:
+        if n_players not in self.players():
+            raise OptionError(
+                f"{self.name}: {n_players} players is not allowed (allowed: {', '.join(map(str, self.players()))})"
+            )
+        msg = self.player_constraints(n_players, dict(options or {}))
+        if msg:
+            raise OptionError(f"{self.name}: {msg}")
