@@ -1,0 +1,1 @@
+"""Experiments: config -> plan -> Ray tasks -> Parquet -> analysis -> report; the `dynasty` CLI."""
