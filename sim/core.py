@@ -318,6 +318,10 @@ class GameSpec:
     state_from_chance: Callable[[int, np.ndarray, list], np.ndarray]
     allowed_players: tuple[int, ...] = ()
     player_constraints: Callable[[int, dict], str | None] = field(default=lambda n, o: None)
+    # Component data (card values, board graphs ...) loaded from the game's data files,
+    # appended after the option codes in the array given to ``new_state``: kernels read
+    # it as data, never as compiled-in globals, so a replaced data file needs no recompile.
+    data: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
     def players(self) -> tuple[int, ...]:
         return self.allowed_players or tuple(range(self.min_players, self.max_players + 1))
@@ -334,9 +338,8 @@ class GameSpec:
             raise OptionError(
                 f"{self.name}: unknown option {unknown[0]!r} (known: {', '.join(sorted(known)) or 'none'})"
             )
-        return np.array(
-            [o.encode(options.get(o.name, o.default)) for o in self.options], dtype=np.int32
-        ).reshape(len(self.options))
+        codes = np.array([o.encode(options.get(o.name, o.default)) for o in self.options], dtype=np.int32)
+        return np.concatenate([codes.reshape(len(self.options)), self.data.astype(np.int32)])
 
     def decode_options(self, arr: np.ndarray) -> dict[str, Any]:
         return {o.name: o.decode(int(arr[i])) for i, o in enumerate(self.options)}
