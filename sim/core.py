@@ -29,6 +29,18 @@ Every game package exports a :class:`GameSpec` whose ``kernels`` field is a
     heuristic(state, rng: int32[2]) -> int64    # the game's hand-written policy
     evaluate(state, out: float64[n]) -> None    # leaf value estimate in [0, 1] per seat
     features(state, out: float64[n, num_features]) -> None
+    info_key(state, player: int64) -> int64
+        # a 64-bit key of what ``player`` knows in ``state`` (added for MCTS, see below)
+
+``info_key`` is what lets one information-set MCTS serve every game.  Two states that
+``player`` cannot tell apart must get the same key, and states ``player`` can tell apart
+should get different keys (up to hash collisions).  The key covers the public history,
+``player``'s own private information (hand, own secret choices) and whose turn it is, and
+nothing else: in particular not the secret choices other seats made earlier in the same
+simultaneous round (a later chooser never sees an earlier secret choice).  MCTS keys the
+search-tree node of the seat to move by ``info_key(state, seat)``, so an opponent's node
+never depends on the searcher's pending secret choice.  Games that do not provide it get
+:func:`missing_info_key`, which raises when called (random and heuristic play still work).
 
 The kernels trust their input (a kernel given an illegal action has undefined
 results); the Python-facing :class:`sim.game.Game` validates first.  Generic kernels
@@ -65,10 +77,21 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 
+
+
+@nb.njit(cache=True)
+def missing_info_key(state, player):
+    """Default ``info_key`` of games that have none yet: MCTS cannot run on them."""
+    if player >= 0:
+        raise ValueError("this game provides no info_key kernel; MCTS needs one (see sim.core)")
+    return np.int64(0)
+
+
 Kernels = namedtuple(
     "Kernels",
     "new_state current_player legal_mask apply is_terminal returns determinize "
-    "heuristic evaluate features",
+    "heuristic evaluate features info_key",
+    defaults=(missing_info_key,),
 )
 
 

@@ -1,0 +1,46 @@
+"""Goofspiel, the calibration game: OpenSpiel's rules and parameters on our engine contract.
+
+It is the simultaneous bidding of Middle Kingdom in its simplest form, and a game both this
+harness and OpenSpiel play, so agents and engine speed can be compared side by side
+(``experiments/bench/openspiel.py``).  Rules and state layout: :mod:`sim.goofspiel.rules`.
+"""
+
+from sim.core import GameSpec, Kernels, Option
+from sim.goofspiel import rules as R
+from sim.goofspiel import view
+
+OPTIONS = (
+    Option("num_cards", 13, "bid cards per seat and point cards (N)", low=1, high=R.MAX_CARDS),
+    Option("points_order", "random", "order the point cards are turned up",
+           choices=("random", "descending", "ascending")),
+    Option("returns_type", "win_loss", "what the scores are (OpenSpiel's returns)",
+           choices=("win_loss", "point_difference", "total_points")),
+)
+
+SPEC = GameSpec(
+    name="goofspiel",
+    title="Goofspiel",
+    min_players=2,
+    max_players=R.MAX_PLAYERS,
+    num_actions=R.NUM_ACTIONS,
+    max_decisions=R.MAX_CARDS * R.MAX_PLAYERS,
+    kernels=Kernels(
+        new_state=R.new_state,
+        current_player=R.current_player,
+        legal_mask=R.legal_mask,
+        apply=R.apply,
+        is_terminal=R.is_terminal,
+        returns=R.returns,
+        determinize=R.determinize,
+        heuristic=R.heuristic,
+        evaluate=R.evaluate,
+        features=R.features,
+        info_key=R.info_key,
+    ),
+    options=OPTIONS,
+    feature_names=R.FEATURE_NAMES,
+    action_name=view.action_name,
+    render=view.render,
+    chance_outcomes=view.chance_outcomes,
+    state_from_chance=view.state_from_chance,
+)
