@@ -1,0 +1,304 @@
+"""``dynasty run``: play an experiment's games as Ray tasks and write them to Parquet.
+
+The driver plans the games still missing from the results folder into chunks, starts one
+long-lived :class:`ChunkPlayer` actor per worker (each compiles the game's kernels once, then
+plays chunk after chunk inside one compiled call and encodes its rows as Parquet), keeps at
+most ``IN_FLIGHT`` chunks queued per actor with ``ray.wait``, and writes each finished chunk as
+an atomic part file.  Results do not depend on the number of workers, the chunk size or the
+cluster: a game's seeds and seats come from its index alone (:mod:`experiments.plan`).
+
+Ray is started locally (dashboard off) and stopped again unless an address is given
+(``--address`` or ``RAY_ADDRESS``), in which case the run joins that cluster.  A Ray session
+already open in the calling process (tests, notebooks) is used as it is.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from agents.arena import N_AGENT_PARAMS, play_games
+from experiments.plan import Plan, auto_chunk_size, chunk_ranges, missing_ranges
+from experiments.schema import ResultsTable
+from experiments import store
+from sim.registry import get_game
+
+IN_FLIGHT = 2  # chunks queued per actor: one playing, one waiting, so no actor idles
+COMPRESSION = "zstd"
+
+
+class RunError(RuntimeError):
+    """A run that could not finish; the message says what to do (usually: run it again)."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def job_of(cfg) -> dict[str, Any]:
+    """What a worker needs to play any game of the run (plain data, cheap to ship)."""
+    plan = Plan.from_config(cfg)
+    return {
+        "game": cfg.game,
+        "players": cfg.players,
+        "options": dict(cfg.options),
+        "games": cfg.games,
+        "seed": cfg.seed,
+        "rotations": [list(r) for r in plan.rotations],
+        "agent_labels": [a.label for a in cfg.agents],
+        "agent_kinds": [a.kind for a in cfg.agents],
+        "agent_params": [list(a.params) for a in cfg.agents],
+    }
+
+
+class ChunkContext:
+    """Plays ranges of a run's games in-process; the body of a worker (and of benchmarks)."""
+
+    def __init__(self, job: dict[str, Any]):
+        self.job = job
+        self.spec = get_game(job["game"])
+        self.players = int(job["players"])
+        self.options = self.spec.encode_options(job["options"])
+        self.plan = Plan(int(job["games"]), self.players, int(job["seed"]), tuple(map(tuple, job["rotations"])))
+        self.kinds = np.asarray(job["agent_kinds"], np.int64)
+        self.params = np.asarray(job["agent_params"], np.float64).reshape(len(self.kinds), N_AGENT_PARAMS)
+        self.table = ResultsTable(self.spec, self.players, job["options"], job["agent_labels"])
+
+    def play(self, start: int, stop: int) -> dict[str, np.ndarray]:
+        """The arrays of games ``start .. stop-1`` (one compiled call)."""
+        chunk = self.plan.games_of(start, stop)
+        scores, wins, feats, lengths = play_games(
+            self.spec, chunk["seed"], self.players, self.options, chunk["seat_agent"],
+            self.kinds, self.params, agent_seeds=chunk["agent_seed"],
+        )
+        chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths)
+        return chunk
+
+    def encode(self, chunk: dict[str, np.ndarray]) -> bytes:
+        """The Parquet bytes of a chunk's rows."""
+        sink = pa.BufferOutputStream()
+        pq.write_table(self.table.fill(chunk), sink, compression=COMPRESSION)
+        return sink.getvalue().to_pybytes()
+
+    def play_encoded(self, start: int, stop: int) -> tuple[int, int, bytes, dict[str, float]]:
+        t0 = time.perf_counter()
+        chunk = self.play(start, stop)
+        t1 = time.perf_counter()
+        data = self.encode(chunk)
+        t2 = time.perf_counter()
+        return start, stop, data, {"play_s": t1 - t0, "encode_s": t2 - t1}
+
+
+def _actor_class():
+    import ray
+
+    @ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)
+    class ChunkPlayer:
+        """A worker: compiles the kernels once (in ``__init__``), then plays chunk after chunk."""
+
+        def __init__(self, job):
+            t0 = time.perf_counter()
+            self.ctx = ChunkContext(job)
+            self.ctx.play(0, 1)  # compile (or load) every kernel before the first real chunk
+            self.warm_s = time.perf_counter() - t0
+
+        def ready(self):
+            return {"warm_s": self.warm_s, "pid": os.getpid(), "node": ray.get_runtime_context().get_node_id()}
+
+        def play(self, start, stop):
+            return self.ctx.play_encoded(start, stop)
+
+    return ChunkPlayer
+
+
+@dataclass
+class RunSummary:
+    output: Path
+    games: int
+    played: int
+    status: str
+    workers: int = 0
+    nodes: int = 0
+    chunk_size: int = 0
+    timings: dict[str, float] = field(default_factory=dict)
+
+
+def _start_ray(address: str | None, workers: int | None):
+    """(ray module, started_here): joins ``address`` / RAY_ADDRESS, or starts a local Ray."""
+    import ray
+
+    if ray.is_initialized():
+        return ray, False
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    kwargs: dict[str, Any] = dict(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
+    if address:
+        ray.init(address=address, **kwargs)
+    else:
+        ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
+    return ray, True
+
+
+def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_size: int | None = None,
+        progress: bool = True, stop_after: int | None = None, log=print) -> RunSummary:
+    """Play every game of ``cfg`` not yet in ``cfg.output``; return what was done and how long it took.
+
+    ``stop_after`` (chunks) ends the session early as an interruption would (for tests).
+    """
+    t_start = time.perf_counter()
+    out = Path(cfg.output)
+    manifest = store.open_results(out, cfg)
+    done = store.done_ranges(out, cfg.game)
+    todo_ranges = missing_ranges(done, cfg.games)
+    n_done = cfg.games - sum(b - a for a, b in todo_ranges)
+    if done and any(b > cfg.games for _, b in done):
+        raise RunError(f"{out}: holds games beyond the {cfg.games} the config asks for; use another output folder")
+    out.mkdir(parents=True, exist_ok=True)
+    if cfg.source and Path(cfg.source).is_file():
+        store.atomic_write(out / "config.toml", Path(cfg.source).read_bytes())
+
+    job = job_of(cfg)
+    summary = RunSummary(out, cfg.games, 0, "complete")
+    session: dict[str, Any] = {"started": _now(), "status": "running", "games_before": n_done}
+    manifest["sessions"].append(session)
+    store.write_manifest(out, manifest)
+
+    timings = {"startup_s": 0.0, "play_wall_s": 0.0, "worker_play_s": 0.0, "worker_encode_s": 0.0,
+               "write_s": 0.0, "shutdown_s": 0.0}
+    ray = None
+    started_here = False
+    played = 0
+    try:
+        if todo_ranges:
+            # Fill the on-disk numba cache from the driver, so workers load it instead of racing to write it.
+            ChunkContext(job).play(0, 1)
+            ray, started_here = _start_ray(address, workers)
+            cpus = int(ray.cluster_resources().get("CPU", 1))
+            n_workers = workers or cpus
+            if n_workers > cpus:
+                raise RunError(f"--workers {n_workers}: the Ray cluster has only {cpus} CPUs")
+            size = chunk_size or cfg.chunk_size or auto_chunk_size(cfg.games - n_done, n_workers)
+            chunks = deque(chunk_ranges(todo_ranges, size))
+            Player = _actor_class()
+            actors = [Player.remote(job) for _ in range(min(n_workers, len(chunks)))]
+            infos = ray.get([a.ready.remote() for a in actors])
+            summary.workers, summary.nodes, summary.chunk_size = len(actors), len({i["node"] for i in infos}), size
+            session.update(workers=len(actors), nodes=summary.nodes, chunk_size=size,
+                           address=address or os.environ.get("RAY_ADDRESS") or "local")
+            t_ready = time.perf_counter()
+            timings["startup_s"] = t_ready - t_start
+            timings["worker_warm_s"] = max(i["warm_s"] for i in infos)
+
+            from tqdm import tqdm
+
+            bar = tqdm(total=cfg.games, initial=n_done, unit="game", unit_scale=True, disable=not progress,
+                       desc=cfg.name, smoothing=0.05, dynamic_ncols=True)
+            pending: dict[Any, Any] = {}
+
+            def submit(actor):
+                if chunks:
+                    a, b = chunks.popleft()
+                    pending[actor.play.remote(a, b)] = actor
+
+            for actor in actors:
+                for _ in range(IN_FLIGHT):
+                    submit(actor)
+            written = 0
+            try:
+                while pending:
+                    ready, _ = ray.wait(list(pending), num_returns=1)
+                    actor = pending.pop(ready[0])
+                    try:
+                        a, b, data, t = ray.get(ready[0])
+                    except ray.exceptions.RayError as e:
+                        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                        raise RunError(f"a worker failed ({type(e).__name__}: {first}); "
+                                       f"{n_done + played} of {cfg.games} games are saved, run the same command to continue") from None
+                    tw = time.perf_counter()
+                    store.atomic_write(store.data_dir(out, cfg.game) / store.part_name(a, b), data)
+                    timings["write_s"] += time.perf_counter() - tw
+                    timings["worker_play_s"] += t["play_s"]
+                    timings["worker_encode_s"] += t["encode_s"]
+                    played += b - a
+                    written += 1
+                    bar.update(b - a)
+                    if stop_after is not None and written >= stop_after:
+                        raise KeyboardInterrupt
+                    submit(actor)
+            finally:
+                bar.close()
+            timings["play_wall_s"] = time.perf_counter() - t_ready
+        summary.status = "complete"
+    except KeyboardInterrupt:
+        summary.status = "interrupted"
+    except BaseException:
+        summary.status = "failed"
+        raise
+    finally:
+        t_stop = time.perf_counter()
+        if ray is not None and started_here:
+            ray.shutdown()
+        timings["shutdown_s"] = time.perf_counter() - t_stop
+        summary.played = played
+        if summary.status == "complete":
+            tr = time.perf_counter()
+            if cfg.replays:
+                export_replays(cfg, out)
+            timings["replays_s"] = time.perf_counter() - tr
+        timings["total_s"] = time.perf_counter() - t_start
+        summary.timings = timings
+        session.update(finished=_now(), status=summary.status, games_played=played, timings=timings)
+        remaining = missing_ranges(store.done_ranges(out, cfg.game), cfg.games)
+        manifest["complete"] = not remaining
+        manifest["games_done"] = cfg.games - sum(b - a for a, b in remaining)
+        store.write_manifest(out, manifest)
+    return summary
+
+
+def replay_indices(games: int, k: int) -> list[int]:
+    """``k`` game indices spread evenly over the run (the replay sample)."""
+    return sorted(set(np.linspace(0, games - 1, k).round().astype(int).tolist())) if k else []
+
+
+def export_replays(cfg, out: Path) -> list[Path]:
+    """Re-play the sample games decision by decision and save them as replay files."""
+    from agents.arena import choose_action
+    from sim.core import hash64, rng_seed
+    from sim.game import Game
+
+    ctx = ChunkContext(job_of(cfg))
+    k = ctx.spec.kernels
+    paths = []
+    for i in replay_indices(cfg.games, cfg.replays):
+        path = out / "replays" / f"game-{i:09d}.json"
+        if path.exists():
+            paths.append(path)
+            continue
+        g_arr = ctx.plan.games_of(i, i + 1)
+        g = Game(cfg.game, cfg.players, int(g_arr["seed"][0]), cfg.options)
+        rngs = np.zeros((cfg.players, 2), np.int32)
+        for p in range(cfg.players):
+            rng_seed(rngs[p], 0, hash64(np.int64(g_arr["agent_seed"][0]), np.int64(p)))
+        mask = np.zeros(ctx.spec.num_actions, np.bool_)
+        seats = g_arr["seat_agent"][0]
+        while not g.is_over:
+            p = g.current_player
+            a = int(seats[p])
+            act = choose_action(k, g.state, np.int64(ctx.kinds[a]), ctx.params[a], rngs[p], mask)
+            g.apply(int(act))
+        rep = g.to_replay()
+        rep["experiment"] = {"game_index": i, "deal": int(g_arr["deal"][0]), "rotation": int(g_arr["rotation"][0]),
+                             "agents": [cfg.agents[int(s)].label for s in seats]}
+        store.atomic_write(path, (json.dumps(rep, indent=1) + "\n").encode())
+        paths.append(path)
+    return paths

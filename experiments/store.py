@@ -1,0 +1,161 @@
+"""The on-disk results folder: Parquet part files, manifest, replays; atomic writes; resume.
+
+Layout of a results folder ``OUT``::
+
+    OUT/manifest.json                       config, seeds, versions, commit, sessions and timings
+    OUT/config.toml                         the config file as given
+    OUT/data/game=<game>/part-<start>-<stop>.parquet
+                                            rows of games start .. stop-1 (9-digit, zero-padded)
+    OUT/replays/game-<index>.json           replays of a sample of games (optional)
+    OUT/report/                             written by ``dynasty report``
+
+A part file appears under its final name only once it is complete (written to a hidden
+temporary name, flushed to disk, then renamed), so the set of games done is exactly the union
+of the ranges in the part names; a resumed run plays the rest and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import pyarrow.dataset as ds
+
+from experiments.schema import FORMAT, VERSION
+
+PART_RE = re.compile(r"^part-(\d{9})-(\d{9})\.parquet$")
+TMP_PREFIX = ".tmp-"
+
+
+class ResultsError(ValueError):
+    """A results folder that cannot be used (another experiment's, or not a results folder)."""
+
+
+def data_dir(out: Path, game: str) -> Path:
+    return Path(out) / "data" / f"game={game}"
+
+
+def part_name(start: int, stop: int) -> str:
+    return f"part-{start:09d}-{stop:09d}.parquet"
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so that readers see either nothing or the whole file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f"{TMP_PREFIX}{os.getpid()}-{path.name}"
+    with open(tmp, "wb") as f:
+        f.write(data)
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+
+
+def done_ranges(out: Path, game: str) -> list[tuple[int, int]]:
+    """Game ranges already written, from the part file names; removes stale temporary files."""
+    d = data_dir(out, game)
+    if not d.is_dir():
+        return []
+    ranges = []
+    for p in d.iterdir():
+        if p.name.startswith(TMP_PREFIX):
+            p.unlink(missing_ok=True)
+            continue
+        m = PART_RE.match(p.name)
+        if m:
+            ranges.append((int(m.group(1)), int(m.group(2))))
+    ranges.sort()
+    for (a0, b0), (a1, b1) in zip(ranges, ranges[1:]):
+        if a1 < b0:
+            raise ResultsError(f"{d}: part files overlap ({part_name(a0, b0)} and {part_name(a1, b1)})")
+    return ranges
+
+
+def versions() -> dict[str, str]:
+    import platform
+
+    out = {"python": platform.python_version()}
+    for pkg in ("dynasty-lab", "numpy", "numba", "ray", "pyarrow", "pandas", "scipy", "matplotlib"):
+        try:
+            out[pkg] = metadata.version(pkg)
+        except metadata.PackageNotFoundError:
+            out[pkg] = "not installed"
+    return out
+
+
+def git_commit() -> dict[str, Any]:
+    """The commit of the code that ran (and whether the working tree had changes)."""
+    root = Path(__file__).resolve().parents[1]
+    try:
+        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
+                                timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, timeout=10).stdout.strip() != ""
+        return {"commit": commit or None, "dirty": dirty}
+    except (OSError, subprocess.SubprocessError):
+        return {"commit": None, "dirty": None}
+
+
+def read_manifest(out: Path) -> dict[str, Any] | None:
+    p = Path(out) / "manifest.json"
+    if not p.exists():
+        return None
+    try:
+        m = json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ResultsError(f"{p}: unreadable manifest ({e})") from None
+    if m.get("format") != FORMAT:
+        raise ResultsError(f"{p}: not a {FORMAT} manifest")
+    return m
+
+
+def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
+    atomic_write(Path(out) / "manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
+
+
+def new_manifest(cfg) -> dict[str, Any]:
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "config": cfg.to_dict(),
+        "identity": cfg.identity(),
+        "seed_scheme": {
+            "seed": "game_seed(master_seed, deal)",
+            "agent_seed": "game_seed(hash64(master_seed, AGENT_STREAM), game_index)",
+            "seat_rng": "hash64(agent_seed, seat)",
+        },
+        "versions": versions(),
+        "git": git_commit(),
+        "sessions": [],
+        "complete": False,
+    }
+
+
+def open_results(out: Path, cfg) -> dict[str, Any]:
+    """The manifest of ``out`` for ``cfg``: a new one, or the existing one if it is the same experiment."""
+    m = read_manifest(out)
+    if m is None:
+        if data_dir(out, cfg.game).exists() and any(data_dir(out, cfg.game).iterdir()):
+            raise ResultsError(f"{out}: holds part files but no manifest.json; use another output folder")
+        return new_manifest(cfg)
+    if m.get("identity") != json.loads(json.dumps(cfg.identity())):
+        theirs, ours = m.get("identity", {}), json.loads(json.dumps(cfg.identity()))
+        diff = next((k for k in ours if theirs.get(k) != ours[k]), "?")
+        raise ResultsError(
+            f"{out}: holds results of a different experiment ({diff}: {theirs.get(diff)!r} there, "
+            f"{ours.get(diff)!r} in the config); choose another output folder or delete it"
+        )
+    m["config"] = cfg.to_dict()
+    return m
+
+
+def open_dataset(out: Path) -> ds.Dataset:
+    """The Parquet dataset of a results folder (the ``game`` column comes from the folder name)."""
+    d = Path(out) / "data"
+    if not d.is_dir():
+        raise ResultsError(f"{out}: no results here (expected {d})")
+    return ds.dataset(d, format="parquet", partitioning="hive", ignore_prefixes=[".", "_"])
