@@ -1,0 +1,1157 @@
+"""Middle Kingdom rules as numba kernels (spec: shared/rules/middle_kingdom.md, v1.1).
+
+The round is a state machine (``advance``): automatic steps run until a seat must decide,
+then ``G_DECISION`` names the kind of decision and ``H_CURRENT`` the seat.  ``apply``
+performs one decision and calls ``advance`` again.  Section markers (P1.1, P2.3, S4 ...)
+refer to the spec.
+
+Simultaneous bids (P1.1) are taken one seat at a time in seat order; a committed card
+leaves the hand at once, so the *current* hand of an earlier committer reveals their
+bid.  Agents must read ``F_HAND_START`` for other seats during PH_COMMIT (the heuristic
+does), and ``determinize`` resamples those hidden commits for a searcher.
+"""
+
+import numba as nb
+import numpy as np
+
+from sim.core import HEADER_SIZE, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, init_header, rng_below, shuffle_range, win_shares
+from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
+from sim.middle_kingdom.layout import (
+    A_BID, A_HOST, A_PASS, A_ROW, A_SLOT_SINGLE, A_SLOT_STACK0, A_SLOT_STACK1, ALL_BIDS,
+    CARD_TYPE, CARD_VP, D_GOAL_VP, D_HARVEST_LIMIT, D_PEASANT, D_PENALTY, D_PHIL, D_SUMMON_MIN,
+    D_THRESHOLD, D_TOKEN_SUPPLY, D_TOKEN_VP, D_TYPE, D_VP, DECK, DK_BID, DK_EMPEROR, DK_EXCHANGE,
+    DK_HARVEST, DK_HEIR, DK_HOST, DK_NONE, DK_PICK, DK_SLOT, DR_DISPLAY, DR_HELD, DR_IN_ROW,
+    DR_SET_ASIDE, DRAGON, EMPEROR, F_CARRY, F_DBL, F_DISC, F_DRAGON_GOT, F_DYN_COUNT, F_EFF,
+    F_EMP_SLOT, F_HAND, F_HAND_START, F_HARVEST_SWAPS, F_LAST_DRAGON, F_PAL_FIRST, F_PENALTY,
+    F_PHYS, F_PICK_RANK_SUM, F_PICKS, F_SCORE, F_SLOT_BOTTOM, F_SLOT_CARD, F_SLOT_STACK, F_SLOT_STEP,
+    F_TIES, F_TOKENS, F_VP_CARDS, F_VP_GOALS, F_VP_PEASANTS, F_VP_PHIL, F_VP_TOKENS, F_ZERO,
+    G_DECISION, G_DECK_PTR, G_DRAGON, G_IDENT_DRAWS, G_K, G_LEAD, G_ORD_N, G_ORD_POS,
+    G_PEND_CARD, G_PEND_DEFER, G_PEND_MEMBER, G_PEND_P, G_PHASE, G_ROUND, G_SCORED, G_SUB,
+    G_SUMMONS, G_TIES, G_TOKEN_OVER, G_TOKENS_OUT, G_TWO_BID, GENERAL, GK_IDENT, GK_PICK, GK_TIE,
+    GOAL_OWNER, GOAL_VP, HARVEST, HEIR, HOST, KMAX, LOC, LOC_DECK, LOC_DISCARD, LOC_OWNED,
+    LOC_ROW, MARKET, MAX_ENTRIES, MAXP, MERCHANT, N_DYN, N_GOALS, N_NOBLE_TABLES, N_OPT, N_TYPES,
+    NO_CARD, O_DRAGON_ROW_PICK, O_DRAGON_TIEBREAK, O_HARVEST_COUNT, O_HEIR_DRAGON,
+    O_HEIR_OPTIONAL, O_IDENT_DRAW, O_IDENT_GOAL, O_IDENT_SHORT, O_LEAD_SEAT,
+    O_MARKET_ANY_GAIN, O_MARKET_DBL_MERCHANT, O_NOBLE_TABLE, O_TOKEN_LIMIT, O_VARIANT, OFFICIAL,
+    OPT, ORD_ENT, ORD_GEND, ORD_GKIND, ORD_HOST, PALACE, PEASANT, PEASANT_VP, PH_COMMIT,
+    PH_DRAGON, PH_EMPEROR, PH_HARVEST, PH_HEIR, PH_OVER, PH_PALACE, PH_RESOLVE, PL, PS,
+    ROW, ROW_DRAGON, S_HARVEST_LIMIT, S_PENALTY, S_PHIL, S_SUMMON_MIN, S_THRESHOLD,
+    S_TOKEN_SUPPLY, S_TOKEN_VP, STATE_SIZE, STEP_COMMIT, STEP_HARVEST, STEP_PALACE,
+)
+
+N_OPTION_CODES = 14  # option codes before the component data in the options array
+
+# Ways a card is gained (GAIN's ``via``).
+VIA_PICK, VIA_EXCHANGE, VIA_DECKDRAW, VIA_HEIR = 0, 1, 2, 3
+
+
+# ============================================================================ small helpers
+
+
+@nb.njit(cache=True, inline="always")
+def pb(p):
+    """Offset of seat ``p``'s player block."""
+    return PL + p * PS
+
+
+@nb.njit(cache=True, inline="always")
+def popcount8(x):
+    c = 0
+    for v in range(8):
+        if (x >> v) & 1:
+            c += 1
+    return c
+
+
+@nb.njit(cache=True, inline="always")
+def n_players(s):
+    return s[H_NPLAYERS]
+
+
+@nb.njit(cache=True)
+def n_carry(s, p):
+    b = pb(p)
+    return (1 if s[b + F_CARRY] != NO_CARD else 0) + (1 if s[b + F_CARRY + 1] != NO_CARD else 0)
+
+
+@nb.njit(cache=True)
+def is_abstention(s, p, j):
+    """A lone 0: a single entry whose only card is 0 (D1)."""
+    b = pb(p)
+    return s[b + F_SLOT_CARD + j] == 0 and s[b + F_SLOT_STACK + j] < 0
+
+
+@nb.njit(cache=True)
+def goals_held(s, p):
+    c = 0
+    for g in range(N_GOALS):
+        if s[GOAL_OWNER + g] == p:
+            c += 1
+    return c
+
+
+@nb.njit(cache=True)
+def dyn_count(s, p):
+    """Physical dynasty cards owned (D13, D22)."""
+    b = pb(p)
+    c = 0
+    for t in range(N_TYPES):
+        c += s[b + F_PHYS + t] + s[b + F_DBL + t]
+    return c
+
+
+@nb.njit(cache=True)
+def deck_left(s):
+    return N_DYN - s[G_DECK_PTR]
+
+
+@nb.njit(cache=True)
+def row_count(s):
+    c = 0
+    for i in range(s[G_K]):
+        if s[ROW + i] >= 0:
+            c += 1
+    return c
+
+
+# ============================================================================ gains and goals
+
+
+@nb.njit(cache=True)
+def goal_check(s, p, t):
+    """GOAL_CHECK(p, t): take an unowned goal at the threshold, or pass it on a strict lead."""
+    owner = s[GOAL_OWNER + t]
+    eff = s[pb(p) + F_EFF + t]
+    if owner < 0:
+        if eff >= s[S_THRESHOLD]:
+            s[GOAL_OWNER + t] = p
+    elif owner != p and eff > s[pb(owner) + F_EFF + t]:
+        s[GOAL_OWNER + t] = p
+
+
+@nb.njit(cache=True)
+def place_card(s, p, card, host):
+    """Put ``card`` on seat ``p``'s ``host`` stack (a Market Merchant may lie on another type)."""
+    b = pb(p)
+    t = s[CARD_TYPE + card]
+    s[LOC + card] = LOC_OWNED + p
+    s[HOST + card] = host
+    if host == t:
+        s[b + F_PHYS + t] += 1
+        s[b + F_EFF + t] += 1
+    else:
+        s[b + F_DBL + host] += 1
+        s[b + F_EFF + host] += 2
+        if s[O_MARKET_DBL_MERCHANT] == 1:
+            s[b + F_EFF + MERCHANT] += 1
+
+
+@nb.njit(cache=True)
+def has_other_stack(s, p):
+    b = pb(p)
+    for h in range(N_TYPES):
+        if h != MERCHANT and s[b + F_PHYS + h] + s[b + F_DBL + h] >= 1:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def take_dragon(s, p):
+    """GAIN of the Dragon from the row: a 2-VP token, the Dragon set aside (D11, D18)."""
+    s[G_DRAGON] = DR_SET_ASIDE
+    s[GOAL_OWNER + DRAGON] = NO_PLAYER
+    if s[O_DRAGON_ROW_PICK] == 1:
+        s[pb(p) + F_LAST_DRAGON] = s[G_ROUND]
+    if s[G_TOKENS_OUT] >= s[S_TOKEN_SUPPLY]:
+        s[G_TOKEN_OVER] += 1
+        if s[O_TOKEN_LIMIT] == 1:
+            return
+    s[G_TOKENS_OUT] += 1
+    s[pb(p) + F_TOKENS] += 1
+
+
+@nb.njit(cache=True)
+def gain(s, p, item, via, defer, member):
+    """GAIN(p, item, via).  Returns True when a Market host decision is now pending.
+
+    ``defer``: skip the goal check (identical-stack draws, D7); ``member``: the index in
+    the resolution order whose drawn host must be recorded (-1 if none).
+    """
+    if item == ROW_DRAGON:
+        take_dragon(s, p)
+        return False
+    t = s[CARD_TYPE + item]
+    s[LOC + item] = LOC_OWNED + p
+    if (t == MERCHANT and s[GOAL_OWNER + MARKET] == p and has_other_stack(s, p)
+            and (s[O_MARKET_ANY_GAIN] == 0 or via == VIA_PICK)):
+        s[G_PEND_P] = p
+        s[G_PEND_CARD] = item
+        s[G_PEND_DEFER] = 1 if defer else 0
+        s[G_PEND_MEMBER] = member
+        return True
+    place_card(s, p, item, t)
+    if member >= 0:
+        s[ORD_HOST + member] = t
+    if not defer:
+        goal_check(s, p, t)
+    return False
+
+
+# ============================================================================ setup
+
+
+@nb.njit(cache=True)
+def _install_data(s, options):
+    """Copy option codes and component data (spec 1.5) into the state."""
+    for i in range(N_OPTION_CODES):
+        s[OPT + i] = options[i]
+    d = N_OPTION_CODES
+    table = options[O_NOBLE_TABLE - OPT]
+    for c in range(N_DYN):
+        s[CARD_TYPE + c] = options[d + D_TYPE + c]
+        s[CARD_VP + c] = options[d + D_VP + table * N_DYN + c]
+    for g in range(N_GOALS):
+        s[GOAL_VP + g] = options[d + D_GOAL_VP + g]
+    for i in range(6):
+        s[PEASANT_VP + i] = options[d + D_PEASANT + i]
+    s[S_PENALTY] = options[d + D_PENALTY]
+    s[S_TOKEN_VP] = options[d + D_TOKEN_VP]
+    s[S_TOKEN_SUPPLY] = options[d + D_TOKEN_SUPPLY]
+    s[S_THRESHOLD] = options[d + D_THRESHOLD]
+    s[S_HARVEST_LIMIT] = options[d + D_HARVEST_LIMIT]
+    s[S_SUMMON_MIN] = options[d + D_SUMMON_MIN]
+    s[S_PHIL] = options[d + D_PHIL]
+
+
+@nb.njit(cache=True)
+def setup(s, n, options, deck, lead):
+    """Setup (spec 2.2) from a given deck order and lead seat; ends at the first decision."""
+    _install_data(s, options)
+    two_bid = n == 2 or (n == 3 and s[O_VARIANT] == 1)
+    s[G_TWO_BID] = 1 if two_bid else 0
+    if n == 2:
+        s[G_K] = 3
+    elif two_bid:
+        s[G_K] = 5
+    else:
+        s[G_K] = n - 1
+    for p in range(MAXP):
+        b = pb(p)
+        s[b + F_HAND] = ALL_BIDS if p < n else 0
+        s[b + F_DISC] = 0
+        s[b + F_CARRY] = NO_CARD
+        s[b + F_CARRY + 1] = NO_CARD
+        s[b + F_LAST_DRAGON] = -1
+    for g in range(N_GOALS):
+        s[GOAL_OWNER + g] = NO_PLAYER
+    s[G_DRAGON] = DR_DISPLAY
+    for c in range(N_DYN):
+        s[DECK + c] = deck[c]
+        s[LOC + c] = LOC_DECK
+        s[HOST + c] = -1
+    s[G_DECK_PTR] = 0
+    for i in range(KMAX):
+        s[ROW + i] = -1
+    s[G_LEAD] = 0 if s[O_LEAD_SEAT] == 1 else lead
+    s[G_ROUND] = 1
+    s[G_PEND_P] = NO_PLAYER
+    s[G_PEND_MEMBER] = -1
+    reveal(s)
+    begin_round(s)
+    advance(s)
+
+
+@nb.njit(cache=True)
+def new_state(seed, n, options):
+    """A new game: shuffle the deck with the state's RNG, draw the lead seat, set up."""
+    s = np.zeros(STATE_SIZE, np.int32)
+    init_header(s, seed, n)
+    deck = np.arange(N_DYN).astype(np.int32)
+    shuffle_range(deck, 0, N_DYN, s, H_RNG_LO)
+    lead = rng_below(s, H_RNG_LO, n)
+    setup(s, n, options, deck, lead)
+    return s
+
+
+@nb.njit(cache=True)
+def state_from_deck(n, options, deck, lead):
+    """A new game with a given deck order and lead seat (engine-independent replays)."""
+    s = np.zeros(STATE_SIZE, np.int32)
+    init_header(s, 0, n)
+    setup(s, n, options, deck, lead)
+    return s
+
+
+@nb.njit(cache=True)
+def reveal(s):
+    """P4.1 / setup: reveal K cards into the row."""
+    k = s[G_K]
+    for i in range(k):
+        c = s[DECK + s[G_DECK_PTR]]
+        s[G_DECK_PTR] += 1
+        s[ROW + i] = c
+        s[LOC + c] = LOC_ROW
+
+
+@nb.njit(cache=True)
+def begin_round(s):
+    """P1.0: record the public hands, clear the round's entries."""
+    for p in range(n_players(s)):
+        b = pb(p)
+        s[b + F_HAND_START] = s[b + F_HAND]
+        for j in range(2):
+            s[b + F_SLOT_CARD + j] = NO_CARD
+            s[b + F_SLOT_STACK + j] = -1
+            s[b + F_SLOT_BOTTOM + j] = NO_CARD
+            s[b + F_SLOT_STEP + j] = STEP_COMMIT
+        s[b + F_EMP_SLOT] = -1
+        s[b + F_ZERO] = 0
+        s[b + F_PAL_FIRST] = -2
+    s[G_PHASE] = PH_COMMIT
+    s[G_SUB] = 0
+
+
+# ============================================================================ phase 1: bids
+
+
+@nb.njit(cache=True)
+def lay(s, p, j, card, stack, step):
+    b = pb(p)
+    s[b + F_HAND] &= ~(1 << card)
+    s[b + F_SLOT_CARD + j] = card
+    s[b + F_SLOT_STACK + j] = stack
+    s[b + F_SLOT_STEP + j] = step
+    if card == 0:
+        s[b + F_ZERO] = 1
+
+
+@nb.njit(cache=True)
+def commit_slot_stack(s, p, j):
+    """Which carried stack the commit in slot ``j`` goes on (-1: a single)."""
+    b = pb(p)
+    if s[G_TWO_BID] == 0:
+        return 0 if s[b + F_CARRY] != NO_CARD else -1
+    if s[GOAL_OWNER + PALACE] == p and s[b + F_HAND_START] != 1:
+        return s[b + F_PAL_FIRST]  # 5.3: announced in public
+    return j if j < n_carry(s, p) else -1
+
+
+@nb.njit(cache=True)
+def palace_late_stack(s, p):
+    """The slot left for the Palace holder's late card (D25, 5.3)."""
+    b = pb(p)
+    nc = n_carry(s, p)
+    if s[G_TWO_BID] == 0:
+        return 0 if nc > 0 else -1
+    first = s[b + F_PAL_FIRST]
+    if nc == 0:
+        return -1
+    if nc == 1:
+        return -1 if first == 0 else 0
+    return 1 - first
+
+
+@nb.njit(cache=True)
+def commit_decision(s, p):
+    """DK_* that seat ``p`` owes in P1.1 now, or DK_NONE once its commit is complete.
+
+    Forced commits (a hand of {0} with at most one stack, 5.1-5.2) are laid here.
+    """
+    b = pb(p)
+    palace = s[GOAL_OWNER + PALACE] == p
+    if s[G_TWO_BID] == 0:
+        if palace or s[b + F_SLOT_CARD] != NO_CARD:
+            return DK_NONE
+        return DK_BID
+    only_zero = s[b + F_HAND_START] == 1
+    nc = n_carry(s, p)
+    if only_zero:
+        if s[b + F_SLOT_CARD] != NO_CARD:
+            return DK_NONE
+        if nc == 2:
+            return DK_SLOT
+        lay(s, p, 0, 0, 0 if nc == 1 else -1, STEP_COMMIT)
+        return DK_NONE
+    if palace:
+        if s[b + F_SLOT_CARD] != NO_CARD:
+            return DK_NONE
+        if nc >= 1 and s[b + F_PAL_FIRST] == -2:
+            return DK_SLOT
+        if nc == 0:
+            s[b + F_PAL_FIRST] = -1
+        return DK_BID
+    if s[b + F_SLOT_CARD] == NO_CARD or s[b + F_SLOT_CARD + 1] == NO_CARD:
+        return DK_BID
+    return DK_NONE
+
+
+@nb.njit(cache=True)
+def harvest_eligible(s, h):
+    """P1.4 / D3 / 5.4: the holder laid a 0 and the hand count allows a swap."""
+    b = pb(h)
+    has_zero = False
+    for j in range(2):
+        if s[b + F_SLOT_CARD + j] == 0:
+            has_zero = True
+    if not has_zero:
+        return False
+    left = popcount8(s[b + F_HAND])
+    if left < 1:
+        return False
+    if s[O_HARVEST_COUNT] == 1:
+        return popcount8(s[b + F_HAND_START]) <= s[S_HARVEST_LIMIT]
+    return left <= s[S_HARVEST_LIMIT]
+
+
+@nb.njit(cache=True)
+def emperor_entries(s, e):
+    """Bitmask over slots of the Emperor holder's non-abstention entries."""
+    b = pb(e)
+    m = 0
+    for j in range(2):
+        if s[b + F_SLOT_CARD + j] != NO_CARD and not is_abstention(s, e, j):
+            m |= 1 << j
+    return m
+
+
+# ============================================================================ phase 2: order
+
+
+@nb.njit(cache=True)
+def entry_key(s, p, j):
+    """P2.1 ordering key: (total*2 incl. Emperor, is_stack, top card, bottom card)."""
+    b = pb(p)
+    top = s[b + F_SLOT_CARD + j]
+    bottom = s[b + F_SLOT_BOTTOM + j]
+    is_stack = 1 if bottom != NO_CARD else 0
+    total2 = 2 * (top + (bottom if is_stack else 0)) + (1 if s[b + F_EMP_SLOT] == j else 0)
+    return ((total2 * 2 + is_stack) * 8 + top) * 9 + (bottom + 1)
+
+
+@nb.njit(cache=True)
+def build_order(s):
+    """P1.6 + P2.1: build entries, discard abstentions, order them, settle ties."""
+    n = n_players(s)
+    ents = np.empty(MAX_ENTRIES, np.int64)
+    keys = np.empty(MAX_ENTRIES, np.int64)
+    m = 0
+    for p in range(n):
+        b = pb(p)
+        used0 = False
+        used1 = False
+        for j in range(2):
+            card = s[b + F_SLOT_CARD + j]
+            if card == NO_CARD:
+                continue
+            st = s[b + F_SLOT_STACK + j]
+            if st >= 0:
+                s[b + F_SLOT_BOTTOM + j] = s[b + F_CARRY + st]
+                if st == 0:
+                    used0 = True
+                else:
+                    used1 = True
+            elif card == 0:  # abstention: the 0 goes to the discard now (D2)
+                s[b + F_DISC] |= 1
+                s[b + F_SLOT_CARD + j] = NO_CARD
+                continue
+            ents[m] = p * 2 + j
+            keys[m] = entry_key(s, p, j)
+            m += 1
+        # carried stacks that took a card are now part of an entry; keep the others (D23)
+        c0 = NO_CARD if used0 else s[b + F_CARRY]
+        c1 = NO_CARD if used1 else s[b + F_CARRY + 1]
+        if c0 == NO_CARD:
+            c0 = c1
+            c1 = NO_CARD
+        s[b + F_CARRY] = c0
+        s[b + F_CARRY + 1] = c1
+    # insertion sort, descending key
+    for i in range(1, m):
+        ke = keys[i]
+        en = ents[i]
+        k = i - 1
+        while k >= 0 and keys[k] < ke:
+            keys[k + 1] = keys[k]
+            ents[k + 1] = ents[k]
+            k -= 1
+        keys[k + 1] = ke
+        ents[k + 1] = en
+    # groups of equal keys
+    n_lead = s[G_LEAD]
+    pos = 0
+    out = 0
+    ident_start = np.empty(MAX_ENTRIES, np.int64)
+    ident_len = np.empty(MAX_ENTRIES, np.int64)
+    n_ident = 0
+    after_picks = s[O_IDENT_DRAW] == 1
+    while pos < m:
+        end = pos + 1
+        while end < m and keys[end] == keys[pos]:
+            end += 1
+        size = end - pos
+        if size == 1:
+            s[ORD_ENT + out] = ents[pos]
+            s[ORD_GKIND + out] = GK_PICK
+            s[ORD_GEND + out] = out + 1
+            out += 1
+        else:
+            e0 = ents[pos]
+            stack = s[pb(e0 // 2) + F_SLOT_BOTTOM + e0 % 2] != NO_CARD
+            if not stack:  # TIE: the cards stay as carried stacks [v]
+                for i in range(pos, end):
+                    p = ents[i] // 2
+                    j = ents[i] % 2
+                    b = pb(p)
+                    ci = 0 if s[b + F_CARRY] == NO_CARD else 1
+                    s[b + F_CARRY + ci] = s[b + F_SLOT_CARD + j]
+                    s[b + F_SLOT_CARD + j] = NO_CARD
+                    s[b + F_TIES] += 1
+                    s[G_TIES] += 1
+            else:  # IDENTICAL: members by laying step, then seat from the lead seat (D6)
+                for i in range(pos + 1, end):
+                    en = ents[i]
+                    ke = _ident_rank(s, en, n_lead, n)
+                    k = i - 1
+                    while k >= pos and _ident_rank(s, ents[k], n_lead, n) > ke:
+                        ents[k + 1] = ents[k]
+                        k -= 1
+                    ents[k + 1] = en
+                if after_picks:
+                    ident_start[n_ident] = pos
+                    ident_len[n_ident] = size
+                    n_ident += 1
+                else:
+                    for i in range(pos, end):
+                        s[ORD_ENT + out] = ents[i]
+                        s[ORD_GKIND + out] = GK_IDENT
+                        s[ORD_GEND + out] = out + size
+                        s[ORD_HOST + out] = -1
+                        out += 1
+        pos = end
+    for g in range(n_ident):  # D7 AFTER_PICKS: identical slots after the last pick, highest first
+        size = ident_len[g]
+        for i in range(ident_start[g], ident_start[g] + size):
+            s[ORD_ENT + out] = ents[i]
+            s[ORD_GKIND + out] = GK_IDENT
+            s[ORD_GEND + out] = out + size
+            s[ORD_HOST + out] = -1
+            out += 1
+    s[G_ORD_N] = out
+    s[G_ORD_POS] = 0
+    s[G_SUB] = 0
+
+
+@nb.njit(cache=True)
+def _ident_rank(s, en, lead, n):
+    p = en // 2
+    step = s[pb(p) + F_SLOT_STEP + en % 2]
+    return step * MAXP + (p - lead + n) % n
+
+
+@nb.njit(cache=True)
+def discard_entry(s, p, j):
+    """An entry's bid cards go to the face-up discard."""
+    b = pb(p)
+    card = s[b + F_SLOT_CARD + j]
+    if card != NO_CARD:
+        s[b + F_DISC] |= 1 << card
+    bottom = s[b + F_SLOT_BOTTOM + j]
+    if bottom != NO_CARD:
+        s[b + F_DISC] |= 1 << bottom
+    s[b + F_SLOT_CARD + j] = NO_CARD
+    s[b + F_SLOT_BOTTOM + j] = NO_CARD
+
+
+@nb.njit(cache=True)
+def exchange_legal(s, d, out_row):
+    """D9: which row slots the Dragon holder may exchange for; returns how many."""
+    b = pb(d)
+    k = s[G_K]
+    mx = 0
+    for t in range(N_TYPES):
+        if s[b + F_EFF + t] > mx:
+            mx = s[b + F_EFF + t]
+    n_allowed = 0
+    n_free = 0
+    for i in range(k):
+        c = s[ROW + i]
+        out_row[i] = False
+        if c < 0 or c == ROW_DRAGON or c == s[S_PHIL]:
+            continue
+        n_allowed += 1
+        if mx == 0 or s[b + F_EFF + s[CARD_TYPE + c]] != mx:
+            n_free += 1
+    for i in range(k):
+        c = s[ROW + i]
+        if c < 0 or c == ROW_DRAGON or c == s[S_PHIL]:
+            continue
+        if n_free == 0 or mx == 0 or s[b + F_EFF + s[CARD_TYPE + c]] != mx:
+            out_row[i] = True
+    return n_allowed
+
+
+# ============================================================================ phases 3-4, scoring
+
+
+@nb.njit(cache=True)
+def summon(s):
+    """P3.1: give the Dragon to the seat with the fewest goals (D13 tie-breaks)."""
+    if s[G_DRAGON] != DR_DISPLAY and s[G_DRAGON] != DR_SET_ASIDE:
+        return
+    held = 0
+    for g in range(DRAGON):
+        if s[GOAL_OWNER + g] >= 0:
+            held += 1
+    if held < s[S_SUMMON_MIN]:
+        return
+    n = n_players(s)
+    cand = np.zeros(MAXP, np.bool_)
+    best = 1 << 30
+    for p in range(n):
+        v = goals_held(s, p)
+        if v < best:
+            best = v
+    nc = 0
+    for p in range(n):
+        cand[p] = goals_held(s, p) == best
+        if cand[p]:
+            nc += 1
+    if nc > 1:
+        best = 1 << 30
+        for p in range(n):
+            if cand[p]:
+                v = _dragon_count(s, p)
+                if v < best:
+                    best = v
+        nc = 0
+        for p in range(n):
+            if cand[p] and _dragon_count(s, p) != best:
+                cand[p] = False
+            if cand[p]:
+                nc += 1
+    r = -1
+    if nc == 1:
+        for p in range(n):
+            if cand[p]:
+                r = p
+    else:
+        best = -1
+        ties = 0
+        for p in range(n):
+            if cand[p]:
+                last = s[pb(p) + F_LAST_DRAGON]
+                if last > best:
+                    best = last
+                    r = p
+                    ties = 1
+                elif last == best and last >= 0:
+                    ties += 1
+        if best < 0 or ties != 1:
+            r = -1
+    if r >= 0:
+        s[GOAL_OWNER + DRAGON] = r
+        s[G_DRAGON] = DR_HELD
+        s[pb(r) + F_LAST_DRAGON] = s[G_ROUND]
+        s[pb(r) + F_DRAGON_GOT] += 1
+        s[G_SUMMONS] += 1
+
+
+@nb.njit(cache=True)
+def _dragon_count(s, p):
+    if s[O_DRAGON_TIEBREAK] == 1:
+        b = pb(p)
+        c = 0
+        for t in range(N_TYPES):
+            c += s[b + F_EFF + t]
+        return c
+    return dyn_count(s, p)
+
+
+@nb.njit(cache=True)
+def score_game(s):
+    """Section 6, S1-S6: the Heir re-award, then each seat's score and its parts."""
+    n = n_players(s)
+    best = -1
+    who = NO_PLAYER
+    ties = 0
+    for p in range(n):
+        g = s[pb(p) + F_EFF + GENERAL]
+        if g > best:
+            best = g
+            who = p
+            ties = 1
+        elif g == best:
+            ties += 1
+    s[GOAL_OWNER + HEIR] = who if ties == 1 else NO_PLAYER
+    m = 1 << 30
+    for p in range(n):
+        v = s[pb(p) + F_EFF + PEASANT]
+        if v < m:
+            m = v
+    for p in range(n):
+        b = pb(p)
+        vg = 0
+        for g in range(N_GOALS):
+            if s[GOAL_OWNER + g] == p:
+                vg += s[GOAL_VP + g]
+        vc = 0
+        for c in range(N_DYN):
+            if s[LOC + c] == LOC_OWNED + p and s[HOST + c] == s[CARD_TYPE + c]:
+                vc += s[CARD_VP + c]
+        vt = s[b + F_TOKENS] * s[S_TOKEN_VP]
+        missing = 0
+        for t in range(N_TYPES):
+            if s[b + F_EFF + t] == 0:
+                missing += 1
+        pen = missing * s[S_PENALTY]
+        kept = s[b + F_EFF + PEASANT] - m
+        vpz = s[PEASANT_VP + (kept if kept < 5 else 5)]
+        vph = 0
+        if s[LOC + s[S_PHIL]] == LOC_OWNED + p:
+            vph = s[b + F_EFF + OFFICIAL] - 1
+        s[b + F_VP_GOALS] = vg
+        s[b + F_VP_CARDS] = vc
+        s[b + F_VP_TOKENS] = vt
+        s[b + F_PENALTY] = pen
+        s[b + F_VP_PEASANTS] = vpz
+        s[b + F_VP_PHIL] = vph
+        s[b + F_SCORE] = vg + vc + vt - pen + vpz + vph
+        s[b + F_DYN_COUNT] = dyn_count(s, p)
+    s[G_SCORED] = 1
+
+
+@nb.njit(cache=True)
+def end_round(s):
+    """P2.5, P3, P4 and E1-E2.  Returns True when the game ended."""
+    for i in range(s[G_K]):
+        c = s[ROW + i]
+        if c == ROW_DRAGON:
+            s[G_DRAGON] = DR_SET_ASIDE
+        elif c >= 0:
+            s[LOC + c] = LOC_DISCARD
+        s[ROW + i] = -1
+    summon(s)
+    if deck_left(s) < s[G_K]:
+        score_game(s)
+        s[G_PHASE] = PH_OVER
+        s[G_DECISION] = DK_NONE
+        s[H_CURRENT] = NO_PLAYER
+        return True
+    reveal(s)
+    n = n_players(s)
+    for p in range(n):
+        b = pb(p)
+        if s[b + F_ZERO] == 1:
+            s[b + F_HAND] |= s[b + F_DISC]
+            s[b + F_DISC] = 0
+    if s[O_LEAD_SEAT] == 0:
+        s[G_LEAD] = (s[G_LEAD] + 1) % n
+    s[G_ROUND] += 1
+    begin_round(s)
+    return False
+
+
+# ============================================================================ the state machine
+
+
+@nb.njit(cache=True)
+def _decide(s, p, kind):
+    s[H_CURRENT] = p
+    s[G_DECISION] = kind
+
+
+@nb.njit(cache=True)
+def advance(s):
+    """Run automatic steps until a seat must decide (or the game ends)."""
+    n = n_players(s)
+    while True:
+        if s[G_PEND_P] >= 0:
+            _decide(s, s[G_PEND_P], DK_HOST)
+            return
+        ph = s[G_PHASE]
+        if ph == PH_COMMIT:
+            while s[G_SUB] < n:
+                p = s[G_SUB]
+                kind = commit_decision(s, p)
+                if kind != DK_NONE:
+                    _decide(s, p, kind)
+                    return
+                s[G_SUB] += 1
+            s[G_PHASE] = PH_PALACE
+        elif ph == PH_PALACE:
+            q = s[GOAL_OWNER + PALACE]
+            if q >= 0:
+                b = pb(q)
+                j = 0 if s[G_TWO_BID] == 0 else 1
+                if s[b + F_SLOT_CARD + j] == NO_CARD and s[b + F_HAND] != 0 and (
+                        s[G_TWO_BID] == 0 or s[b + F_SLOT_CARD] != NO_CARD):
+                    _decide(s, q, DK_BID)
+                    return
+            s[G_PHASE] = PH_HARVEST
+            s[G_SUB] = 0
+        elif ph == PH_HARVEST:
+            h = s[GOAL_OWNER + HARVEST]
+            if s[G_SUB] == 0 and h >= 0 and harvest_eligible(s, h):
+                _decide(s, h, DK_HARVEST)
+                return
+            s[G_PHASE] = PH_EMPEROR
+            s[G_SUB] = 0
+        elif ph == PH_EMPEROR:
+            e = s[GOAL_OWNER + EMPEROR]
+            if e >= 0 and s[pb(e) + F_EMP_SLOT] < 0:
+                m = emperor_entries(s, e)
+                if s[G_TWO_BID] == 1 and m == 3:
+                    _decide(s, e, DK_EMPEROR)
+                    return
+                if m == 1:
+                    s[pb(e) + F_EMP_SLOT] = 0
+                elif m == 2:
+                    s[pb(e) + F_EMP_SLOT] = 1
+                elif m == 3:  # standard rules use one slot only; unreachable
+                    s[pb(e) + F_EMP_SLOT] = 0
+            build_order(s)
+            s[G_PHASE] = PH_DRAGON
+        elif ph == PH_DRAGON:
+            d = s[GOAL_OWNER + DRAGON]
+            if s[G_SUB] == 0 and s[G_DRAGON] == DR_HELD and d >= 0:
+                tmp = np.zeros(KMAX, np.bool_)
+                if exchange_legal(s, d, tmp) > 0:
+                    _decide(s, d, DK_EXCHANGE)
+                    return
+            s[G_PHASE] = PH_RESOLVE
+            s[G_SUB] = 0
+        elif ph == PH_RESOLVE:
+            if s[G_ORD_POS] >= s[G_ORD_N]:
+                s[G_PHASE] = PH_HEIR
+                s[G_SUB] = 0
+                continue
+            pos = s[G_ORD_POS]
+            en = s[ORD_ENT + pos]
+            kind = s[ORD_GKIND + pos]
+            if kind == GK_PICK:
+                p = en // 2
+                if row_count(s) > 0:
+                    _decide(s, p, DK_PICK)
+                    return
+                discard_entry(s, p, en % 2)
+                s[G_ORD_POS] = pos + 1
+            else:
+                if _resolve_identical(s, pos):
+                    continue  # a host decision is pending
+        elif ph == PH_HEIR:
+            h = s[GOAL_OWNER + HEIR]
+            if s[G_SUB] == 0 and h >= 0 and _heir_has_choice(s):
+                _decide(s, h, DK_HEIR)
+                return
+            if end_round(s):
+                return
+        else:
+            s[H_CURRENT] = NO_PLAYER
+            return
+
+
+@nb.njit(cache=True)
+def _heir_has_choice(s):
+    for i in range(s[G_K]):
+        c = s[ROW + i]
+        if c >= 0 and (c != ROW_DRAGON or s[O_HEIR_DRAGON] == 0):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def _resolve_identical(s, pos):
+    """P2.3 IDENTICAL slot starting at ``pos``: members draw in order, then stacks are
+    discarded, then deferred goal checks in draw order.  ``G_SUB`` counts members done.
+    Returns True when a Market host decision is pending."""
+    end = s[ORD_GEND + pos]
+    size = end - pos
+    defer = s[O_IDENT_GOAL] == 0
+    while s[G_SUB] < size:
+        i = pos + s[G_SUB]
+        s[G_SUB] += 1
+        p = s[ORD_ENT + i] // 2
+        if s[O_IDENT_SHORT] == 1 and deck_left(s) < size:
+            continue
+        if deck_left(s) > 0:
+            c = s[DECK + s[G_DECK_PTR]]
+            s[G_DECK_PTR] += 1
+            s[G_IDENT_DRAWS] += 1
+            if gain(s, p, c, VIA_DECKDRAW, defer, i):
+                return True
+    for i in range(pos, end):
+        en = s[ORD_ENT + i]
+        discard_entry(s, en // 2, en % 2)
+    if defer:
+        for i in range(pos, end):
+            h = s[ORD_HOST + i]
+            if h >= 0:
+                goal_check(s, s[ORD_ENT + i] // 2, h)
+    s[G_ORD_POS] = end
+    s[G_SUB] = 0
+    return False
+
+
+# ============================================================================ contract kernels
+
+
+@nb.njit(cache=True)
+def current_player(s):
+    return np.int64(s[H_CURRENT])
+
+
+@nb.njit(cache=True)
+def is_terminal(s):
+    return s[G_PHASE] == PH_OVER
+
+
+@nb.njit(cache=True)
+def legal_mask(s, out):
+    """Fill ``out[NUM_ACTIONS]``; return the number of legal actions."""
+    out[:] = False
+    if s[G_PHASE] == PH_OVER:
+        return 0
+    p = s[H_CURRENT]
+    b = pb(p)
+    kind = s[G_DECISION]
+    k = s[G_K]
+    count = 0
+    if kind == DK_BID:
+        for v in range(8):
+            if (s[b + F_HAND] >> v) & 1:
+                out[A_BID + v] = True
+                count += 1
+    elif kind == DK_SLOT:
+        nc = n_carry(s, p)
+        out[A_SLOT_STACK0] = True
+        if nc == 2:
+            out[A_SLOT_STACK1] = True
+        else:
+            out[A_SLOT_SINGLE] = True
+        count = 2
+    elif kind == DK_HARVEST:
+        out[A_PASS] = True
+        count = 1
+        for v in range(8):
+            if (s[b + F_HAND] >> v) & 1:
+                out[A_BID + v] = True
+                count += 1
+    elif kind == DK_EMPEROR:
+        for j in range(2):
+            if s[b + F_SLOT_CARD + j] != NO_CARD and not is_abstention(s, p, j):
+                out[A_BID + s[b + F_SLOT_CARD + j]] = True
+                count += 1
+    elif kind == DK_EXCHANGE:
+        tmp = np.zeros(KMAX, np.bool_)
+        exchange_legal(s, p, tmp)
+        for i in range(k):
+            if tmp[i]:
+                out[A_ROW + i] = True
+                count += 1
+    elif kind == DK_PICK:
+        for i in range(k):
+            if s[ROW + i] >= 0:
+                out[A_ROW + i] = True
+                count += 1
+    elif kind == DK_HOST:
+        out[A_HOST + MERCHANT] = True
+        count = 1
+        for h in range(N_TYPES):
+            if h != MERCHANT and s[b + F_PHYS + h] + s[b + F_DBL + h] >= 1:
+                out[A_HOST + h] = True
+                count += 1
+    elif kind == DK_HEIR:
+        if s[O_HEIR_OPTIONAL] == 0:
+            out[A_PASS] = True
+            count = 1
+        for i in range(k):
+            c = s[ROW + i]
+            if c >= 0 and (c != ROW_DRAGON or s[O_HEIR_DRAGON] == 0):
+                out[A_ROW + i] = True
+                count += 1
+    return count
+
+
+@nb.njit(cache=True)
+def apply(s, a):
+    """Perform decision ``a`` of the seat to move (assumed legal), then advance."""
+    p = s[H_CURRENT]
+    b = pb(p)
+    kind = s[G_DECISION]
+    s[H_PLY] += 1
+    if kind == DK_BID:
+        v = a - A_BID
+        if s[G_PHASE] == PH_COMMIT:
+            j = 0 if s[b + F_SLOT_CARD] == NO_CARD else 1
+            lay(s, p, j, v, commit_slot_stack(s, p, j), STEP_COMMIT)
+        else:  # P1.3 Palace late bid
+            j = 0 if s[G_TWO_BID] == 0 else 1
+            lay(s, p, j, v, palace_late_stack(s, p), STEP_PALACE)
+    elif kind == DK_SLOT:
+        st = 0 if a == A_SLOT_STACK0 else (1 if a == A_SLOT_STACK1 else -1)
+        if s[b + F_HAND_START] == 1:  # hand {0} with two stacks: the 0 goes on the chosen one
+            lay(s, p, 0, 0, st, STEP_COMMIT)
+        else:
+            s[b + F_PAL_FIRST] = st
+    elif kind == DK_HARVEST:
+        s[G_SUB] = 1
+        if a != A_PASS:
+            v = a - A_BID
+            for j in range(2):
+                if s[b + F_SLOT_CARD + j] == 0:
+                    s[b + F_DISC] |= 1
+                    s[b + F_HAND] &= ~(1 << v)
+                    s[b + F_SLOT_CARD + j] = v
+                    s[b + F_SLOT_STEP + j] = STEP_HARVEST
+                    break
+            s[b + F_HARVEST_SWAPS] += 1
+    elif kind == DK_EMPEROR:
+        v = a - A_BID
+        s[b + F_EMP_SLOT] = 0 if s[b + F_SLOT_CARD] == v else 1
+    elif kind == DK_EXCHANGE:
+        i = a - A_ROW
+        c = s[ROW + i]
+        s[ROW + i] = ROW_DRAGON
+        s[G_DRAGON] = DR_IN_ROW
+        s[GOAL_OWNER + DRAGON] = NO_PLAYER
+        s[G_SUB] = 1
+        gain(s, p, c, VIA_EXCHANGE, False, -1)
+    elif kind == DK_PICK:
+        i = a - A_ROW
+        c = s[ROW + i]
+        s[ROW + i] = -1
+        pos = s[G_ORD_POS]
+        en = s[ORD_ENT + pos]
+        discard_entry(s, p, en % 2)
+        s[b + F_PICK_RANK_SUM] += pos + 1
+        s[b + F_PICKS] += 1
+        s[G_ORD_POS] = pos + 1
+        gain(s, p, c, VIA_PICK, False, -1)
+    elif kind == DK_HOST:
+        h = a - A_HOST
+        c = s[G_PEND_CARD]
+        member = s[G_PEND_MEMBER]
+        place_card(s, p, c, h)
+        if member >= 0:
+            s[ORD_HOST + member] = h
+        if s[G_PEND_DEFER] == 0:
+            goal_check(s, p, h)
+        s[G_PEND_P] = NO_PLAYER
+        s[G_PEND_MEMBER] = -1
+    elif kind == DK_HEIR:
+        s[G_SUB] = 1
+        if a != A_PASS:
+            i = a - A_ROW
+            c = s[ROW + i]
+            s[ROW + i] = -1
+            gain(s, p, c, VIA_HEIR, False, -1)
+    advance(s)
+
+
+@nb.njit(cache=True)
+def returns(s, scores, wins):
+    """Final scores; win shares (1/k) by score, then physical dynasty cards (S6)."""
+    n = n_players(s)
+    tb = np.zeros(n)
+    for p in range(n):
+        scores[p] = s[pb(p) + F_SCORE]
+        tb[p] = s[pb(p) + F_DYN_COUNT]
+    win_shares(scores, tb, n, wins)
+
+
+@nb.njit(cache=True)
+def determinize(s, observer, rng):
+    """Resample what ``observer`` cannot see: the deck order and other seats' hidden commits."""
+    shuffle_range(s, DECK + s[G_DECK_PTR], DECK + N_DYN, rng, 0)
+    if s[G_PHASE] != PH_COMMIT:
+        return
+    for q in range(n_players(s)):
+        if q == observer:
+            continue
+        b = pb(q)
+        for j in range(2):
+            card = s[b + F_SLOT_CARD + j]
+            if card != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
+                s[b + F_HAND] |= 1 << card
+        s[b + F_ZERO] = 0
+        for j in range(2):
+            if s[b + F_SLOT_CARD + j] != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
+                hand = s[b + F_HAND]
+                k = rng_below(rng, 0, popcount8(hand))
+                for v in range(8):
+                    if (hand >> v) & 1:
+                        if k == 0:
+                            break
+                        k -= 1
+                st = s[b + F_SLOT_STACK + j]
+                if s[b + F_HAND_START] == 1 and n_carry(s, q) == 2:
+                    st = rng_below(rng, 0, 2)  # which stack took the 0 is secret too
+                lay(s, q, j, v, st, STEP_COMMIT)
+
+
+# ============================================================================ features, evaluation
+
+FEATURE_NAMES = (
+    "goal_palace", "goal_harvest", "goal_market", "goal_heir", "goal_emperor", "goal_dragon",
+    "officials", "peasants", "merchants", "nobles", "generals", "philosopher", "tokens",
+    "dynasty_cards", "vp_goals", "vp_cards", "vp_tokens", "vp_missing_types", "vp_peasants",
+    "vp_philosopher", "ties", "harvest_swaps", "dragon_summons", "mean_pick_position",
+    "rounds", "identical_draws", "tokens_over_supply",
+)
+N_FEATURES = len(FEATURE_NAMES)
+
+
+@nb.njit(cache=True)
+def features(s, out):
+    """Per-seat balance features at the end of a game (``out[n, N_FEATURES]``).
+
+    Goals are those held after the end-game Heir award; card counts are effective counts;
+    the last three columns are per game (same value on every seat).
+    """
+    n = n_players(s)
+    for p in range(n):
+        b = pb(p)
+        for g in range(N_GOALS):
+            out[p, g] = 1.0 if s[GOAL_OWNER + g] == p else 0.0
+        for t in range(N_TYPES):
+            out[p, 6 + t] = s[b + F_EFF + t]
+        out[p, 11] = 1.0 if s[LOC + s[S_PHIL]] == LOC_OWNED + p else 0.0
+        out[p, 12] = s[b + F_TOKENS]
+        out[p, 13] = dyn_count(s, p)
+        out[p, 14] = s[b + F_VP_GOALS]
+        out[p, 15] = s[b + F_VP_CARDS]
+        out[p, 16] = s[b + F_VP_TOKENS]
+        out[p, 17] = -s[b + F_PENALTY]
+        out[p, 18] = s[b + F_VP_PEASANTS]
+        out[p, 19] = s[b + F_VP_PHIL]
+        out[p, 20] = s[b + F_TIES]
+        out[p, 21] = s[b + F_HARVEST_SWAPS]
+        out[p, 22] = s[b + F_DRAGON_GOT]
+        picks = s[b + F_PICKS]
+        out[p, 23] = s[b + F_PICK_RANK_SUM] / picks if picks > 0 else 0.0
+        out[p, 24] = s[G_ROUND]
+        out[p, 25] = s[G_IDENT_DRAWS]
+        out[p, 26] = s[G_TOKEN_OVER]
+
+
+@nb.njit(cache=True)
+def provisional_scores(s, out):
+    """Each seat's score if the game ended now (S1-S5 on a copy)."""
+    c = s.copy()
+    score_game(c)
+    for p in range(n_players(s)):
+        out[p] = c[pb(p) + F_SCORE]
+
+
+@nb.njit(cache=True)
+def evaluate(s, out):
+    """Leaf value in [0, 1] per seat: a logistic of the provisional lead over the best rival."""
+    n = n_players(s)
+    sc = np.zeros(n)
+    provisional_scores(s, sc)
+    for p in range(n):
+        best = -1e9
+        for q in range(n):
+            if q != p and sc[q] > best:
+                best = sc[q]
+        out[p] = 1.0 / (1.0 + np.exp(-(sc[p] - best) / 6.0))
