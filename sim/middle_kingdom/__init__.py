@@ -10,7 +10,7 @@ from sim.middle_kingdom import layout, view
 from sim.middle_kingdom.heuristic import heuristic
 from sim.middle_kingdom.options import OPTIONS, component_data, player_constraints
 from sim.middle_kingdom.rules import (
-    FEATURE_NAMES, apply, determinize, evaluate, features, is_terminal, legal_mask, new_state, returns,
+    FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
 )
 
 KERNELS = Kernels(
@@ -24,6 +24,7 @@ KERNELS = Kernels(
     heuristic=heuristic,
     evaluate=evaluate,
     features=features,
+    info_key=info_key,
 )
 
 SPEC = GameSpec(

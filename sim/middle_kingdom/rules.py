@@ -14,7 +14,9 @@ does), and ``determinize`` resamples those hidden commits for a searcher.
 import numba as nb
 import numpy as np
 
-from sim.core import HEADER_SIZE, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, init_header, rng_below, shuffle_range, win_shares
+from sim.core import (
+    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, shuffle_range, win_shares,
+)
 from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
 from sim.middle_kingdom.layout import (
     A_BID, A_HOST, A_PASS, A_ROW, A_SLOT_SINGLE, A_SLOT_STACK0, A_SLOT_STACK1, ALL_BIDS,
@@ -1155,3 +1157,39 @@ def evaluate(s, out):
             if q != p and sc[q] > best:
                 best = sc[q]
         out[p] = 1.0 / (1.0 + np.exp(-(sc[p] - best) / 6.0))
+
+
+COMMITTED = 99  # info_key: "a card lies face down here", value unknown
+
+
+@nb.njit(cache=True)
+def info_key(s, player):
+    """A 64-bit key of what ``player`` knows (sim.core contract).
+
+    Hashes the state with the hidden parts masked: the RNG and seed words, the order of
+    the undrawn deck, and, during the blind commit, the other seats' face-down cards (only
+    *that* they committed is public; their hands show as at the start of the round).
+    """
+    c = s.copy()
+    c[0] = 0
+    c[1] = 0
+    c[5] = 0
+    c[6] = 0
+    for i in range(DECK + s[G_DECK_PTR], DECK + N_DYN):
+        c[i] = 0
+    if s[G_PHASE] == PH_COMMIT:
+        for q in range(n_players(s)):
+            if q == player:
+                continue
+            b = pb(q)
+            c[b + F_HAND] = s[b + F_HAND_START]
+            c[b + F_ZERO] = 0
+            for j in range(2):
+                if s[b + F_SLOT_CARD + j] != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
+                    c[b + F_SLOT_CARD + j] = COMMITTED
+                    if s[b + F_HAND_START] == 1:
+                        c[b + F_SLOT_STACK + j] = 0
+    h = np.uint64(0xCBF29CE484222325)  # FNV-1a over the masked words, then a final mix
+    for i in range(c.shape[0]):
+        h = (h ^ np.uint64(np.int64(c[i]) & 0xFFFFFFFF)) * np.uint64(0x100000001B3)
+    return hash64(np.int64(h), player)
