@@ -13,6 +13,7 @@ the distribution.
 import numba as nb
 import numpy as np
 
+from agents.mcts import mcts_act
 from agents.random import random_act
 from sim.core import hash64, rng_seed
 
@@ -23,11 +24,13 @@ AGENT_KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "mcts": MCTS}
 N_AGENT_PARAMS = 8
 
 
-@nb.njit(cache=True)
+@nb.njit  # generic (takes the game's kernels): compiled per process, never cached
 def choose_action(G, state, kind, params, rng, mask):
     """The action agent ``kind`` (with ``params``) takes in ``state``; checked for legality."""
     if kind == HEURISTIC:
         a = G.heuristic(state, rng)
+    elif kind == MCTS:
+        a = mcts_act(G, state, params, rng, mask)
     else:
         a = random_act(G, state, mask, rng)
         return a
@@ -37,7 +40,7 @@ def choose_action(G, state, kind, params, rng, mask):
     return a
 
 
-@nb.njit(cache=True)
+@nb.njit  # generic (takes the game's kernels): compiled per process, never cached
 def play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
                num_actions, scores, wins, feats, lengths):
     """Play ``len(seeds)`` games; fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``."""

@@ -31,6 +31,9 @@ Every game package exports a :class:`GameSpec` whose ``kernels`` field is a
     features(state, out: float64[n, num_features]) -> None
     info_key(state, player: int64) -> int64
         # a 64-bit key of what ``player`` knows in ``state`` (added for MCTS, see below)
+    rewind_secrets(state, observer: int64) -> None
+        # in place: take back the secret choices other seats made earlier in the current
+        # simultaneous round (unseen by ``observer``), so that they choose again
 
 ``info_key`` is what lets one information-set MCTS serve every game.  Two states that
 ``player`` cannot tell apart must get the same key, and states ``player`` can tell apart
@@ -42,10 +45,21 @@ search-tree node of the seat to move by ``info_key(state, seat)``, so an opponen
 never depends on the searcher's pending secret choice.  Games that do not provide it get
 :func:`missing_info_key`, which raises when called (random and heuristic play still work).
 
+``rewind_secrets`` lets the search treat an opponent's secret choice made earlier in the
+round as that opponent's *decision* rather than as chance: MCTS rewinds the round to the
+first such choice, and the opponents choose again in the tree (through their own
+information-set nodes), as they would if the searcher had searched before them.  The
+rewound state must equal the state at that point of the round up to what ``observer``
+cannot see (seat to move, ply and pending choices restored).  Games without it get
+:func:`keep_secrets` (a no-op): ``determinize`` then resamples those choices uniformly.
+
 The kernels trust their input (a kernel given an illegal action has undefined
 results); the Python-facing :class:`sim.game.Game` validates first.  Generic kernels
 (the arena, MCTS) receive the ``Kernels`` namedtuple as an argument, so one compiled
-generic kernel exists per game.
+generic kernel exists per game.  Generic kernels are not cached on disk: numba's cache
+index of a function keyed by dispatcher types fails to save ("underlying object has
+vanished") once it holds an entry for a game not imported in the current process, or
+one from before a change of ``Kernels``; they compile once per process instead.
 
 Randomness is explicit: the game's chance stream lives in the state header; agents
 carry their own two-word RNG arrays (``int32[2]``), seeded separately, so a search
@@ -78,7 +92,6 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-
 @nb.njit(cache=True)
 def missing_info_key(state, player):
     """Default ``info_key`` of games that have none yet: MCTS cannot run on them."""
@@ -87,11 +100,17 @@ def missing_info_key(state, player):
     return np.int64(0)
 
 
+@nb.njit(cache=True)
+def keep_secrets(state, observer):
+    """Default ``rewind_secrets``: leave earlier secret choices to ``determinize``."""
+    return None
+
+
 Kernels = namedtuple(
     "Kernels",
     "new_state current_player legal_mask apply is_terminal returns determinize "
-    "heuristic evaluate features info_key",
-    defaults=(missing_info_key,),
+    "heuristic evaluate features info_key rewind_secrets",
+    defaults=(missing_info_key, keep_secrets),
 )
 
 

@@ -36,6 +36,7 @@ SPEC = GameSpec(
         evaluate=R.evaluate,
         features=R.features,
         info_key=R.info_key,
+        rewind_secrets=R.rewind_secrets,
     ),
     options=OPTIONS,
     feature_names=R.FEATURE_NAMES,

@@ -307,6 +307,23 @@ def determinize(state, observer, rng):
 
 
 @nb.njit(cache=True)
+def rewind_secrets(state, observer):
+    """Take back the pending bids of seats other than ``observer`` (they bid before it in
+    this round, unseen); the first seat without a bid is to move again."""
+    if state[H_CURRENT] == NO_PLAYER:
+        return
+    n = state[H_NPLAYERS]
+    first = n
+    for p in range(n):
+        if p != observer and state[PENDING + p] != NO_CARD:
+            state[PENDING + p] = NO_CARD
+            state[H_PLY] -= 1
+        if state[PENDING + p] == NO_CARD and first == n:
+            first = p
+    state[H_CURRENT] = first
+
+
+@nb.njit(cache=True)
 def info_key(state, player):
     """What ``player`` knows: the public history, whose turn it is and ``player``'s own
     pending bid.  Other seats' pending bids are left out (only that they have bid, which

@@ -1,0 +1,320 @@
+"""One information-set MCTS for every game, running inside numba.
+
+The game is injected as its :class:`sim.core.Kernels` namedtuple ``G`` (as in
+:mod:`agents.arena`), so one compiled search exists per game and the search knows
+nothing about any game.  The algorithm (details and reasons in docs/mcts.md):
+
+- **Determinization.**  Each simulation starts from a copy of the root state in which
+  ``G.rewind_secrets(state, me)`` has taken back the secret choices other seats made
+  earlier in the current simultaneous round (they choose again in the tree, as
+  decisions, not as chance), then ``G.determinize(state, me, rng)`` has resampled
+  everything else the searching seat ``me`` cannot see (hidden hands, deck order).
+- **Information-set nodes.**  The node of the seat ``p`` to move is found by
+  ``G.info_key(state, p)`` in a hash table: one node per information set of the mover,
+  shared by every determinization (and every path) that leads to it.  Because the key of
+  a seat never includes secret choices other seats made earlier in the same simultaneous
+  round, an opponent's node after the searcher's secret commit is the same node whatever
+  the searcher committed: the opponent's statistics cannot condition on it.
+- **Selection** is UCB1 over the legal actions with availability counts (ISMCTS): the
+  exploration term uses how often an action was *available* at the node, since different
+  determinizations can offer different actions.  Untried actions first, uniformly.
+- **Expansion** adds one node per simulation; then a **rollout** by the random policy or
+  the game's ``heuristic``, to the end or for ``rollout_depth`` decisions, after which
+  ``G.evaluate`` estimates the outcome.
+- **Rewards** are vectors: the win shares of every seat at the end (``G.returns``) or
+  ``G.evaluate`` at a cut-off, each in [0, 1]; every node on the path is credited with the
+  reward of the seat that moves there, so 2-5 seats work alike.
+- **The move** is the most visited action at the searcher's own node, the node keyed by
+  ``G.info_key(root, me)`` (ties broken at random).
+
+Memory: the tree is a set of preallocated arrays, allocated once per search with room for
+``simulations + 1`` nodes; nothing is allocated per simulation (mctx style)::
+
+    node_key     int64[M]        information key of the node (M = simulations + 1)
+    node_player  int64[M]        seat to move at the node
+    edge_visits  int32[M, A]     simulations that took action a at the node (A = num_actions)
+    edge_avail   int32[M, A]     simulations in which a was legal at the node
+    edge_value   float64[M, A]   summed reward of node_player over those simulations
+    table        int32[T]        open-addressing hash table key -> node, EMPTY = free slot
+                                 (T = power of two >= 2 M, linear probing)
+    path_node / path_action int64[M + 1]   the in-tree path of the current simulation
+
+Agent parameters (one row ``float64[N_AGENT_PARAMS]`` of the arena's agent table; a 0 in a
+slot means that slot's default, so a row holding only the simulation count is valid)::
+
+    P_SIMULATIONS    0  simulations per decision (>= 1; default DEFAULT_SIMULATIONS)
+    P_UCT_C          1  UCT exploration constant, rewards in [0, 1] (default DEFAULT_UCT_C)
+    P_ROLLOUT        2  ROLLOUT_RANDOM (0) or ROLLOUT_HEURISTIC (1)
+    P_ROLLOUT_DEPTH  3  0 = roll out to the end; k > 0 = k decisions, then G.evaluate
+    P_OMNISCIENT     4  0 = information-set search; 1 = no rewind, no determinization:
+                        search the true state (a cheating upper bound, and the tests'
+                        peeking control)
+
+Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
+the game's chance stream; the same state, parameters and RNG give the same action.
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from sim.core import H_NPLAYERS, new_rng, random_legal, rng_below
+
+P_SIMULATIONS = 0
+P_UCT_C = 1
+P_ROLLOUT = 2
+P_ROLLOUT_DEPTH = 3
+P_OMNISCIENT = 4
+
+ROLLOUT_RANDOM = 0
+ROLLOUT_HEURISTIC = 1
+ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+
+DEFAULT_SIMULATIONS = 1000
+DEFAULT_UCT_C = 0.4
+
+EMPTY = -1  # a free hash-table slot
+NO_ACTION = -1
+TABLE_LOAD = 2  # table slots per node, at least
+
+
+@nb.njit(cache=True)
+def _table_size(max_nodes):
+    t = 1
+    while t < TABLE_LOAD * max_nodes:
+        t *= 2
+    return t
+
+
+@nb.njit(cache=True)
+def _find(table, node_key, key):
+    """The table slot of ``key``: the slot holding its node, or the free slot to put it in."""
+    mask = table.shape[0] - 1
+    slot = key & mask
+    while True:
+        idx = table[slot]
+        if idx == EMPTY or node_key[idx] == key:
+            return slot
+        slot = (slot + 1) & mask
+
+
+@nb.njit(cache=True)
+def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng):
+    """UCB1 with availability counts over the legal actions; untried actions first."""
+    untried = 0
+    choice = NO_ACTION
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            edge_avail[node, a] += 1
+            if edge_visits[node, a] == 0:
+                untried += 1
+                if rng_below(rng, 0, untried) == 0:
+                    choice = a
+    if untried > 0:
+        return choice
+    best = -np.inf
+    ties = 0
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        v = edge_visits[node, a]
+        u = edge_value[node, a] / v + uct_c * np.sqrt(np.log(edge_avail[node, a]) / v)
+        if u > best:
+            best = u
+            ties = 1
+            choice = a
+        elif u == best:
+            ties += 1
+            if rng_below(rng, 0, ties) == 0:
+                choice = a
+    return choice
+
+
+@nb.njit  # generic (takes the game's kernels): compiled per process, never cached
+def search(G, root, params, rng, mask, root_visits, root_value):
+    """Search from ``root`` for the seat to move; return its action.
+
+    ``mask`` (bool[A]) is scratch space; ``root_visits`` (int64[A]) and ``root_value``
+    (float64[A], mean reward of the mover) receive the root statistics.  ``root`` is not
+    modified.  Assumes a non-terminal ``root`` and a valid parameter row.
+    """
+    sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else DEFAULT_SIMULATIONS
+    uct_c = params[P_UCT_C] if params[P_UCT_C] > 0 else DEFAULT_UCT_C
+    heuristic_rollout = np.int64(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC
+    rollout_depth = np.int64(params[P_ROLLOUT_DEPTH])
+    omniscient = params[P_OMNISCIENT] > 0
+    num_actions = mask.shape[0]
+    n = root[H_NPLAYERS]
+    me = G.current_player(root)
+
+    max_nodes = sims + 1
+    node_key = np.empty(max_nodes, np.int64)
+    node_player = np.empty(max_nodes, np.int64)
+    edge_visits = np.empty((max_nodes, num_actions), np.int32)
+    edge_avail = np.empty((max_nodes, num_actions), np.int32)
+    edge_value = np.empty((max_nodes, num_actions), np.float64)
+    table = np.full(_table_size(max_nodes), EMPTY, np.int32)
+    path_node = np.empty(max_nodes + 1, np.int64)
+    path_action = np.empty(max_nodes + 1, np.int64)
+    reward = np.zeros(n, np.float64)
+    scores = np.zeros(n, np.float64)
+    work = np.empty_like(root)
+    n_nodes = 0
+
+    for _ in range(sims):
+        work[:] = root
+        if not omniscient:
+            G.rewind_secrets(work, me)
+            G.determinize(work, me, rng)
+        depth = 0
+        # Selection and expansion: walk the tree, add the first missing node, stop there.
+        while not G.is_terminal(work):
+            p = G.current_player(work)
+            key = G.info_key(work, p)
+            slot = _find(table, node_key, key)
+            node = table[slot]
+            expanded = False
+            if node == EMPTY:
+                if n_nodes == max_nodes:
+                    break
+                node = n_nodes
+                n_nodes += 1
+                table[slot] = node
+                node_key[node] = key
+                node_player[node] = p
+                edge_visits[node, :] = 0
+                edge_avail[node, :] = 0
+                edge_value[node, :] = 0.0
+                expanded = True
+            G.legal_mask(work, mask)
+            a = _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng)
+            path_node[depth] = node
+            path_action[depth] = a
+            depth += 1
+            G.apply(work, a)
+            if expanded:
+                break
+        # Rollout.
+        steps = 0
+        while not G.is_terminal(work) and (rollout_depth == 0 or steps < rollout_depth):
+            if heuristic_rollout:
+                a = G.heuristic(work, rng)
+            else:
+                G.legal_mask(work, mask)
+                a = random_legal(mask, rng, 0)
+            G.apply(work, a)
+            steps += 1
+        if G.is_terminal(work):
+            G.returns(work, scores, reward)
+        else:
+            G.evaluate(work, reward)
+        # Backpropagation: each node is credited with the reward of the seat that moves there.
+        for i in range(depth):
+            node = path_node[i]
+            a = path_action[i]
+            edge_visits[node, a] += 1
+            edge_value[node, a] += reward[node_player[node]]
+
+    # The decision is taken at the searcher's own information set, wherever the walks
+    # started (a rewound round starts at an earlier opponent's node).
+    root_node = table[_find(table, node_key, G.info_key(root, me))]
+    G.legal_mask(root, mask)
+    best = -1
+    ties = 0
+    choice = NO_ACTION
+    for a in range(num_actions):
+        v = edge_visits[root_node, a] if (mask[a] and root_node != EMPTY) else 0
+        root_visits[a] = v
+        root_value[a] = edge_value[root_node, a] / v if v > 0 else 0.0
+        if not mask[a]:
+            continue
+        if v > best:
+            best = v
+            ties = 1
+            choice = a
+        elif v == best:
+            ties += 1
+            if rng_below(rng, 0, ties) == 0:
+                choice = a
+    return choice
+
+
+@nb.njit  # generic: compiled per process, never cached
+def mcts_act(G, state, params, rng, mask):
+    """The action MCTS (parameter row ``params``) takes in ``state`` with agent RNG ``rng``."""
+    visits = np.zeros(mask.shape[0], np.int64)
+    value = np.zeros(mask.shape[0], np.float64)
+    return search(G, state, params, rng, mask, visits, value)
+
+
+# --------------------------------------------------------------------------- Python side
+
+PARAMETERS = ("simulations", "uct_c", "rollout", "rollout_depth", "omniscient")
+
+
+class MCTSParameterError(ValueError):
+    """An MCTS parameter with a wrong name or value."""
+
+
+def mcts_params(simulations: int = DEFAULT_SIMULATIONS, uct_c: float = DEFAULT_UCT_C,
+                rollout: str = "random", rollout_depth: int = 0, omniscient: bool = False,
+                size: int | None = None) -> np.ndarray:
+    """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``)."""
+    from agents.arena import N_AGENT_PARAMS
+
+    def whole(name, v, low):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
+            raise MCTSParameterError(f"mcts {name} must be an integer >= {low}, got {v!r}")
+        return int(v)
+
+    sims = whole("simulations", simulations, 1)
+    depth = whole("rollout_depth", rollout_depth, 0)
+    if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float, np.floating, np.integer)) or not uct_c > 0:
+        raise MCTSParameterError(f"mcts uct_c must be a number > 0, got {uct_c!r}")
+    if rollout not in ROLLOUT_KINDS:
+        raise MCTSParameterError(f"mcts rollout must be one of {', '.join(ROLLOUT_KINDS)}, got {rollout!r}")
+    if not isinstance(omniscient, bool):
+        raise MCTSParameterError(f"mcts omniscient must be true or false, got {omniscient!r}")
+    row = np.zeros(size or N_AGENT_PARAMS, np.float64)
+    row[P_SIMULATIONS] = sims
+    row[P_UCT_C] = float(uct_c)
+    row[P_ROLLOUT] = ROLLOUT_KINDS[rollout]
+    row[P_ROLLOUT_DEPTH] = depth
+    row[P_OMNISCIENT] = 1.0 if omniscient else 0.0
+    return row
+
+
+def mcts_label(params: np.ndarray) -> str:
+    """Canonical text of a parameter row: ``mcts:1000``, plus any non-default settings."""
+    sims = int(params[P_SIMULATIONS]) or DEFAULT_SIMULATIONS
+    parts = [f"mcts:{sims}"]
+    if params[P_UCT_C] > 0 and params[P_UCT_C] != DEFAULT_UCT_C:
+        parts.append(f"uct_c={params[P_UCT_C]:g}")
+    if int(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC:
+        parts.append("rollout=heuristic")
+    if int(params[P_ROLLOUT_DEPTH]) > 0:
+        parts.append(f"rollout_depth={int(params[P_ROLLOUT_DEPTH])}")
+    if params[P_OMNISCIENT] > 0:
+        parts.append("omniscient")
+    return ",".join(parts)
+
+
+def search_root(spec, state: np.ndarray, params: np.ndarray, seed: int):
+    """Search ``state`` of game ``spec`` with a fresh RNG from ``seed``.
+
+    Returns ``(action, visits, value)``: the chosen action and, per action, the root visit
+    counts and mean rewards of the seat to move.  For tests, notebooks and people.
+    """
+    k = spec.kernels
+    if k.is_terminal(state):
+        raise ValueError("the game is over: there is nothing to search")
+    mask = np.zeros(spec.num_actions, np.bool_)
+    visits = np.zeros(spec.num_actions, np.int64)
+    value = np.zeros(spec.num_actions, np.float64)
+    rng = new_rng(np.int64(seed))
+    a = search(k, state, np.asarray(params, np.float64), rng, mask, visits, value)
+    return int(a), visits, value
+
+
+__all__ = ["search", "mcts_act", "mcts_params", "mcts_label", "search_root"]
