@@ -364,6 +364,11 @@ class GameSpec:
     # appended after the option codes in the array given to ``new_state``: kernels read
     # it as data, never as compiled-in globals, so a replaced data file needs no recompile.
     data: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    # Breakdowns the experiment report (``dynasty report``) adds for this game: each entry is
+    # (title, feature names); for every named feature the report gives the win rate of seats
+    # whose final value is > 0 ("held") and of those where it is 0, with sample sizes and
+    # Wilson intervals.  E.g. ("Goal card held at the end", ("goal_palace", "goal_harvest")).
+    report_groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def players(self) -> tuple[int, ...]:
         return self.allowed_players or tuple(range(self.min_players, self.max_players + 1))
