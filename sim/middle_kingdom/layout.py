@@ -186,5 +186,7 @@ F_PICK_RANK_SUM = 44  # sum of pick positions (for balance studies)
 F_PICKS = 45  # cards taken by PICK slots
 PS = 46
 
-PL = ORD_HOST + MAX_ENTRIES
+SCR_ENT = ORD_HOST + MAX_ENTRIES  # scratch for build_order: entries and their keys
+SCR_KEY = SCR_ENT + MAX_ENTRIES
+PL = SCR_KEY + MAX_ENTRIES
 STATE_SIZE = PL + MAXP * PS

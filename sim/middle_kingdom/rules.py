@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, shuffle_range, win_shares,
+    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, shuffle_range,
 )
 from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
 from sim.middle_kingdom.layout import (
@@ -38,7 +38,7 @@ from sim.middle_kingdom.layout import (
     OPT, ORD_ENT, ORD_GEND, ORD_GKIND, ORD_HOST, PALACE, PEASANT, PEASANT_VP, PH_COMMIT,
     PH_DRAGON, PH_EMPEROR, PH_HARVEST, PH_HEIR, PH_OVER, PH_PALACE, PH_RESOLVE, PL, PS,
     ROW, ROW_DRAGON, S_HARVEST_LIMIT, S_PENALTY, S_PHIL, S_SUMMON_MIN, S_THRESHOLD,
-    S_TOKEN_SUPPLY, S_TOKEN_VP, STATE_SIZE, STEP_COMMIT, STEP_HARVEST, STEP_PALACE,
+    S_TOKEN_SUPPLY, S_TOKEN_VP, SCR_ENT, SCR_KEY, STATE_SIZE, STEP_COMMIT, STEP_HARVEST, STEP_PALACE,
 )
 
 N_OPTION_CODES = 14  # option codes before the component data in the options array
@@ -432,10 +432,13 @@ def entry_key(s, p, j):
 
 @nb.njit(cache=True)
 def build_order(s):
-    """P1.6 + P2.1: build entries, discard abstentions, order them, settle ties."""
+    """P1.6 + P2.1: build entries, discard abstentions, order them, settle ties.
+
+    Entries are sorted in the scratch area (SCR_ENT / SCR_KEY), then written to the
+    resolution order ORD_*: PICK singles, IDENT groups (members in drawing order); TIE
+    groups become carried stacks at once and do not appear in the order.
+    """
     n = n_players(s)
-    ents = np.empty(MAX_ENTRIES, np.int64)
-    keys = np.empty(MAX_ENTRIES, np.int64)
     m = 0
     for p in range(n):
         b = pb(p)
@@ -456,8 +459,8 @@ def build_order(s):
                 s[b + F_DISC] |= 1
                 s[b + F_SLOT_CARD + j] = NO_CARD
                 continue
-            ents[m] = p * 2 + j
-            keys[m] = entry_key(s, p, j)
+            s[SCR_ENT + m] = p * 2 + j
+            s[SCR_KEY + m] = entry_key(s, p, j)
             m += 1
         # carried stacks that took a card are now part of an entry; keep the others (D23)
         c0 = NO_CARD if used0 else s[b + F_CARRY]
@@ -467,80 +470,72 @@ def build_order(s):
             c1 = NO_CARD
         s[b + F_CARRY] = c0
         s[b + F_CARRY + 1] = c1
-    # insertion sort, descending key
-    for i in range(1, m):
-        ke = keys[i]
-        en = ents[i]
+    for i in range(1, m):  # insertion sort, descending key
+        ke = s[SCR_KEY + i]
+        en = s[SCR_ENT + i]
         k = i - 1
-        while k >= 0 and keys[k] < ke:
-            keys[k + 1] = keys[k]
-            ents[k + 1] = ents[k]
+        while k >= 0 and s[SCR_KEY + k] < ke:
+            s[SCR_KEY + k + 1] = s[SCR_KEY + k]
+            s[SCR_ENT + k + 1] = s[SCR_ENT + k]
             k -= 1
-        keys[k + 1] = ke
-        ents[k + 1] = en
-    # groups of equal keys
-    n_lead = s[G_LEAD]
+        s[SCR_KEY + k + 1] = ke
+        s[SCR_ENT + k + 1] = en
+    lead = s[G_LEAD]
+    # settle ties and order identical members; mark IDENT groups by a negative key
     pos = 0
-    out = 0
-    ident_start = np.empty(MAX_ENTRIES, np.int64)
-    ident_len = np.empty(MAX_ENTRIES, np.int64)
-    n_ident = 0
-    after_picks = s[O_IDENT_DRAW] == 1
     while pos < m:
-        end = pos + 1
-        while end < m and keys[end] == keys[pos]:
-            end += 1
-        size = end - pos
-        if size == 1:
-            s[ORD_ENT + out] = ents[pos]
-            s[ORD_GKIND + out] = GK_PICK
-            s[ORD_GEND + out] = out + 1
-            out += 1
-        else:
-            e0 = ents[pos]
-            stack = s[pb(e0 // 2) + F_SLOT_BOTTOM + e0 % 2] != NO_CARD
-            if not stack:  # TIE: the cards stay as carried stacks [v]
+        end = _group_end(s, pos, m)
+        if end - pos > 1:
+            e0 = s[SCR_ENT + pos]
+            if s[pb(e0 // 2) + F_SLOT_BOTTOM + e0 % 2] == NO_CARD:  # TIE: carried stacks [v]
                 for i in range(pos, end):
-                    p = ents[i] // 2
-                    j = ents[i] % 2
+                    p = s[SCR_ENT + i] // 2
+                    j = s[SCR_ENT + i] % 2
                     b = pb(p)
                     ci = 0 if s[b + F_CARRY] == NO_CARD else 1
                     s[b + F_CARRY + ci] = s[b + F_SLOT_CARD + j]
                     s[b + F_SLOT_CARD + j] = NO_CARD
                     s[b + F_TIES] += 1
                     s[G_TIES] += 1
+                    s[SCR_ENT + i] = -1
             else:  # IDENTICAL: members by laying step, then seat from the lead seat (D6)
                 for i in range(pos + 1, end):
-                    en = ents[i]
-                    ke = _ident_rank(s, en, n_lead, n)
+                    en = s[SCR_ENT + i]
+                    ke = _ident_rank(s, en, lead, n)
                     k = i - 1
-                    while k >= pos and _ident_rank(s, ents[k], n_lead, n) > ke:
-                        ents[k + 1] = ents[k]
+                    while k >= pos and _ident_rank(s, s[SCR_ENT + k], lead, n) > ke:
+                        s[SCR_ENT + k + 1] = s[SCR_ENT + k]
                         k -= 1
-                    ents[k + 1] = en
-                if after_picks:
-                    ident_start[n_ident] = pos
-                    ident_len[n_ident] = size
-                    n_ident += 1
-                else:
+                    s[SCR_ENT + k + 1] = en
+        pos = end
+    out = 0
+    after_picks = s[O_IDENT_DRAW] == 1
+    for sweep in range(2 if after_picks else 1):
+        pos = 0
+        while pos < m:
+            end = _group_end(s, pos, m)
+            size = end - pos
+            if s[SCR_ENT + pos] >= 0:
+                ident = size > 1
+                if (not after_picks) or (ident == (sweep == 1)):
                     for i in range(pos, end):
-                        s[ORD_ENT + out] = ents[i]
-                        s[ORD_GKIND + out] = GK_IDENT
-                        s[ORD_GEND + out] = out + size
+                        s[ORD_ENT + out] = s[SCR_ENT + i]
+                        s[ORD_GKIND + out] = GK_IDENT if ident else GK_PICK
+                        s[ORD_GEND + out] = out - (i - pos) + size
                         s[ORD_HOST + out] = -1
                         out += 1
-        pos = end
-    for g in range(n_ident):  # D7 AFTER_PICKS: identical slots after the last pick, highest first
-        size = ident_len[g]
-        for i in range(ident_start[g], ident_start[g] + size):
-            s[ORD_ENT + out] = ents[i]
-            s[ORD_GKIND + out] = GK_IDENT
-            s[ORD_GEND + out] = out + size
-            s[ORD_HOST + out] = -1
-            out += 1
+            pos = end
     s[G_ORD_N] = out
     s[G_ORD_POS] = 0
     s[G_SUB] = 0
+
+
+@nb.njit(cache=True)
+def _group_end(s, pos, m):
+    end = pos + 1
+    while end < m and s[SCR_KEY + end] == s[SCR_KEY + pos]:
+        end += 1
+    return end
 
 
 @nb.njit(cache=True)
@@ -565,31 +560,24 @@ def discard_entry(s, p, j):
 
 
 @nb.njit(cache=True)
-def exchange_legal(s, d, out_row):
-    """D9: which row slots the Dragon holder may exchange for; returns how many."""
+def exchange_mask(s, d):
+    """D9: bitmask over row slots of the cards the Dragon holder may exchange for."""
     b = pb(d)
     k = s[G_K]
     mx = 0
     for t in range(N_TYPES):
         if s[b + F_EFF + t] > mx:
             mx = s[b + F_EFF + t]
-    n_allowed = 0
-    n_free = 0
+    allowed = 0
+    free = 0
     for i in range(k):
         c = s[ROW + i]
-        out_row[i] = False
         if c < 0 or c == ROW_DRAGON or c == s[S_PHIL]:
             continue
-        n_allowed += 1
+        allowed |= 1 << i
         if mx == 0 or s[b + F_EFF + s[CARD_TYPE + c]] != mx:
-            n_free += 1
-    for i in range(k):
-        c = s[ROW + i]
-        if c < 0 or c == ROW_DRAGON or c == s[S_PHIL]:
-            continue
-        if n_free == 0 or mx == 0 or s[b + F_EFF + s[CARD_TYPE + c]] != mx:
-            out_row[i] = True
-    return n_allowed
+            free |= 1 << i
+    return free if free != 0 else allowed
 
 
 # ============================================================================ phases 3-4, scoring
@@ -607,40 +595,37 @@ def summon(s):
     if held < s[S_SUMMON_MIN]:
         return
     n = n_players(s)
-    cand = np.zeros(MAXP, np.bool_)
+    cand = 0  # bitmask of seats still in the running
     best = 1 << 30
     for p in range(n):
         v = goals_held(s, p)
         if v < best:
             best = v
-    nc = 0
-    for p in range(n):
-        cand[p] = goals_held(s, p) == best
-        if cand[p]:
-            nc += 1
-    if nc > 1:
+            cand = 1 << p
+        elif v == best:
+            cand |= 1 << p
+    if popcount8(cand) > 1:
         best = 1 << 30
+        keep = 0
         for p in range(n):
-            if cand[p]:
+            if (cand >> p) & 1:
                 v = _dragon_count(s, p)
                 if v < best:
                     best = v
-        nc = 0
-        for p in range(n):
-            if cand[p] and _dragon_count(s, p) != best:
-                cand[p] = False
-            if cand[p]:
-                nc += 1
+                    keep = 1 << p
+                elif v == best:
+                    keep |= 1 << p
+        cand = keep
     r = -1
-    if nc == 1:
+    if popcount8(cand) == 1:
         for p in range(n):
-            if cand[p]:
+            if (cand >> p) & 1:
                 r = p
     else:
         best = -1
         ties = 0
         for p in range(n):
-            if cand[p]:
+            if (cand >> p) & 1:
                 last = s[pb(p) + F_LAST_DRAGON]
                 if last > best:
                     best = last
@@ -816,8 +801,7 @@ def advance(s):
         elif ph == PH_DRAGON:
             d = s[GOAL_OWNER + DRAGON]
             if s[G_SUB] == 0 and s[G_DRAGON] == DR_HELD and d >= 0:
-                tmp = np.zeros(KMAX, np.bool_)
-                if exchange_legal(s, d, tmp) > 0:
+                if exchange_mask(s, d) != 0:
                     _decide(s, d, DK_EXCHANGE)
                     return
             s[G_PHASE] = PH_RESOLVE
@@ -944,10 +928,9 @@ def legal_mask(s, out):
                 out[A_BID + s[b + F_SLOT_CARD + j]] = True
                 count += 1
     elif kind == DK_EXCHANGE:
-        tmp = np.zeros(KMAX, np.bool_)
-        exchange_legal(s, p, tmp)
+        em = exchange_mask(s, p)
         for i in range(k):
-            if tmp[i]:
+            if (em >> i) & 1:
                 out[A_ROW + i] = True
                 count += 1
     elif kind == DK_PICK:
@@ -1054,11 +1037,18 @@ def apply(s, a):
 def returns(s, scores, wins):
     """Final scores; win shares (1/k) by score, then physical dynasty cards (S6)."""
     n = n_players(s)
-    tb = np.zeros(n)
+    best = -1
     for p in range(n):
         scores[p] = s[pb(p) + F_SCORE]
-        tb[p] = s[pb(p) + F_DYN_COUNT]
-    win_shares(scores, tb, n, wins)
+        key = s[pb(p) + F_SCORE] * 1024 + s[pb(p) + F_DYN_COUNT]
+        if key > best or p == 0:
+            best = key
+    k = 0
+    for p in range(n):
+        if s[pb(p) + F_SCORE] * 1024 + s[pb(p) + F_DYN_COUNT] == best:
+            k += 1
+    for p in range(n):
+        wins[p] = 1.0 / k if s[pb(p) + F_SCORE] * 1024 + s[pb(p) + F_DYN_COUNT] == best else 0.0
 
 
 @nb.njit(cache=True)
