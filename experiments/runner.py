@@ -100,6 +100,31 @@ class ChunkContext:
         return start, stop, data, {"play_s": t1 - t0, "encode_s": t2 - t1}
 
 
+def warm_leaf_kernels(spec, players: int, options: np.ndarray) -> None:
+    """Compile (or load from the on-disk cache) a game's leaf kernels by playing one game from Python.
+
+    The driver does this before any worker starts, so workers load the cache instead of racing
+    to write it; the generic kernels (arena, MCTS) are compiled per process anyway.
+    """
+    from sim.core import new_rng
+
+    k = spec.kernels
+    state = k.new_state(np.int64(1), np.int64(players), options)
+    mask = np.zeros(spec.num_actions, np.bool_)
+    rng = new_rng(np.int64(1))
+    values = np.zeros(players)
+    probe = state.copy()
+    k.determinize(probe, np.int64(0), rng)
+    k.evaluate(probe, values)
+    while not k.is_terminal(state):
+        k.current_player(state)
+        k.heuristic(state, rng)
+        k.legal_mask(state, mask)
+        k.apply(state, np.int64(np.flatnonzero(mask)[0]))
+    k.returns(state, values, np.zeros(players))
+    k.features(state, np.zeros((players, len(spec.feature_names))))
+
+
 def _actor_class():
     import ray
 
@@ -150,7 +175,7 @@ def _start_ray(address: str | None, workers: int | None):
 
 
 def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_size: int | None = None,
-        progress: bool = True, stop_after: int | None = None, log=print) -> RunSummary:
+        progress: bool = True, stop_after: int | None = None) -> RunSummary:
     """Play every game of ``cfg`` not yet in ``cfg.output``; return what was done and how long it took.
 
     ``stop_after`` (chunks) ends the session early as an interruption would (for tests).
@@ -158,6 +183,15 @@ def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_si
     t_start = time.perf_counter()
     out = Path(cfg.output)
     manifest = store.open_results(out, cfg)
+    held = store.lock(out)
+    try:
+        return _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after)
+    finally:
+        held.close()
+
+
+def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after) -> RunSummary:
+    store.remove_partial_files(out, cfg.game)
     done = store.done_ranges(out, cfg.game)
     todo_ranges = missing_ranges(done, cfg.games)
     n_done = cfg.games - sum(b - a for a, b in todo_ranges)
@@ -181,7 +215,7 @@ def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_si
     try:
         if todo_ranges:
             # Fill the on-disk numba cache from the driver, so workers load it instead of racing to write it.
-            ChunkContext(job).play(0, 1)
+            warm_leaf_kernels(get_game(cfg.game), cfg.players, get_game(cfg.game).encode_options(cfg.options))
             ray, started_here = _start_ray(address, workers)
             cpus = int(ray.cluster_resources().get("CPU", 1))
             n_workers = workers or cpus

@@ -55,16 +55,36 @@ def atomic_write(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def remove_partial_files(out: Path, game: str) -> None:
+    """Delete temporary files a stopped run left behind (only while holding the folder's lock)."""
+    d = data_dir(out, game)
+    if d.is_dir():
+        for p in d.iterdir():
+            if p.name.startswith(TMP_PREFIX):
+                p.unlink(missing_ok=True)
+
+
+def lock(out: Path):
+    """An exclusive lock on a results folder, held until the returned file is closed (or the process dies)."""
+    import fcntl
+
+    Path(out).mkdir(parents=True, exist_ok=True)
+    f = open(Path(out) / ".lock", "w")
+    try:
+        fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.close()
+        raise ResultsError(f"{out}: another `dynasty run` is writing to this folder") from None
+    return f
+
+
 def done_ranges(out: Path, game: str) -> list[tuple[int, int]]:
-    """Game ranges already written, from the part file names; removes stale temporary files."""
+    """Game ranges already written, from the part file names."""
     d = data_dir(out, game)
     if not d.is_dir():
         return []
     ranges = []
     for p in d.iterdir():
-        if p.name.startswith(TMP_PREFIX):
-            p.unlink(missing_ok=True)
-            continue
         m = PART_RE.match(p.name)
         if m:
             ranges.append((int(m.group(1)), int(m.group(2))))

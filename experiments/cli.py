@@ -1,0 +1,168 @@
+"""The ``dynasty`` command: run experiments, write reports, run benchmarks, list games.
+
+    dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--quiet]
+    dynasty report RESULTS_DIR [--out DIR]
+    dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
+    dynasty games
+
+Bad input (config, results folder, arguments) ends with one line on stderr and exit code 2;
+an interrupted run ends with exit code 130 and keeps every finished game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import signal
+import sys
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+
+def _fail(msg: str) -> int:
+    print(f"dynasty: error: {msg}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _positive(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {v}")
+    return v
+
+
+def _sigterm_as_interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def cmd_run(args) -> int:
+    from experiments.config import load_config
+    from experiments.runner import run
+
+    cfg = load_config(args.config)
+    signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    s = run(cfg, address=args.address, workers=args.workers, chunk_size=args.chunk_size, progress=not args.quiet)
+    t = s.timings
+    if s.status == "interrupted":
+        from experiments import store
+        from experiments.plan import missing_ranges
+
+        left = sum(b - a for a, b in missing_ranges(store.done_ranges(cfg.output, cfg.game), cfg.games))
+        print(f"interrupted: {cfg.games - left:,} of {cfg.games:,} games are saved in {cfg.output}; "
+              f"run the same command to continue", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if s.played == 0:
+        print(f"{cfg.output}: all {cfg.games:,} games were already played; nothing to do")
+    else:
+        rate = s.played / t["total_s"] if t.get("total_s") else float("nan")
+        print(f"{cfg.output}: {s.played:,} games played ({cfg.games:,} in the results) by {s.workers} workers "
+              f"on {s.nodes} node(s), chunks of {s.chunk_size:,}; {t['total_s']:.1f} s in all "
+              f"(start-up {t['startup_s']:.1f} s, play {t['play_wall_s']:.1f} s, writing {t['write_s']:.1f} s), "
+              f"{rate:,.0f} games/s end to end")
+    print(f"report: dynasty report {cfg.output}")
+    return 0
+
+
+def cmd_report(args) -> int:
+    from experiments.report import make_report
+
+    paths = make_report(args.results, args.out)
+    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
+    return 0
+
+
+def bench_names() -> list[str]:
+    import experiments.bench
+
+    return sorted(m.name for m in pkgutil.iter_modules(experiments.bench.__path__) if not m.name.startswith("_"))
+
+
+def cmd_bench(args) -> int:
+    names = bench_names()
+    if args.list:
+        print("\n".join(names) if names else "no benchmarks")
+        return 0
+    if args.name is None:
+        rc = 0
+        for name in names:
+            print(f"== dynasty bench {name}", flush=True)
+            rc = max(rc, int(importlib.import_module(f"experiments.bench.{name}").main([]) or 0))
+        return rc
+    if args.name not in names:
+        return _fail(f"unknown benchmark {args.name!r} (known: {', '.join(names) or 'none'})")
+    return int(importlib.import_module(f"experiments.bench.{args.name}").main(list(args.args)) or 0)
+
+
+def cmd_games(args) -> int:
+    from agents.arena import AGENT_KINDS
+    from sim.registry import game_names, get_game
+
+    for name in game_names():
+        try:
+            spec = get_game(name)
+        except Exception as e:  # a game folder that does not load yet: say so, list the rest
+            print(f"{name}: does not load ({type(e).__name__}: {e})\n")
+            continue
+        print(f"{spec.name} — {spec.title}; players: {', '.join(map(str, spec.players()))}")
+        for o in spec.options:
+            allowed = ", ".join(o.choices) if o.choices is not None else f"{o.low}..{o.high}"
+            print(f"  option {o.name} = {o.default!r}  ({allowed}) {o.doc}")
+        if spec.feature_names:
+            print(f"  features: {', '.join(spec.feature_names)}")
+        print()
+    print("agents: " + ", ".join(sorted(AGENT_KINDS)) + "  (e.g. 'random', 'heuristic', 'mcts:1000')")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="dynasty", description="dynasty-lab: seeded self-play experiments")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    r = sub.add_parser("run", help="play an experiment's games (continues an interrupted run)")
+    r.add_argument("config", help="experiment config (TOML)")
+    r.add_argument("--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)")
+    r.add_argument("--workers", type=_positive, help="worker processes (default: every CPU of the cluster)")
+    r.add_argument("--chunk-size", type=_positive, help="games per Ray task (default: automatic)")
+    r.add_argument("--quiet", action="store_true", help="no progress bar")
+    r.set_defaults(func=cmd_run)
+
+    rep = sub.add_parser("report", help="write the Markdown/HTML win-rate report of a results folder")
+    rep.add_argument("results", help="output folder of `dynasty run`")
+    rep.add_argument("--out", help="report folder (default: RESULTS/report)")
+    rep.set_defaults(func=cmd_report)
+
+    b = sub.add_parser("bench", help="run a benchmark from experiments/bench (all of them without NAME)")
+    b.add_argument("name", nargs="?", help="benchmark name")
+    b.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the benchmark")
+    b.add_argument("--list", action="store_true", help="list the benchmarks")
+    b.set_defaults(func=cmd_bench)
+
+    g = sub.add_parser("games", help="list games, player counts, options and agents")
+    g.set_defaults(func=cmd_games)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    from experiments.config import ConfigError
+    from experiments.runner import RunError
+    from experiments.store import ResultsError
+    from sim.core import OptionError
+    from sim.registry import UnknownGameError
+
+    try:
+        return args.func(args)
+    except (ConfigError, ResultsError, RunError, OptionError, UnknownGameError) as e:
+        return _fail(str(e))
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+if __name__ == "__main__":
+    sys.exit(main())

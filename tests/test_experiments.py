@@ -1,0 +1,253 @@
+"""Experiments pipeline: config validation, planning, determinism across workers and chunk
+sizes, resume after an interruption or a killed process, replays, the report and the CLI.
+
+Runs on goofspiel (small and fast); nothing here depends on which game it is beyond the
+config.  One local Ray session (2 CPUs) is shared by the tests of this module.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from experiments import store
+from experiments.cli import main
+from experiments.config import ConfigError, from_dict, load_config
+from experiments.plan import Plan, chunk_ranges, missing_ranges, rotations_of
+from experiments.report import load_results, make_report
+from experiments.runner import ChunkContext, job_of, run
+from experiments.schema import FEATURE_PREFIX, OPTION_PREFIX
+from sim import Game, get_game
+
+ROOT = Path(__file__).resolve().parents[1]
+GAME = "goofspiel"
+
+
+def base(tmp_path, **kw):
+    d = {"game": GAME, "players": 3, "agents": ["heuristic", "random", "random"], "seats": "rotate",
+         "games": 600, "seed": 12345, "output": str(tmp_path / "out"), "options": {"num_cards": 6}}
+    d.update(kw)
+    return d
+
+
+def write_toml(path: Path, d: dict) -> Path:
+    lines = []
+    for k, v in d.items():
+        if k != "options":
+            lines.append(f"{k} = {json.dumps(v)}")
+    lines.append("[options]")
+    lines += [f"{k} = {json.dumps(v)}" for k, v in d.get("options", {}).items()]
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def reference(cfg) -> pd.DataFrame:
+    """All rows of a config played in this process in one chunk, without Ray."""
+    ctx = ChunkContext(job_of(cfg))
+    df = ctx.table.fill(ctx.play(0, cfg.games)).to_pandas()
+    df.insert(0, "game", GAME)
+    return df
+
+
+def comparable(df: pd.DataFrame) -> pd.DataFrame:
+    df = df.sort_values(["game_index", "seat"]).reset_index(drop=True)
+    return df.astype({c: str for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype) or df[c].dtype == object})
+
+
+# --------------------------------------------------------------------------- without Ray
+
+
+@pytest.mark.parametrize("change, field", [
+    ({"game": "chess"}, "game: unknown game 'chess'"),
+    ({"players": 7}, "players: "),
+    ({"players": "three"}, "players: expected an integer"),
+    ({"agents": ["heuristic", "alphazero", "random"]}, "agents[1]: unknown agent 'alphazero'"),
+    ({"agents": ["random", "random"]}, "agents: 2 agents for 3 players"),
+    ({"options": {"num_cards": 0}}, "options: option 'num_cards'"),
+    ({"options": {"deck": "short"}}, "options: goofspiel: unknown option 'deck'"),
+    ({"options": {"points_order": "sideways"}}, "options: option 'points_order': 'sideways' is not allowed"),
+    ({"seats": "random"}, "seats: 'random' is not allowed (allowed: rotate, fixed)"),
+    ({"games": 601}, "games: 601 is not a multiple of the 3 seat rotations"),
+    ({"games": 0}, "games: 0 is out of range"),
+    ({"seed": -3}, "seed: -3 is out of range"),
+    ({"seed": 1.5}, "seed: expected an integer"),
+    ({"colour": "red"}, "unknown key 'colour'"),
+    ({"replays": 601}, "replays: 601 is out of range"),
+])
+def test_bad_configs_are_one_line_errors_naming_the_field(tmp_path, change, field):
+    with pytest.raises(ConfigError) as e:
+        from_dict(base(tmp_path, **change), "exp.toml")
+    msg = str(e.value)
+    assert msg.startswith("exp.toml: ") and field in msg, msg
+    assert "\n" not in msg
+
+
+def test_missing_key_and_cli_exit_code(tmp_path, capsys):
+    d = base(tmp_path)
+    del d["seed"]
+    path = write_toml(tmp_path / "bad.toml", d)
+    assert main(["run", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == f"dynasty: error: {path}: missing key 'seed' (required: game, players, agents, games, seed, output)"
+    (tmp_path / "broken.toml").write_text("game = goofspiel\n")
+    assert main(["run", str(tmp_path / "broken.toml")]) == 2
+    assert len(capsys.readouterr().err.strip().splitlines()) == 1
+
+
+def test_good_config_fills_option_defaults_and_dedupes_agents(tmp_path):
+    cfg = load_config(write_toml(tmp_path / "ok.toml", base(tmp_path)))
+    assert cfg.options == {**get_game(GAME).option_defaults(), "num_cards": 6}
+    assert [a.label for a in cfg.agents] == ["heuristic", "random"] and cfg.lineup == (0, 1, 1)
+    assert load_config(write_toml(tmp_path / "one.toml", base(tmp_path, agents=["random"]))).lineup == (0, 0, 0)
+
+
+@pytest.mark.parametrize("lineup, n_rot", [((0, 1, 1), 3), ((0, 1, 0, 1), 2), ((0, 0, 0, 0), 1), ((0, 1, 1, 1), 4)])
+def test_rotations_seat_every_lineup_slot_everywhere_equally(lineup, n_rot):
+    rots = rotations_of(lineup, rotate=True)
+    assert len(rots) == n_rot and len(set(rots)) == n_rot
+    counts = np.zeros((max(lineup) + 1, len(lineup)), int)
+    for r in rots:
+        for seat, agent in enumerate(r):
+            counts[agent, seat] += 1
+    for agent in range(counts.shape[0]):
+        assert len(set(counts[agent])) == 1, counts  # every agent equally often in every seat
+    assert rotations_of(lineup, rotate=False) == (lineup,)
+
+
+def test_plan_mirrors_deals_and_separates_agent_seeds():
+    plan = Plan(games=12, players=3, master_seed=7, rotations=rotations_of((0, 1, 1), True))
+    g = plan.games_of(0, 12)
+    assert (g["deal"] == np.arange(12) // 3).all()
+    for d in range(4):
+        assert len(set(g["seed"][g["deal"] == d])) == 1  # rotations of a deal share its seed
+    assert len(set(g["seed"])) == 4 and len(set(g["agent_seed"])) == 12
+    part = plan.games_of(5, 9)
+    for k in part:
+        assert (part[k] == g[k][5:9]).all()  # a game's plan does not depend on its chunk
+
+
+def test_missing_and_chunk_ranges():
+    assert missing_ranges([], 10) == [(0, 10)]
+    assert missing_ranges([(0, 3), (5, 7)], 10) == [(3, 5), (7, 10)]
+    assert missing_ranges([(0, 10)], 10) == []
+    chunks = chunk_ranges([(3, 5), (7, 23)], 8)
+    assert chunks == [(3, 5), (7, 8), (8, 16), (16, 23)]
+
+
+def test_results_doc_lists_every_fixed_column():
+    from experiments.schema import ResultsTable
+
+    doc = (ROOT / "docs" / "results-format.md").read_text()
+    table = ResultsTable(get_game(GAME), 3, get_game(GAME).option_defaults(), ["random"])
+    for c in table.columns:
+        if not c.name.startswith((OPTION_PREFIX, FEATURE_PREFIX)):
+            assert f"`{c.name}`" in doc, c.name
+
+
+# --------------------------------------------------------------------------- with Ray
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    yield ray
+    ray.shutdown()
+
+
+def test_same_results_with_one_or_two_workers_and_any_chunk_size(ray_session, tmp_path):
+    cfg1 = from_dict(base(tmp_path, output=str(tmp_path / "w1"), replays=3), "a.toml")
+    cfg2 = from_dict(base(tmp_path, output=str(tmp_path / "w2")), "a.toml")
+    s1 = run(cfg1, workers=1, chunk_size=600, progress=False)
+    s2 = run(cfg2, workers=2, chunk_size=97, progress=False)
+    assert (s1.workers, s2.workers) == (1, 2) and s1.status == s2.status == "complete"
+    assert len(store.done_ranges(cfg2.output, GAME)) == -(-600 // 97)
+    d1, d2 = comparable(load_results(cfg1.output)), comparable(load_results(cfg2.output))
+    assert len(d1) == 600 * 3 and d1["game_index"].nunique() == 600
+    pd.testing.assert_frame_equal(d1, d2)
+    pd.testing.assert_frame_equal(d1, comparable(reference(cfg1))[d1.columns])
+    # a sanity check that the games are real: every game has exactly one unit of win shares
+    assert np.allclose(d1.groupby("game_index")["win"].sum(), 1.0)
+
+    # replays re-play to the same final scores as the Parquet rows
+    reps = sorted((cfg1.output / "replays").glob("game-*.json"))
+    assert len(reps) == 3
+    for p in reps:
+        rep = json.loads(p.read_text())
+        i = rep["experiment"]["game_index"]
+        rows = d1[d1["game_index"] == i].sort_values("seat")
+        assert rep["scores"] == rows["score"].tolist() and rep["seed"] == int(rows["seed"].iloc[0])
+        assert Game.from_replay(rep).scores == rep["scores"]
+
+    m = json.loads((cfg1.output / "manifest.json").read_text())
+    assert m["complete"] and m["games_done"] == 600 and m["versions"]["numba"] and "commit" in m["git"]
+    assert m["sessions"][-1]["status"] == "complete" and m["sessions"][-1]["timings"]["total_s"] > 0
+
+    # the report: tables with sample sizes, plots, and a fairness test
+    paths = make_report(cfg1.output)
+    md = paths["markdown"].read_text()
+    for name in ("win_rate_by_seat.png", "win_rate_by_agent.png", "scores_by_seat.png", "game_length.png"):
+        assert paths[name].stat().st_size > 1000
+    assert "| 0 | 600 |" in md and "| heuristic | 600 |" in md and "| random | 1200 |" in md
+    assert "chi-square" in md and "mirrored" in md
+    assert "<table>" in paths["html"].read_text()
+
+
+def test_interrupted_run_resumes_without_loss_or_duplicates(ray_session, tmp_path, capsys):
+    d = base(tmp_path, games=900, output=str(tmp_path / "r"))
+    cfg = load_config(write_toml(tmp_path / "r.toml", d))
+    s = run(cfg, workers=2, chunk_size=100, progress=False, stop_after=3)
+    assert s.status == "interrupted"
+    partial = store.done_ranges(cfg.output, GAME)
+    assert 3 <= len(partial) < 9
+    (store.data_dir(cfg.output, GAME) / ".tmp-999-part-000000800-000000900.parquet").write_bytes(b"half")
+    # the same command again (through the CLI), with another chunk size: only the rest is played
+    assert main(["run", str(tmp_path / "r.toml"), "--chunk-size", "64", "--quiet"]) == 0
+    assert "games played" in capsys.readouterr().out
+    df = load_results(cfg.output)
+    assert len(df) == 900 * 3 and not df.duplicated(["game_index", "seat"]).any()
+    assert sorted(df["game_index"].unique()) == list(range(900))
+    pd.testing.assert_frame_equal(comparable(df), comparable(reference(cfg))[df.columns])
+    m = json.loads((cfg.output / "manifest.json").read_text())
+    assert [x["status"] for x in m["sessions"]] == ["interrupted", "complete"] and m["complete"]
+    # a third run has nothing to do; a different experiment in the same folder is refused
+    assert main(["run", str(tmp_path / "r.toml"), "--quiet"]) == 0
+    assert "nothing to do" in capsys.readouterr().out
+    write_toml(tmp_path / "other.toml", {**d, "seed": 99})
+    assert main(["run", str(tmp_path / "other.toml")]) == 2
+    assert "different experiment (seed: 12345 there, 99 in the config)" in capsys.readouterr().err
+
+
+def test_killed_process_resumes(ray_session, tmp_path):
+    """SIGKILL a `dynasty run` joined to this Ray cluster mid-way, then run again."""
+    d = base(tmp_path, games=30000, output=str(tmp_path / "k"))
+    path = write_toml(tmp_path / "k.toml", d)
+    cfg = load_config(path)
+    env = {**os.environ, "RAY_ADDRESS": ray_session.get_runtime_context().gcs_address}
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "run", str(path), "--chunk-size", "10",
+                             "--quiet"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.poll() is None and len(store.done_ranges(cfg.output, GAME)) < 5:
+        time.sleep(0.05)
+    assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = store.done_ranges(cfg.output, GAME)
+    assert 5 <= len(before) < 3000
+    s = run(cfg, workers=2, chunk_size=5000, progress=False)
+    assert s.status == "complete" and s.played == 30000 - sum(b - a for a, b in before)
+    df = load_results(cfg.output, columns=["game_index", "seat", "win", "score"])
+    assert len(df) == 30000 * 3 and not df.duplicated(["game_index", "seat"]).any()
+    assert df["game_index"].nunique() == 30000
+    ref = comparable(reference(cfg))
+    pd.testing.assert_frame_equal(comparable(df), ref[["game_index", "seat", "win", "score"]])
