@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.mcts import mcts_act
 from agents.random import random_act
-from sim.core import hash64, rng_seed
+from sim.core import hash64, random_legal, rng_seed
 
 RANDOM = 0
 HEURISTIC = 1
@@ -45,16 +45,21 @@ def play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kind
                num_actions, scores, wins, feats, lengths):
     """Play ``len(seeds)`` games; fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``."""
     mask = np.zeros(num_actions, np.bool_)
-    rngs = np.zeros((n_players, 2), np.int32)
+    rngs = np.zeros(2 * n_players, np.int32)  # seat p's RNG words at [2p, 2p+2)
     for g in range(seeds.shape[0]):
         state = G.new_state(seeds[g], n_players, options)
         for p in range(n_players):
-            rng_seed(rngs[p], 0, hash64(agent_seeds[g], p))
+            rng_seed(rngs, 2 * p, hash64(agent_seeds[g], p))
         steps = 0
         while not G.is_terminal(state):
             p = G.current_player(state)
             a = seat_agent[g, p]
-            act = choose_action(G, state, agent_kind[a], agent_params[a], rngs[p], mask)
+            kind = agent_kind[a]
+            if kind == RANDOM:  # the hot path: no array views (their refcounts cost)
+                G.legal_mask(state, mask)
+                act = random_legal(mask, rngs, 2 * p)
+            else:
+                act = choose_action(G, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
             G.apply(state, act)
             steps += 1
         G.returns(state, scores[g], wins[g])

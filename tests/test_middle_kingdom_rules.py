@@ -476,3 +476,26 @@ def test_t19_token_supply(limit, tokens):
         take_dragon(g.state, 0)
     assert field(g, 0, L.F_TOKENS) == tokens
     assert int(g.state[L.G_TOKEN_OVER]) == 1
+
+
+# ------------------------------------------------------------------ hidden information for search
+def test_hidden_commits_info_key_determinize_and_rewind():
+    from sim.core import new_rng
+    from sim.middle_kingdom.rules import determinize, info_key, rewind_secrets
+    a = position(4, row=["Official", "Peasant", "General"])
+    b = position(4, row=["Official", "Peasant", "General"])
+    bids(a, (0, 7), (1, 2))
+    bids(b, (0, 3), (1, 5))
+    # seat 2 cannot tell the two apart; seats 0 and 1 can
+    assert info_key(a.state, 2) == info_key(b.state, 2)
+    assert info_key(a.state, 0) != info_key(b.state, 0)
+    s = a.state.copy()
+    determinize(s, 2, new_rng(3))
+    assert info_key(s, 2) == info_key(a.state, 2)
+    assert hand(a, 0) == FULL - {7}
+    ply = int(a.state[4])
+    rewind_secrets(a.state, 2)
+    assert a.current_player == 0 and hand(a, 0) == FULL and hand(a, 1) == FULL
+    assert int(a.state[4]) == ply - 2
+    bids(a, (0, 1), (1, 1), (2, 6), (3, 5))
+    assert carried(a, 0) == [1] and carried(a, 1) == [1]

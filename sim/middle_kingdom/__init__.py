@@ -11,6 +11,7 @@ from sim.middle_kingdom.heuristic import heuristic
 from sim.middle_kingdom.options import OPTIONS, component_data, player_constraints
 from sim.middle_kingdom.rules import (
     FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
+    rewind_secrets,
 )
 
 KERNELS = Kernels(
@@ -25,6 +26,7 @@ KERNELS = Kernels(
     evaluate=evaluate,
     features=features,
     info_key=info_key,
+    rewind_secrets=rewind_secrets,
 )
 
 SPEC = GameSpec(

@@ -1183,3 +1183,41 @@ def info_key(s, player):
     for i in range(c.shape[0]):
         h = (h ^ np.uint64(np.int64(c[i]) & 0xFFFFFFFF)) * np.uint64(0x100000001B3)
     return hash64(np.int64(h), player)
+
+
+@nb.njit(cache=True)
+def rewind_secrets(s, observer):
+    """Take back the blind commits other seats made earlier in this round (contract: see
+    sim.core).  Their cards return to hand and they are to choose again; the observer's own
+    commit stays; the ply counter drops by the decisions taken back."""
+    if s[G_PHASE] != PH_COMMIT:
+        return
+    undone = 0
+    for q in range(n_players(s)):
+        if q == observer:
+            continue
+        b = pb(q)
+        laid = 0
+        for j in range(2):
+            if s[b + F_SLOT_CARD + j] != NO_CARD:
+                laid += 1
+        if laid == 0:
+            continue
+        nc = n_carry(s, q)
+        if s[b + F_HAND_START] == 1:
+            undone += 1 if nc == 2 else 0  # a lone 0 is forced unless it picks a stack
+        else:
+            undone += laid
+            if s[G_TWO_BID] == 1 and s[GOAL_OWNER + PALACE] == q and nc >= 1:
+                undone += 1  # the Palace's public announcement
+        for j in range(2):
+            card = s[b + F_SLOT_CARD + j]
+            if card != NO_CARD:
+                s[b + F_HAND] |= 1 << card
+                s[b + F_SLOT_CARD + j] = NO_CARD
+                s[b + F_SLOT_STACK + j] = -1
+        s[b + F_ZERO] = 0
+        s[b + F_PAL_FIRST] = -2
+    s[H_PLY] -= undone
+    s[G_SUB] = 0
+    advance(s)
