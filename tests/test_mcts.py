@@ -7,13 +7,15 @@ a mean over N games is at most 1.96 / (2 sqrt(N)).
 
 import math
 
+import numba as nb
 import numpy as np
 import pytest
 
 from agents.arena import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM, play_games
-from agents.mcts import MCTSParameterError, mcts_label, mcts_params, search_root
+from agents.mcts import MCTSParameterError, mcts_label, mcts_params, search, search_root
 from sim import Game, get_game
-from sim.core import game_seed
+from sim.core import game_seed, hash64, new_rng
+from sim.goofspiel import rules as GR
 
 GOOF = get_game("goofspiel")
 Z95 = 1.96
@@ -130,6 +132,35 @@ def test_the_peeking_control_does_depend_on_it():
     choices = {v: [search_root(GOOF, _after_hidden_bid(v), params, s)[0] for s in range(4)] for v in (1, 3)}
     assert choices[1] != choices[3]
     assert set(choices[3]) == {3}  # bid 4 over a 3
+
+
+@nb.njit
+def _leaky_info_key(state, player):
+    """A wrong key that lets a seat's node see every pending bid (for the control below)."""
+    key = GR.info_key(state, player)
+    for p in range(GR.MAX_PLAYERS):
+        key = hash64(key, state[GR.PENDING + p])
+    return key
+
+
+def _root_value(kernels, state, sims, seed):
+    mask = np.zeros(GOOF.num_actions, np.bool_)
+    visits = np.zeros(GOOF.num_actions, np.int64)
+    value = np.zeros(GOOF.num_actions)
+    search(tuple(kernels), state, mcts_params(sims), new_rng(seed), mask, visits, value)
+    return value.max()
+
+
+def test_opponents_in_the_tree_do_not_see_the_searchers_commit():
+    """Seat 0 bids first in a symmetric game (4 cards, descending): its value is 1/2 when
+    the opponent's node cannot see seat 0's face-down bid.  With a key that leaks pending
+    bids, the opponent's node learns to answer each bid, and seat 0's best root value
+    collapses: the search would be needlessly pessimistic."""
+    g = Game("goofspiel", players=2, options={"num_cards": 4, "points_order": "descending"})
+    leaky = GOOF.kernels._replace(info_key=_leaky_info_key)
+    for seed in range(3):
+        assert _root_value(GOOF.kernels, g.state, 5000, seed) > 0.4
+        assert _root_value(leaky, g.state, 5000, seed) < 0.2
 
 
 # ----------------------------------------------------------------------------- strength
