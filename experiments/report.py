@@ -154,8 +154,32 @@ def _rate_plot(t: pd.DataFrame, label: str, path: Path, title: str, fair: float 
     if fair is not None:
         ax.axhline(fair, color="#c44e52", ls="--", lw=1, label=f"equal share 1/{round(1 / fair)}")
         ax.legend(loc="best", fontsize=8)
+    ax.set_xlabel(label)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _grouped_rate_plot(t: pd.DataFrame, path: Path, title: str, fair: float) -> None:
+    """Win rate of each agent (bars) from each seat (groups), with intervals."""
+    plt = _plt()
+    agents = list(dict.fromkeys(t["agent"].tolist()))
+    seats = sorted(set(t["seat"].tolist()))
+    width = 0.8 / len(agents)
+    fig, ax = plt.subplots(figsize=(6.5, 3.8))
+    for j, a in enumerate(agents):
+        ta = t[t["agent"] == a].set_index("seat").reindex(seats)
+        x = np.arange(len(seats)) + (j - (len(agents) - 1) / 2) * width
+        err = np.vstack([ta["win_rate"] - ta["ci_low"], ta["ci_high"] - ta["win_rate"]])
+        ax.bar(x, ta["win_rate"], width, yerr=err, capsize=3, label=str(a))
+    ax.axhline(fair, color="#444", ls="--", lw=1, label=f"equal share 1/{round(1 / fair)}")
+    ax.set_xticks(np.arange(len(seats)), [str(s) for s in seats])
+    ax.set_xlabel("seat")
+    ax.set_ylabel("win rate (95% Wilson interval)")
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8, loc="best")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -292,9 +316,12 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                image("win_rate_by_agent.png", "win rate by agent")]
     if df["agent"].nunique() > 1:
         both = rate_table(df, ["agent", "seat"])
+        _grouped_rate_plot(both, out / "win_rate_by_agent_and_seat.png",
+                           f"Win rate by agent and seat ({n_games:,} games)", fair)
         blocks += [Table(["agent", "seat"] + RATE_COLUMNS,
                          [[a] + row for a, row in zip(both["agent"].tolist(), _rate_rows(both, "seat"))],
-                         "win rate of each agent from each seat; n = games")]
+                         "win rate of each agent from each seat; n = games"),
+                   image("win_rate_by_agent_and_seat.png", "win rate by agent and seat")]
 
     # ---- scores
     _box_plot(df, "seat", "score", out / "scores_by_seat.png", "Final score by seat")

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import sys
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -91,6 +92,28 @@ class ChunkContext:
         pq.write_table(self.table.fill(chunk), sink, compression=COMPRESSION)
         return sink.getvalue().to_pybytes()
 
+    def replay(self, i: int) -> dict[str, Any]:
+        """Game ``i`` re-played decision by decision through the Python API, as a replay dict."""
+        from agents.arena import choose_action
+        from sim.core import hash64, rng_seed
+        from sim.game import Game
+
+        g_arr = self.plan.games_of(i, i + 1)
+        g = Game(self.spec.name, self.players, int(g_arr["seed"][0]), self.job["options"])
+        rngs = np.zeros((self.players, 2), np.int32)
+        for p in range(self.players):
+            rng_seed(rngs[p], 0, hash64(np.int64(g_arr["agent_seed"][0]), np.int64(p)))
+        mask = np.zeros(self.spec.num_actions, np.bool_)
+        seats = g_arr["seat_agent"][0]
+        while not g.is_over:
+            p = g.current_player
+            a = int(seats[p])
+            g.apply(int(choose_action(tuple(self.spec.kernels), g.state, np.int64(self.kinds[a]), self.params[a], rngs[p], mask)))
+        rep = g.to_replay()
+        rep["experiment"] = {"game_index": i, "deal": int(g_arr["deal"][0]), "rotation": int(g_arr["rotation"][0]),
+                             "agents": [self.job["agent_labels"][int(s)] for s in seats]}
+        return rep
+
     def play_encoded(self, start: int, stop: int) -> tuple[int, int, bytes, dict[str, float]]:
         t0 = time.perf_counter()
         chunk = self.play(start, stop)
@@ -125,26 +148,89 @@ def warm_leaf_kernels(spec, players: int, options: np.ndarray) -> None:
     k.features(state, np.zeros((players, len(spec.feature_names))))
 
 
+_ACTOR_CLASS = None
+# Warm actors of the current Ray session, kept between runs in one process (tests, notebooks):
+# {"key": (Ray job id, game), "actors": [...]}.  A worker compiles once per game, not per run.
+_POOL: dict[str, Any] = {"key": None, "actors": []}
+
+
 def _actor_class():
+    global _ACTOR_CLASS
+    if _ACTOR_CLASS is not None:
+        return _ACTOR_CLASS
     import ray
 
     @ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)
     class ChunkPlayer:
-        """A worker: compiles the kernels once (in ``__init__``), then plays chunk after chunk."""
+        """A worker of one game: compiles its kernels once (in ``__init__``), then plays chunk after chunk
+        of any run of that game (the compiled kernels depend on the game only, not on its options,
+        player count or agents)."""
 
         def __init__(self, job):
             t0 = time.perf_counter()
-            self.ctx = ChunkContext(job)
-            self.ctx.play(0, 1)  # compile (or load) every kernel before the first real chunk
+            ctx = ChunkContext(job)
+            ctx.play(0, 1)  # compile (or load) every kernel before the first real chunk
+            self.contexts = {self._key(job): ctx}
             self.warm_s = time.perf_counter() - t0
+
+        @staticmethod
+        def _key(job):
+            return json.dumps(job, sort_keys=True)
+
+        def _ctx(self, job):
+            key = self._key(job)
+            if key not in self.contexts:
+                self.contexts = {key: ChunkContext(job)}
+            return self.contexts[key]
 
         def ready(self):
             return {"warm_s": self.warm_s, "pid": os.getpid(), "node": ray.get_runtime_context().get_node_id()}
 
-        def play(self, start, stop):
-            return self.ctx.play_encoded(start, stop)
+        def play(self, job, start, stop):
+            return self._ctx(job).play_encoded(start, stop)
 
+        def replays(self, job, indices):
+            return [self._ctx(job).replay(i) for i in indices]
+
+    _ACTOR_CLASS = ChunkPlayer
     return ChunkPlayer
+
+
+def release_workers() -> None:
+    """Stop the warm actors this process keeps between runs (freeing their CPUs for other drivers)."""
+    if _POOL["actors"]:
+        import ray
+
+        if ray.is_initialized() and _POOL["key"][:2] == (ray.get_runtime_context().gcs_address,
+                                                         ray.get_runtime_context().get_job_id()):
+            for a in _POOL["actors"]:
+                ray.kill(a)
+    _POOL.update(key=None, actors=[])
+
+
+def _workers(ray, job: dict[str, Any], n: int) -> tuple[list, list[dict[str, Any]]]:
+    """``n`` warm actors for ``job``'s game (reused from earlier runs of this session), and their info."""
+    rc = ray.get_runtime_context()
+    key = (rc.gcs_address, rc.get_job_id(), job["game"])
+    if _POOL["key"] != key:
+        if _POOL["key"] is not None and _POOL["key"][:2] == key[:2]:
+            for a in _POOL["actors"]:  # another game's workers in this session: free their CPUs
+                ray.kill(a)
+        _POOL.update(key=key, actors=[])
+    actors = _POOL["actors"]
+    Player = _actor_class()
+    reused = len(actors)
+    while len(actors) < n:
+        actors.append(Player.remote(job))
+    try:
+        infos = ray.get([a.ready.remote() for a in actors[:n]])
+    except ray.exceptions.RayActorError:  # a pooled worker is gone for good: start afresh, once
+        _POOL.update(key=key, actors=[Player.remote(job) for _ in range(n)])
+        actors, reused = _POOL["actors"], 0
+        infos = ray.get([a.ready.remote() for a in actors])
+    for i in range(min(reused, n)):
+        infos[i] = {**infos[i], "warm_s": 0.0}  # compiled in an earlier run
+    return actors[:n], infos
 
 
 @dataclass
@@ -223,9 +309,11 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                 raise RunError(f"--workers {n_workers}: the Ray cluster has only {cpus} CPUs")
             size = chunk_size or cfg.chunk_size or auto_chunk_size(cfg.games - n_done, n_workers)
             chunks = deque(chunk_ranges(todo_ranges, size))
-            Player = _actor_class()
-            actors = [Player.remote(job) for _ in range(min(n_workers, len(chunks)))]
-            infos = ray.get([a.ready.remote() for a in actors])
+            if progress:
+                print(f"{cfg.name}: {cfg.games - n_done:,} games to play in {len(chunks)} chunks; "
+                      f"{min(n_workers, len(chunks))} workers are compiling the game's kernels (once each)...",
+                      file=sys.stderr, flush=True)
+            actors, infos = _workers(ray, job, min(n_workers, len(chunks)))
             summary.workers, summary.nodes, summary.chunk_size = len(actors), len({i["node"] for i in infos}), size
             session.update(workers=len(actors), nodes=summary.nodes, chunk_size=size,
                            address=address or os.environ.get("RAY_ADDRESS") or "local")
@@ -242,7 +330,7 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
             def submit(actor):
                 if chunks:
                     a, b = chunks.popleft()
-                    pending[actor.play.remote(a, b)] = actor
+                    pending[actor.play.remote(job, a, b)] = actor
 
             for actor in actors:
                 for _ in range(IN_FLIGHT):
@@ -255,6 +343,7 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                     try:
                         a, b, data, t = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
+                        _POOL.update(key=None, actors=[])
                         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                         raise RunError(f"a worker failed ({type(e).__name__}: {first}); "
                                        f"{n_done + played} of {cfg.games} games are saved, run the same command to continue") from None
@@ -272,6 +361,10 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
             finally:
                 bar.close()
             timings["play_wall_s"] = time.perf_counter() - t_ready
+            tr = time.perf_counter()
+            if cfg.replays:
+                export_replays(cfg, out, actors[0])
+            timings["replays_s"] = time.perf_counter() - tr
         summary.status = "complete"
     except KeyboardInterrupt:
         summary.status = "interrupted"
@@ -281,14 +374,12 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
     finally:
         t_stop = time.perf_counter()
         if ray is not None and started_here:
+            _POOL.update(key=None, actors=[])
             ray.shutdown()
         timings["shutdown_s"] = time.perf_counter() - t_stop
         summary.played = played
-        if summary.status == "complete":
-            tr = time.perf_counter()
-            if cfg.replays:
-                export_replays(cfg, out)
-            timings["replays_s"] = time.perf_counter() - tr
+        if summary.status == "complete" and cfg.replays and not todo_ranges:
+            export_replays(cfg, out)  # only if an earlier session stopped between its last chunk and its replays
         timings["total_s"] = time.perf_counter() - t_start
         summary.timings = timings
         session.update(finished=_now(), status=summary.status, games_played=played, timings=timings)
@@ -304,35 +395,21 @@ def replay_indices(games: int, k: int) -> list[int]:
     return sorted(set(np.linspace(0, games - 1, k).round().astype(int).tolist())) if k else []
 
 
-def export_replays(cfg, out: Path) -> list[Path]:
-    """Re-play the sample games decision by decision and save them as replay files."""
-    from agents.arena import choose_action
-    from sim.core import hash64, rng_seed
-    from sim.game import Game
+def export_replays(cfg, out: Path, actor=None) -> list[Path]:
+    """Save the replays of the sample games not saved yet (played by ``actor`` if given, else here)."""
+    todo = [i for i in replay_indices(cfg.games, cfg.replays) if not (out / "replays" / f"game-{i:09d}.json").exists()]
+    if not todo:
+        return []
+    if actor is not None:
+        import ray
 
-    ctx = ChunkContext(job_of(cfg))
-    k = ctx.spec.kernels
+        reps = ray.get(actor.replays.remote(job_of(cfg), todo))
+    else:
+        ctx = ChunkContext(job_of(cfg))
+        reps = [ctx.replay(i) for i in todo]
     paths = []
-    for i in replay_indices(cfg.games, cfg.replays):
+    for i, rep in zip(todo, reps):
         path = out / "replays" / f"game-{i:09d}.json"
-        if path.exists():
-            paths.append(path)
-            continue
-        g_arr = ctx.plan.games_of(i, i + 1)
-        g = Game(cfg.game, cfg.players, int(g_arr["seed"][0]), cfg.options)
-        rngs = np.zeros((cfg.players, 2), np.int32)
-        for p in range(cfg.players):
-            rng_seed(rngs[p], 0, hash64(np.int64(g_arr["agent_seed"][0]), np.int64(p)))
-        mask = np.zeros(ctx.spec.num_actions, np.bool_)
-        seats = g_arr["seat_agent"][0]
-        while not g.is_over:
-            p = g.current_player
-            a = int(seats[p])
-            act = choose_action(k, g.state, np.int64(ctx.kinds[a]), ctx.params[a], rngs[p], mask)
-            g.apply(int(act))
-        rep = g.to_replay()
-        rep["experiment"] = {"game_index": i, "deal": int(g_arr["deal"][0]), "rotation": int(g_arr["rotation"][0]),
-                             "agents": [cfg.agents[int(s)].label for s in seats]}
         store.atomic_write(path, (json.dumps(rep, indent=1) + "\n").encode())
         paths.append(path)
     return paths

@@ -24,7 +24,7 @@ from experiments.cli import main
 from experiments.config import ConfigError, from_dict, load_config
 from experiments.plan import Plan, chunk_ranges, missing_ranges, rotations_of
 from experiments.report import load_results, make_report
-from experiments.runner import ChunkContext, job_of, run
+from experiments.runner import ChunkContext, job_of, release_workers, run
 from experiments.schema import FEATURE_PREFIX, OPTION_PREFIX
 from sim import Game, get_game
 
@@ -233,6 +233,7 @@ def test_killed_process_resumes(ray_session, tmp_path):
     d = base(tmp_path, games=30000, output=str(tmp_path / "k"))
     path = write_toml(tmp_path / "k.toml", d)
     cfg = load_config(path)
+    release_workers()  # this process's warm workers hold the session's CPUs; the subprocess needs them
     env = {**os.environ, "RAY_ADDRESS": ray_session.get_runtime_context().gcs_address}
     proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "run", str(path), "--chunk-size", "10",
                              "--quiet"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
