@@ -301,8 +301,11 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
     try:
         if todo_ranges:
             # Fill the on-disk numba cache from the driver, so workers load it instead of racing to write it.
+            t0 = time.perf_counter()
             warm_leaf_kernels(get_game(cfg.game), cfg.players, get_game(cfg.game).encode_options(cfg.options))
+            t1 = time.perf_counter()
             ray, started_here = _start_ray(address, workers)
+            timings["driver_warm_s"], timings["ray_start_s"] = t1 - t0, time.perf_counter() - t1
             cpus = int(ray.cluster_resources().get("CPU", 1))
             n_workers = workers or cpus
             if n_workers > cpus:

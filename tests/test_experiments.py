@@ -203,6 +203,26 @@ def test_same_results_with_one_or_two_workers_and_any_chunk_size(ray_session, tm
     assert "<table>" in paths["html"].read_text()
 
 
+def test_report_breaks_win_rate_down_by_the_groups_a_game_declares(ray_session, tmp_path, monkeypatch):
+    import dataclasses
+
+    import sim.registry
+
+    cfg = from_dict(base(tmp_path, output=str(tmp_path / "g"), games=300), "g.toml")
+    run(cfg, workers=2, progress=False)
+    spec = dataclasses.replace(get_game(GAME), report_groups=(("Rounds won", ("rounds_won", "points")),))
+    monkeypatch.setattr(sim.registry, "get_game", lambda name: spec)
+    md = make_report(cfg.output, tmp_path / "rep")["markdown"].read_text()
+    df = load_results(cfg.output)
+    section = md.split("## Win rate by rounds won")[1].split("##")[0]
+    for feat in ("rounds_won", "points"):
+        held = df[f"f_{feat}"] > 0
+        row = next(line for line in section.splitlines() if line.startswith(f"| {feat} |")).split("|")
+        assert int(row[2]) == held.sum() and int(row[5]) == (~held).sum()
+        assert abs(float(row[3]) - df.loc[held, "win"].mean()) < 1e-4
+    assert (tmp_path / "rep" / "win_rate_by_group_0.png").exists()
+
+
 def test_interrupted_run_resumes_without_loss_or_duplicates(ray_session, tmp_path, capsys):
     d = base(tmp_path, games=900, output=str(tmp_path / "r"))
     cfg = load_config(write_toml(tmp_path / "r.toml", d))

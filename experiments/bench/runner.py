@@ -52,8 +52,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  workers {s.workers} on {s.nodes} node(s), chunks of {s.chunk_size:,} games, "
               f"{size / 2**20:,.1f} MiB of Parquet ({s.played * args.players:,} rows)")
         print(f"  total            {wall:7.2f} s   {s.played / wall:10,.0f} games/s end to end")
-        print(f"  start-up         {t['startup_s']:7.2f} s   (Ray start, workers start and compile; "
-              f"slowest worker compile {t['worker_warm_s']:.2f} s)")
+        print(f"  start-up         {t['startup_s']:7.2f} s   (driver kernel warm-up {t['driver_warm_s']:.2f} s, "
+              f"Ray start {t['ray_start_s']:.2f} s, workers start and load kernels "
+              f"{t['startup_s'] - t['driver_warm_s'] - t['ray_start_s']:.2f} s, of which compile/load "
+              f"{t['worker_warm_s']:.2f} s)")
         print(f"  play and write   {t['play_wall_s']:7.2f} s   {s.played / t['play_wall_s']:10,.0f} games/s "
               f"(from workers ready to the last part written)")
         print(f"    kernel, summed over workers   {t['worker_play_s']:7.2f} s   "
