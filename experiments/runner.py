@@ -261,22 +261,24 @@ def _start_ray(address: str | None, workers: int | None):
 
 
 def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_size: int | None = None,
-        progress: bool = True, stop_after: int | None = None) -> RunSummary:
+        progress: bool = True, stop_after: int | None = None, on_chunk=None) -> RunSummary:
     """Play every game of ``cfg`` not yet in ``cfg.output``; return what was done and how long it took.
 
-    ``stop_after`` (chunks) ends the session early as an interruption would (for tests).
+    ``stop_after`` (chunks) ends the session early as an interruption would, and
+    ``on_chunk(chunks_written, actors)`` is called after each part file (both for tests).
     """
     t_start = time.perf_counter()
     out = Path(cfg.output)
     manifest = store.open_results(out, cfg)
     held = store.lock(out)
     try:
-        return _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after)
+        return _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after, on_chunk)
     finally:
         held.close()
 
 
-def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after) -> RunSummary:
+def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after,
+                on_chunk) -> RunSummary:
     store.remove_partial_files(out, cfg.game)
     done = store.done_ranges(out, cfg.game)
     todo_ranges = missing_ranges(done, cfg.games)
@@ -358,6 +360,8 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                     played += b - a
                     written += 1
                     bar.update(b - a)
+                    if on_chunk is not None:
+                        on_chunk(written, actors)
                     if stop_after is not None and written >= stop_after:
                         raise KeyboardInterrupt
                     submit(actor)

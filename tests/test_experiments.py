@@ -248,6 +248,23 @@ def test_interrupted_run_resumes_without_loss_or_duplicates(ray_session, tmp_pat
     assert "different experiment (seed: 12345 there, 99 in the config)" in capsys.readouterr().err
 
 
+def test_lost_worker_is_replaced_and_its_chunk_played_again(ray_session, tmp_path):
+    cfg = from_dict(base(tmp_path, output=str(tmp_path / "lost"), games=1200), "lost.toml")
+    killed = []
+
+    def kill_a_worker(written, actors):
+        if written == 1:
+            pid = ray_session.get(actors[1].ready.remote())["pid"]
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    s = run(cfg, workers=2, chunk_size=50, progress=False, on_chunk=kill_a_worker)
+    assert killed and s.status == "complete"
+    df = load_results(cfg.output)
+    assert len(df) == 1200 * 3 and not df.duplicated(["game_index", "seat"]).any()
+    pd.testing.assert_frame_equal(comparable(df), comparable(reference(cfg))[df.columns])
+
+
 def test_killed_process_resumes(ray_session, tmp_path):
     """SIGKILL a `dynasty run` joined to this Ray cluster mid-way, then run again."""
     d = base(tmp_path, games=30000, output=str(tmp_path / "k"))
