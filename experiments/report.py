@@ -261,7 +261,9 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
     except Exception:  # a report of results from a game not installed here: generic sections only
         pass
 
-    df = load_results(results)
+    names = store.open_dataset(results).schema.names
+    option_cols = [c for c in names if c.startswith(OPTION_PREFIX)]
+    df = load_results(results, [c for c in names if c not in option_cols])  # options are constant per run
     if df.empty:
         raise store.ResultsError(f"{results}: the results hold no games yet")
     n_games = df["game_index"].nunique()
@@ -382,10 +384,10 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
     blocks += [(2, "About this report"),
                f"Made by `dynasty report` from {results}. Win rates are win shares (1/k for each of k tied "
                f"winners); intervals are Wilson {CONFIDENCE:.0%} intervals of the rounded total of shares over n. "
-               "Rows of one game are not independent (one seat's win is another's loss); intervals treat the "
-               "seats of each group as independent samples, which is exact when each game contributes one row "
-               "to the group. Options: " + ", ".join(c[len(OPTION_PREFIX):] for c in df.columns
-                                                     if c.startswith(OPTION_PREFIX)) + "."]
+               "The intervals treat the rows of a group as independent samples. That holds for a seat's rows (one "
+               "per game, games independent) up to the mirrored rotations of a deal, which share the deal's "
+               "seed; an agent that sits in several seats of a game contributes dependent rows (one seat's win "
+               "is another's loss). Option columns: " + ", ".join(option_cols) + "."]
 
     md_path, html_path = out / "report.md", out / "report.html"
     store.atomic_write(md_path, _md(blocks).encode())
