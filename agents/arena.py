@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.mcts import mcts_act
 from agents.random import random_act
-from sim.core import hash64, random_legal, rng_seed
+from sim.core import as_kernels, entry, hash64, random_legal, rng_seed
 
 RANDOM = 0
 HEURISTIC = 1
@@ -24,8 +24,8 @@ AGENT_KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "mcts": MCTS}
 N_AGENT_PARAMS = 8
 
 
-@nb.njit  # generic (takes the game's kernels): compiled per process, never cached
-def choose_action(G, state, kind, params, rng, mask):
+@nb.njit(cache=True)
+def _choose_action(G, state, kind, params, rng, mask):
     """The action agent ``kind`` (with ``params``) takes in ``state``; checked for legality."""
     if kind == HEURISTIC:
         a = G.heuristic(state, rng)
@@ -40,9 +40,9 @@ def choose_action(G, state, kind, params, rng, mask):
     return a
 
 
-@nb.njit  # generic (takes the game's kernels): compiled per process, never cached
-def play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
-               num_actions, scores, wins, feats, lengths):
+@nb.njit(cache=True)
+def _play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
+                num_actions, scores, wins, feats, lengths):
     """Play ``len(seeds)`` games; fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``."""
     mask = np.zeros(num_actions, np.bool_)
     rngs = np.zeros(2 * n_players, np.int32)  # seat p's RNG words at [2p, 2p+2)
@@ -59,12 +59,27 @@ def play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kind
                 G.legal_mask(state, mask)
                 act = random_legal(mask, rngs, 2 * p)
             else:
-                act = choose_action(G, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
+                act = _choose_action(G, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
             G.apply(state, act)
             steps += 1
         G.returns(state, scores[g], wins[g])
         G.features(state, feats[g])
         lengths[g] = steps
+
+
+@entry(nb.int64[::1], nb.int64[::1], nb.int64, nb.int32[::1], nb.int64[:, ::1], nb.int64[::1],
+       nb.float64[:, ::1], nb.int64, nb.float64[:, ::1], nb.float64[:, ::1], nb.float64[:, :, ::1], nb.int64[::1])
+def play_chunk(K, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
+               num_actions, scores, wins, feats, lengths):
+    """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``."""
+    _play_chunk(as_kernels(K), seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
+                num_actions, scores, wins, feats, lengths)
+
+
+@entry(nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1], returns=nb.int64)
+def choose_action(K, state, kind, params, rng, mask):
+    """Entry: the action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``)."""
+    return _choose_action(as_kernels(K), state, kind, params, rng, mask)
 
 
 def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_params, agent_seeds=None):
@@ -77,7 +92,7 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
     wins = np.zeros((n, n_players))
     feats = np.zeros((n, n_players, len(spec.feature_names)))
     lengths = np.zeros(n, np.int64)
-    play_chunk(spec.kernels, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
+    play_chunk(tuple(spec.kernels), seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
                np.asarray(options, np.int32), np.asarray(seat_agent, np.int64),
                np.asarray(agent_kind, np.int64), np.asarray(agent_params, np.float64),
                spec.num_actions, scores, wins, feats, lengths)

@@ -1,8 +1,9 @@
 """One information-set MCTS for every game, running inside numba.
 
-The game is injected as its :class:`sim.core.Kernels` namedtuple ``G`` (as in
-:mod:`agents.arena`), so one compiled search exists per game and the search knows
-nothing about any game.  The algorithm (details and reasons in docs/mcts.md):
+The game is injected as its :class:`sim.core.Kernels` of function pointers ``G`` (as in
+:mod:`agents.arena`; Python enters through :func:`search` with ``tuple(spec.kernels)``),
+so one compiled, disk-cached search serves every game and knows nothing about any game.
+The algorithm (details and reasons in docs/mcts.md):
 
 - **Determinization.**  Each simulation starts from a copy of the root state in which
   ``G.rewind_secrets(state, me)`` has taken back the secret choices other seats made
@@ -59,7 +60,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sim.core import H_NPLAYERS, new_rng, random_legal, rng_below
+from sim.core import H_NPLAYERS, as_kernels, entry, new_rng, random_legal, rng_below
 
 P_SIMULATIONS = 0
 P_UCT_C = 1
@@ -131,8 +132,8 @@ def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng):
     return choice
 
 
-@nb.njit  # generic (takes the game's kernels): compiled per process, never cached
-def search(G, root, params, rng, mask, root_visits, root_value):
+@nb.njit(cache=True)
+def _search(G, root, params, rng, mask, root_visits, root_value):
     """Search from ``root`` for the seat to move; return its action.
 
     ``mask`` (bool[A]) is scratch space; ``root_visits`` (int64[A]) and ``root_value``
@@ -240,12 +241,23 @@ def search(G, root, params, rng, mask, root_visits, root_value):
     return choice
 
 
-@nb.njit  # generic: compiled per process, never cached
+@nb.njit(cache=True)
 def mcts_act(G, state, params, rng, mask):
     """The action MCTS (parameter row ``params``) takes in ``state`` with agent RNG ``rng``."""
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
-    return search(G, state, params, rng, mask, visits, value)
+    return _search(G, state, params, rng, mask, visits, value)
+
+
+@entry(nb.int32[::1], nb.float64[::1], nb.int32[:], nb.boolean[::1], nb.int64[::1], nb.float64[::1],
+       returns=nb.int64)
+def search(K, root, params, rng, mask, root_visits, root_value):
+    """Entry: search ``root`` of the game whose kernels are ``K = tuple(spec.kernels)``.
+
+    ``mask`` (bool[A]) is scratch space; ``root_visits`` (int64[A]) and ``root_value``
+    (float64[A], mean reward of the mover) receive the root statistics.
+    """
+    return _search(as_kernels(K), root, params, rng, mask, root_visits, root_value)
 
 
 # --------------------------------------------------------------------------- Python side
@@ -313,7 +325,7 @@ def search_root(spec, state: np.ndarray, params: np.ndarray, seed: int):
     visits = np.zeros(spec.num_actions, np.int64)
     value = np.zeros(spec.num_actions, np.float64)
     rng = new_rng(np.int64(seed))
-    a = search(k, state, np.asarray(params, np.float64), rng, mask, visits, value)
+    a = search(tuple(k), state, np.asarray(params, np.float64), rng, mask, visits, value)
     return int(a), visits, value
 
 

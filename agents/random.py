@@ -5,7 +5,7 @@ import numba as nb
 from sim.core import random_legal
 
 
-@nb.njit  # generic (takes the game's kernels): compiled per process, never cached
+@nb.njit(cache=True)
 def random_act(G, state, mask, rng):
     """A uniformly random legal action of ``state`` (``mask`` is scratch space)."""
     G.legal_mask(state, mask)

@@ -55,11 +55,13 @@ cannot see (seat to move, ply and pending choices restored).  Games without it g
 
 The kernels trust their input (a kernel given an illegal action has undefined
 results); the Python-facing :class:`sim.game.Game` validates first.  Generic kernels
-(the arena, MCTS) receive the ``Kernels`` namedtuple as an argument, so one compiled
-generic kernel exists per game.  Generic kernels are not cached on disk: numba's cache
-index of a function keyed by dispatcher types fails to save ("underlying object has
-vanished") once it holds an entry for a game not imported in the current process, or
-one from before a change of ``Kernels``; they compile once per process instead.
+(the arena, MCTS) are written once for every game.  Python calls them through *entry*
+kernels whose first argument is ``tuple(spec.kernels)``, typed as a tuple of function
+pointers (``KERNELS_T``: the contract's signatures, the same for every game), which the
+entry opens into a ``Kernels`` namedtuple with :func:`as_kernels`.  So one compiled
+generic kernel serves every game and is cached on disk like any other.  (Passing the
+namedtuple of dispatchers itself would compile one copy per game, and numba cannot cache
+those: its cache index cannot rebuild dispatcher types in another process.)
 
 Randomness is explicit: the game's chance stream lives in the state header; agents
 carry their own two-word RNG arrays (``int32[2]``), seeded separately, so a search
@@ -68,6 +70,7 @@ never perturbs the game's deal.
 
 from __future__ import annotations
 
+import warnings
 from collections import namedtuple
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -92,7 +95,31 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 
 
-@nb.njit(cache=True)
+# The contract's signatures: generic kernels see each game kernel as a function pointer
+# of exactly this type (arrays: the state is a C-contiguous int32 vector).
+STATE_T = nb.types.int32[::1]
+MASK_T = nb.types.boolean[::1]
+OPTIONS_T = nb.types.int32[::1]
+RNG_T = nb.types.int32[:]
+VEC_T = nb.types.float64[:]
+MAT_T = nb.types.float64[:, :]
+_SIGNATURES = dict(
+    new_state=STATE_T(nb.types.int64, nb.types.int64, OPTIONS_T),
+    current_player=nb.types.int64(STATE_T),
+    legal_mask=nb.types.int64(STATE_T, MASK_T),
+    apply=nb.types.none(STATE_T, nb.types.int64),
+    is_terminal=nb.types.boolean(STATE_T),
+    returns=nb.types.none(STATE_T, VEC_T, VEC_T),
+    determinize=nb.types.none(STATE_T, nb.types.int64, RNG_T),
+    heuristic=nb.types.int64(STATE_T, RNG_T),
+    evaluate=nb.types.none(STATE_T, VEC_T),
+    features=nb.types.none(STATE_T, MAT_T),
+    info_key=nb.types.int64(STATE_T, nb.types.int64),
+    rewind_secrets=nb.types.none(STATE_T, nb.types.int64),
+)
+
+
+@nb.njit(_SIGNATURES["info_key"], cache=True)
 def missing_info_key(state, player):
     """Default ``info_key`` of games that have none yet: MCTS cannot run on them."""
     if player >= 0:
@@ -100,7 +127,7 @@ def missing_info_key(state, player):
     return np.int64(0)
 
 
-@nb.njit(cache=True)
+@nb.njit(_SIGNATURES["rewind_secrets"], cache=True)
 def keep_secrets(state, observer):
     """Default ``rewind_secrets``: leave earlier secret choices to ``determinize``."""
     return None
@@ -112,6 +139,20 @@ Kernels = namedtuple(
     "heuristic evaluate features info_key rewind_secrets",
     defaults=(missing_info_key, keep_secrets),
 )
+KERNEL_SIGNATURES = Kernels(**_SIGNATURES)
+warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+KERNELS_T = nb.types.Tuple([nb.types.FunctionType(sig) for sig in KERNEL_SIGNATURES])
+
+
+@nb.njit(cache=True)
+def as_kernels(k):
+    """Open a tuple of function pointers (``KERNELS_T``) into a :class:`Kernels` namedtuple."""
+    return Kernels(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11])
+
+
+def entry(*arg_types, returns=nb.types.none):
+    """Decorator of a generic entry kernel: first argument ``tuple(spec.kernels)`` (KERNELS_T)."""
+    return nb.njit(returns(KERNELS_T, *arg_types), cache=True)
 
 
 # --------------------------------------------------------------------------- RNG

@@ -12,7 +12,7 @@ import pytest
 from sim import Game, get_game
 from sim.core import random_legal, rng_seed
 from sim.middle_kingdom import layout as L
-from sim.middle_kingdom.rules import pb
+from sim.middle_kingdom.rules import apply, is_terminal, legal_mask, new_state, pb
 
 SPEC = get_game("middle_kingdom")
 K = SPEC.kernels
@@ -113,22 +113,22 @@ def check(s, at_round_start):
 
 
 @nb.njit(cache=True)
-def play_checked(G, seeds, n, options, finals):
+def play_checked(seeds, n, options, finals):
     """Random games; returns (game index, ply, error) of the first broken invariant or -1s."""
     mask = np.zeros(L.NUM_ACTIONS, np.bool_)
     rng = np.zeros(2, np.int32)
     for g in range(seeds.shape[0]):
-        s = G.new_state(seeds[g], n, options)
+        s = new_state(seeds[g], n, options)
         rng_seed(rng, 0, seeds[g] + 1)
         ply = 0
-        while not G.is_terminal(s):
+        while not is_terminal(s):
             start = s[L.G_PHASE] == L.PH_COMMIT  # goals cannot move in phase 1
             e = check(s, start)
             if e != 0:
                 return g, ply, e
-            if G.legal_mask(s, mask) == 0:
+            if legal_mask(s, mask) == 0:
                 return g, ply, 99
-            G.apply(s, random_legal(mask, rng, 0))
+            apply(s, random_legal(mask, rng, 0))
             ply += 1
             if ply > 2000:
                 return g, ply, 98
@@ -186,7 +186,7 @@ GAMES_PER_CONFIG = 2500  # 12,500 games in all
 def test_invariants_and_recount_over_random_games(n, options):
     seeds = np.arange(GAMES_PER_CONFIG, dtype=np.int64) + 1000 * n + len(options)
     finals = np.zeros((len(seeds), L.STATE_SIZE), np.int32)
-    g, ply, err = play_checked(K, seeds, np.int64(n), SPEC.encode_options(options), finals)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals)
     assert err == 0, f"game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
     scores = np.zeros(n)
     wins = np.zeros(n)
@@ -209,7 +209,7 @@ def test_invariants_and_recount_over_random_games(n, options):
 def test_invariants_under_rule_options(n, options):
     seeds = np.arange(300, dtype=np.int64) + 77
     finals = np.zeros((len(seeds), L.STATE_SIZE), np.int32)
-    g, ply, err = play_checked(K, seeds, np.int64(n), SPEC.encode_options(options), finals)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals)
     assert err == 0, f"game {g}, decision {ply}: invariant {err} broken"
     if options.get("noble_vp_table") == "alt_a_6_4_2":
         nobles = finals[0, L.CARD_VP + 40:L.CARD_VP + 52]
@@ -231,7 +231,7 @@ def test_kernel_games_are_deterministic_by_seed():
     f1 = np.zeros((200, L.STATE_SIZE), np.int32)
     f2 = np.zeros((200, L.STATE_SIZE), np.int32)
     opt = SPEC.encode_options({})
-    play_checked(K, seeds, np.int64(5), opt, f1)
-    play_checked(K, seeds, np.int64(5), opt, f2)
+    play_checked(seeds, np.int64(5), opt, f1)
+    play_checked(seeds, np.int64(5), opt, f2)
     assert np.array_equal(f1, f2)
     assert len({tuple(r) for r in f1[:, L.DECK:L.DECK + 62]}) == 200

@@ -1204,8 +1204,8 @@ def rewind_secrets(s, observer):
         if laid == 0:
             continue
         nc = n_carry(s, q)
-        if s[b + F_HAND_START] == 1:
-            undone += 1 if nc == 2 else 0  # a lone 0 is forced unless it picks a stack
+        if s[G_TWO_BID] == 1 and s[b + F_HAND_START] == 1:
+            undone += 1 if nc == 2 else 0  # 5.1: a lone 0 is laid for them unless it picks a stack
         else:
             undone += laid
             if s[G_TWO_BID] == 1 and s[GOAL_OWNER + PALACE] == q and nc >= 1:

@@ -1,0 +1,108 @@
+"""Engine benchmark: compile / cache-load time, random games per second on one core for every
+registered game and player count, and each game's heuristic against random.
+
+    dynasty bench engines [--seconds S] [--games N] [--game NAME]
+
+Speeds are also given as a ratio to a fixed reference kernel (a Fisher-Yates shuffle loop)
+timed in the same process, so figures from different runs on a shared machine compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import time
+
+import numba as nb
+import numpy as np
+from scipy.stats import binomtest
+
+from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, play_games
+from sim import game_names, get_game
+from sim.core import new_rng, shuffle_range
+
+
+@nb.njit(cache=True)
+def _reference(n):
+    """The speed reference: ``n`` shuffles of a 62-card deck."""
+    deck = np.arange(62).astype(np.int32)
+    rng = new_rng(1)
+    acc = 0
+    for _ in range(n):
+        shuffle_range(deck, 0, 62, rng, 0)
+        acc += deck[0]
+    return acc
+
+
+def reference_rate(seconds: float = 1.0) -> float:
+    _reference(10)
+    n, t = 10_000, 0.0
+    while t < seconds:
+        n *= 2
+        t0 = time.perf_counter()
+        _reference(n)
+        t = time.perf_counter() - t0
+    return n / t
+
+
+def _random_games(spec, n, opt, games, first_seed=0):
+    return play_games(spec, np.arange(first_seed, first_seed + games), n, opt,
+                      np.zeros((games, n), np.int64), np.array([RANDOM]), np.zeros((1, N_AGENT_PARAMS)))
+
+
+def random_rate(spec, n, seconds):
+    opt = spec.encode_options({})
+    games, t = 1000, 0.0
+    while t < seconds:
+        games *= 2
+        t0 = time.perf_counter()
+        _, _, _, lengths = _random_games(spec, n, opt, games)
+        t = time.perf_counter() - t0
+    return games / t, games * float(lengths.mean()) / t, games
+
+
+def heuristic_vs_random(spec, n, games):
+    seat_agent = np.ones((games, n), np.int64)
+    seat_agent[np.arange(games), np.arange(games) % n] = 0
+    _, wins, _, _ = play_games(spec, np.arange(games) + 10**6, n, spec.encode_options({}), seat_agent,
+                               np.array([HEURISTIC, RANDOM]), np.zeros((2, N_AGENT_PARAMS)))
+    share = float(wins[np.arange(games), np.arange(games) % n].sum())
+    ci = binomtest(int(round(share)), games).proportion_ci(method="wilson")
+    return share / games, ci.low, ci.high
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="dynasty bench engines", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--seconds", type=float, default=2.0, help="timing budget per measurement")
+    ap.add_argument("--games", type=int, default=10_000, help="games for heuristic vs random")
+    ap.add_argument("--game", action="append", help="only these games (default: all)")
+    args = ap.parse_args(argv)
+    names = args.game or game_names()
+    ref = reference_rate()
+    print(f"reference kernel: {ref:,.0f} shuffles/s (ratios below are games per 1,000 shuffles)")
+    print()
+    print("| game | players | compile or cache load (s) | random games/s (1 core) | decisions/s | ratio to reference |")
+    print("|---|---|---|---|---|---|")
+    for name in names:
+        spec = get_game(name)
+        for n in spec.players():
+            t0 = time.perf_counter()
+            _random_games(spec, n, spec.encode_options({}), 1)
+            first = time.perf_counter() - t0
+            gps, dps, _ = random_rate(spec, n, args.seconds)
+            print(f"| {name} | {n} | {first:.2f} | {gps:,.0f} | {dps:,.0f} | {1000 * gps / ref:.2f} |", flush=True)
+    print()
+    print(f"| game | players | heuristic win rate vs random ({args.games:,} games, seats rotated) | 95% Wilson interval | parity |")
+    print("|---|---|---|---|---|")
+    for name in names:
+        spec = get_game(name)
+        for n in spec.players():
+            rate, lo, hi = heuristic_vs_random(spec, n, args.games)
+            print(f"| {name} | {n} | {rate:.3f} | [{lo:.3f}, {hi:.3f}] | {1 / n:.3f} |", flush=True)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"\npeak memory: {peak:,.0f} MiB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
