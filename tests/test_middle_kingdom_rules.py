@@ -499,3 +499,26 @@ def test_hidden_commits_info_key_determinize_and_rewind():
     assert int(a.state[4]) == ply - 2
     bids(a, (0, 1), (1, 1), (2, 6), (3, 5))
     assert carried(a, 0) == [1] and carried(a, 1) == [1]
+
+
+# ------------------------------------------------------------------ component data file
+def test_component_data_is_validated(tmp_path):
+    import json
+    from sim.middle_kingdom.options import DATA_FILE, DataError, component_data, load_components
+
+    comp = load_components()
+    assert [c["provenance"] for c in comp["dynasty_cards"]].count("reconstructed") == 12
+    bad = tmp_path / "components.json"
+    bad.write_text(DATA_FILE.read_text().replace('"type": "noble"', '"type": "nobel"', 1))
+    with pytest.raises(DataError, match="dynasty card #40: type 'nobel'"):
+        component_data(path=bad)
+    bad.write_text(DATA_FILE.read_text()[:-3])
+    with pytest.raises(DataError, match=r"components.json: line \d+"):
+        component_data(path=bad)
+    short = dict(comp, dynasty_cards=comp["dynasty_cards"][:61])
+    with pytest.raises(DataError, match="expected 62 dynasty cards, found 61"):
+        component_data(short, path=bad)
+    del comp["peasant_table"]
+    with pytest.raises(DataError, match="missing or malformed field 'peasant_table'"):
+        component_data(comp, path=bad)
+    json.dumps(comp)

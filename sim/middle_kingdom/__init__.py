@@ -45,4 +45,8 @@ SPEC = GameSpec(
     state_from_chance=view.state_from_chance,
     player_constraints=player_constraints,
     data=component_data(),
+    report_groups=(
+        ("Goal card held at the end", tuple(f"goal_{g}" for g in ("palace", "harvest", "market", "heir", "emperor", "dragon"))),
+        ("Philosopher owned", ("philosopher",)),
+    ),
 )

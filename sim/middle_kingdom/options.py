@@ -49,6 +49,13 @@ def load_components(path: Path = DATA_FILE) -> dict:
 def component_data(comp: dict | None = None, path: Path = DATA_FILE) -> np.ndarray:
     """Validate the component file and pack it in the layout of layout.D_*."""
     comp = comp if comp is not None else load_components(path)
+    try:
+        return _pack(comp, path)
+    except (KeyError, TypeError) as e:
+        raise DataError(f"{path}: missing or malformed field {e}") from None
+
+
+def _pack(comp: dict, path: Path) -> np.ndarray:
     cards = comp["dynasty_cards"]
     if len(cards) != L.N_DYN:
         raise DataError(f"{path}: expected {L.N_DYN} dynasty cards, found {len(cards)}")
