@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.mcts import mcts_act
 from agents.random import random_act
-from sim.core import as_kernels, entry, hash64, random_legal, rng_seed
+from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, random_legal, rng_seed
 
 RANDOM = 0
 HEURISTIC = 1
@@ -51,8 +51,8 @@ def _play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kin
         for p in range(n_players):
             rng_seed(rngs, 2 * p, hash64(agent_seeds[g], p))
         steps = 0
-        while not G.is_terminal(state):
-            p = G.current_player(state)
+        while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
+            p = state[H_CURRENT]
             a = seat_agent[g, p]
             kind = agent_kind[a]
             if kind == RANDOM:  # the hot path: no array views (their refcounts cost)
