@@ -126,8 +126,8 @@ class ChunkContext:
 def warm_leaf_kernels(spec, players: int, options: np.ndarray) -> None:
     """Compile (or load from the on-disk cache) a game's leaf kernels by playing one game from Python.
 
-    The driver does this before any worker starts, so workers load the cache instead of racing
-    to write it; the generic kernels (arena, MCTS) are compiled per process anyway.
+    The driver does this (and plays one game through the arena's generic kernel) before any
+    worker starts, so workers load the on-disk cache instead of racing to write it.
     """
     from sim.core import new_rng
 
@@ -305,6 +305,7 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
             # Fill the on-disk numba cache from the driver, so workers load it instead of racing to write it.
             t0 = time.perf_counter()
             warm_leaf_kernels(get_game(cfg.game), cfg.players, get_game(cfg.game).encode_options(cfg.options))
+            ChunkContext(job).play(0, 1)  # the generic kernels are cached on disk too: fill that cache as well
             t1 = time.perf_counter()
             ray, started_here = _start_ray(address, workers)
             timings["driver_warm_s"], timings["ray_start_s"] = t1 - t0, time.perf_counter() - t1
