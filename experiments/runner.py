@@ -317,7 +317,7 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
             chunks = deque(chunk_ranges(todo_ranges, size))
             if progress:
                 print(f"{cfg.name}: {cfg.games - n_done:,} games to play in {len(chunks)} chunks; "
-                      f"{min(n_workers, len(chunks))} workers are compiling the game's kernels (once each)...",
+                      f"{min(n_workers, len(chunks))} workers are loading the game's kernels (compiled once per machine)...",
                       file=sys.stderr, flush=True)
             actors, infos = _workers(ray, job, min(n_workers, len(chunks)))
             summary.workers, summary.nodes, summary.chunk_size = len(actors), len({i["node"] for i in infos}), size
