@@ -8,7 +8,8 @@ the player count, the player to move and the RNG without knowing the game::
     0      H_RNG_LO    low 32 bits of the game's splitmix64 RNG state
     1      H_RNG_HI    high 32 bits
     2      H_NPLAYERS  number of seats
-    3      H_CURRENT   seat to move, or NO_PLAYER once the game is over
+    3      H_CURRENT   seat to move; NO_PLAYER exactly when the game is over (generic
+                       kernels read it instead of calling current_player / is_terminal)
     4      H_PLY       decisions applied so far
     5      H_SEED_LO   low / high 32 bits of the seed the state was created from
     6      H_SEED_HI

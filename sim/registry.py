@@ -2,6 +2,8 @@
 
 There is no central list: adding a folder ``sim/<game>/`` whose ``__init__`` defines
 ``SPEC = GameSpec(...)`` registers it under ``SPEC.name`` (which must equal the folder name).
+Folders whose name starts with ``_`` are skipped (a game in progress lives there until it
+passes the contract tests).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def _discover() -> dict[str, str]:
 
     found = {}
     for info in pkgutil.iter_modules(sim.__path__):
-        if info.ispkg:
+        if info.ispkg and not info.name.startswith("_"):  # sim/_name/: work in progress, not registered
             found[info.name] = f"sim.{info.name}"
     return found
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from sim import Game, game_names, get_game
-from sim.core import IllegalActionError, OptionError, new_rng
+from sim.core import H_CURRENT, NO_PLAYER, IllegalActionError, OptionError, new_rng
 from sim.registry import UnknownGameError
 
 CASES = [(name, n) for name in game_names() for n in get_game(name).players()]
@@ -31,7 +31,7 @@ def test_random_games_follow_the_contract(name, n):
         while not g.is_over:
             count = k.legal_mask(g.state, mask)
             assert count == mask.sum() and count > 0
-            assert 0 <= g.current_player < n
+            assert 0 <= g.current_player < n and g.state[H_CURRENT] == g.current_player
             before = g.state.copy()
             clone = g.clone()
             legal = np.flatnonzero(mask)
@@ -45,7 +45,7 @@ def test_random_games_follow_the_contract(name, n):
             g.apply(int(legal[rng.integers(len(legal))]))
             steps += 1
             assert steps <= spec.max_decisions
-        assert k.legal_mask(g.state, mask) == 0
+        assert k.legal_mask(g.state, mask) == 0 and g.state[H_CURRENT] == NO_PLAYER
         assert abs(sum(g.win_shares) - 1.0) < 1e-9
         assert len(g.features()) == len(spec.feature_names)
 
