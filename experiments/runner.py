@@ -349,7 +349,7 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                     try:
                         a, b, data, t = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
-                        _POOL.update(key=None, actors=[])
+                        release_workers()
                         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                         raise RunError(f"a worker failed ({type(e).__name__}: {first}); "
                                        f"{n_done + played} of {cfg.games} games are saved, run the same command to continue") from None
@@ -368,6 +368,11 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                     submit(actor)
             finally:
                 bar.close()
+                for ref in pending:  # stopped early: drop the queued chunks (their games stay missing)
+                    try:
+                        ray.cancel(ref)
+                    except Exception:  # cancelling is best effort; a late result is simply not written
+                        pass
             timings["play_wall_s"] = time.perf_counter() - t_ready
             tr = time.perf_counter()
             if cfg.replays:
