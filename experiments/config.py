@@ -10,8 +10,10 @@ The reference, with an example, is docs/experiments.md.
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from agents.spec import parse_agent
@@ -52,7 +54,7 @@ class ExperimentConfig:
     name: str
     game: str
     players: int
-    options: dict[str, Any]
+    options: Mapping[str, Any]  # read-only
     agents: tuple[Agent, ...]
     lineup: tuple[int, ...]
     seats: str
@@ -190,7 +192,7 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
             raise ConfigError(f"description: expected a string, got {description!r}")
 
         cfg = ExperimentConfig(
-            name=name, game=game, players=players, options=options, agents=tuple(agents),
+            name=name, game=game, players=players, options=MappingProxyType(dict(options)), agents=tuple(agents),
             lineup=tuple(lineup), seats=seats, games=games, seed=seed, output=output,
             description=description, chunk_size=chunk_size, replays=replays, source=source,
         )
