@@ -144,17 +144,20 @@ def _plt():
     return plt
 
 
-def _rate_plot(t: pd.DataFrame, label: str, path: Path, title: str, fair: float | None) -> None:
+def _rate_plot(t: pd.DataFrame, label: str, path: Path, title: str, fair: float | None,
+               xlabel: str | None = None) -> None:
     plt = _plt()
-    fig, ax = plt.subplots(figsize=(6, 3.5))
+    fig, ax = plt.subplots(figsize=(6, 3.8))
     x = np.arange(len(t))
     err = np.vstack([t["win_rate"] - t["ci_low"], t["ci_high"] - t["win_rate"]])
     ax.bar(x, t["win_rate"], yerr=err, capsize=4, color="#4c72b0")
-    ax.set_xticks(x, [str(v) for v in t[label]], rotation=30 if len(t) > 6 else 0, ha="right" if len(t) > 6 else "center")
+    names = [str(v) for v in t[label]]
+    crowded = sum(len(n) for n in names) > 40
+    ax.set_xticks(x, names, rotation=30 if crowded else 0, ha="right" if crowded else "center")
     if fair is not None:
         ax.axhline(fair, color="#c44e52", ls="--", lw=1, label=f"equal share 1/{round(1 / fair)}")
         ax.legend(loc="best", fontsize=8)
-    ax.set_xlabel(label)
+    ax.set_xlabel(xlabel or label)
     ax.set_ylabel("win rate (95% Wilson interval)")
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
@@ -364,7 +367,8 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                               "ci_low": wilson(float(df.loc[held, "win"].sum()), int(held.sum()))[0],
                               "ci_high": wilson(float(df.loc[held, "win"].sum()), int(held.sum()))[1]})
         name = f"win_rate_by_group_{gi}.png"
-        _rate_plot(pd.DataFrame(plot_rows).fillna(0.0), "feature", out / name, f"Win rate by {gtitle.lower()}", fair)
+        _rate_plot(pd.DataFrame(plot_rows).fillna(0.0), "feature", out / name,
+                   f"Win rate of seats holding each item: {gtitle.lower()}", fair, xlabel=gtitle)
         blocks += [(2, f"Win rate by {gtitle.lower()}"),
                    Table([gtitle, "n held", "win rate held", "95% CI held", "n not held", "win rate not held",
                           "95% CI not held"], rows,
