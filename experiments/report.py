@@ -294,6 +294,12 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                + f"  \n**Seats:** {seats_line}  \n**Options:** {opts}  \n**Master seed:** {cfg['seed']}  \n"
                f"**Code:** commit {manifest.get('git', {}).get('commit') or 'unknown'}"
                + (" (with local changes)" if manifest.get("git", {}).get("dirty") else "")]
+    commits = sorted({x["git"]["commit"] for x in manifest.get("sessions", [])
+                      if x.get("games_played") and x.get("git", {}).get("commit")})
+    if len(commits) > 1:
+        blocks.append(f"**Note:** the games were played in sessions at {len(commits)} different commits "
+                      f"({', '.join(c[:10] for c in commits)}); if the rules or agents changed in between, "
+                      "the results mix versions.")
 
     # ---- seats
     seat_t = rate_table(df, "seat")

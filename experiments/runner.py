@@ -291,7 +291,8 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
 
     job = job_of(cfg)
     summary = RunSummary(out, cfg.games, 0, "complete")
-    session: dict[str, Any] = {"started": _now(), "status": "running", "games_before": n_done}
+    session: dict[str, Any] = {"started": _now(), "status": "running", "games_before": n_done,
+                               "git": store.git_commit()}
     manifest["sessions"].append(session)
     store.write_manifest(out, manifest)
 
