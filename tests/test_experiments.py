@@ -103,6 +103,20 @@ def test_missing_key_and_cli_exit_code(tmp_path, capsys):
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
+def test_cli_lists_games_and_benchmarks(capsys):
+    from sim import game_names
+
+    assert main(["games"]) == 0
+    out = capsys.readouterr().out
+    for name in game_names():
+        assert out.count(f"{name} — ") == 1
+    assert "mcts" in out.splitlines()[-1]
+    assert main(["bench", "--list"]) == 0
+    assert "runner" in capsys.readouterr().out.split()
+    assert main(["bench", "no_such_bench"]) == 2
+    assert "unknown benchmark 'no_such_bench'" in capsys.readouterr().err
+
+
 def test_good_config_fills_option_defaults_and_dedupes_agents(tmp_path):
     cfg = load_config(write_toml(tmp_path / "ok.toml", base(tmp_path)))
     assert cfg.options == {**get_game(GAME).option_defaults(), "num_cards": 6}
