@@ -1,0 +1,49 @@
+"""Eternal Dynasty (Zucchini People Games) for 3-5 players (work in progress: see STATUS.md).
+
+Rules: ``docs/games/eternal_dynasty.md`` over the spec ``shared/rules/eternal_dynasty.md``;
+kernels in ``rules.py``, state layout in ``layout.py``, the heuristic in ``heuristic.py``,
+component data in ``data/components.json``.
+"""
+
+from sim.core import GameSpec, Kernels, header_current_player
+from sim._eternal_dynasty import layout, view
+from sim._eternal_dynasty.heuristic import heuristic
+from sim._eternal_dynasty.options import OPTIONS, component_data, player_constraints
+from sim._eternal_dynasty.rules import (
+    FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
+)
+
+KERNELS = Kernels(
+    new_state=new_state,
+    current_player=header_current_player,
+    legal_mask=legal_mask,
+    apply=apply,
+    is_terminal=is_terminal,
+    returns=returns,
+    determinize=determinize,
+    heuristic=heuristic,
+    evaluate=evaluate,
+    features=features,
+    info_key=info_key,
+)
+
+SPEC = GameSpec(
+    name="eternal_dynasty",
+    title="Eternal Dynasty",
+    min_players=3,
+    max_players=5,
+    num_actions=layout.NUM_ACTIONS,
+    max_decisions=6000,
+    kernels=KERNELS,
+    options=OPTIONS,
+    feature_names=FEATURE_NAMES,
+    action_name=view.action_name,
+    render=view.render,
+    chance_outcomes=view.chance_outcomes,
+    state_from_chance=view.state_from_chance,
+    player_constraints=player_constraints,
+    data=component_data(),
+    report_groups=(
+        ("Ruler chosen (any Generation)", tuple(f"ruler_{r + 1}" for r in range(layout.N_RULERS))),
+    ),
+)
