@@ -32,7 +32,7 @@ from sim.middle_kingdom.layout import (
     G_SUMMONS, G_TIES, G_TOKEN_OVER, G_TOKENS_OUT, G_TWO_BID, GENERAL, GK_IDENT, GK_PICK, GK_TIE,
     GOAL_OWNER, GOAL_VP, HARVEST, HEIR, HOST, KMAX, LOC, LOC_DECK, LOC_DISCARD, LOC_OWNED,
     LOC_ROW, MARKET, MAX_ENTRIES, MAXP, MERCHANT, N_DYN, N_GOALS, N_NOBLE_TABLES, N_OPT, N_TYPES,
-    NO_CARD, O_DRAGON_ROW_PICK, O_DRAGON_TIEBREAK, O_HARVEST_COUNT, O_HEIR_DRAGON,
+    NO_CARD, NUM_ACTIONS, O_DRAGON_ROW_PICK, O_DRAGON_TIEBREAK, O_HARVEST_COUNT, O_HEIR_DRAGON,
     O_HEIR_OPTIONAL, O_IDENT_DRAW, O_IDENT_GOAL, O_IDENT_SHORT, O_LEAD_SEAT,
     O_MARKET_ANY_GAIN, O_MARKET_DBL_MERCHANT, O_NOBLE_TABLE, O_TOKEN_LIMIT, O_VARIANT, OFFICIAL,
     OPT, ORD_ENT, ORD_GEND, ORD_GKIND, ORD_HOST, PALACE, PEASANT, PEASANT_VP, PH_COMMIT,
@@ -894,7 +894,8 @@ def is_terminal(s):
 @nb.njit(cache=True)
 def legal_mask(s, out):
     """Fill ``out[NUM_ACTIONS]``; return the number of legal actions."""
-    out[:] = False
+    for i in range(NUM_ACTIONS):  # (a loop: slice assignment costs a view per call)
+        out[i] = False
     if s[G_PHASE] == PH_OVER:
         return 0
     p = s[H_CURRENT]
