@@ -1,0 +1,51 @@
+"""Emperor's Choice (Hisashi Hayashi, 2017) for 3-5 players.
+
+Rules: ``docs/games/emperors_choice.md`` (decisions) over the spec
+``shared/rules/emperors_choice.md``; kernels in ``rules.py``, state layout in ``layout.py``,
+the heuristic in ``heuristic.py``, component data in ``data/components.json``.
+"""
+
+from sim.core import GameSpec, Kernels, header_current_player
+from sim._emperors_choice import layout, view
+from sim._emperors_choice.heuristic import heuristic
+from sim._emperors_choice.options import OPTIONS, component_data
+from sim._emperors_choice.rules import (
+    FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
+)
+
+KERNELS = Kernels(
+    new_state=new_state,
+    current_player=header_current_player,
+    legal_mask=legal_mask,
+    apply=apply,
+    is_terminal=is_terminal,
+    returns=returns,
+    determinize=determinize,
+    heuristic=heuristic,
+    evaluate=evaluate,
+    features=features,
+    info_key=info_key,
+)
+
+SPEC = GameSpec(
+    name="emperors_choice",
+    title="Emperor's Choice",
+    min_players=3,
+    max_players=5,
+    num_actions=layout.NUM_ACTIONS,
+    max_decisions=3000,
+    kernels=KERNELS,
+    options=OPTIONS,
+    feature_names=FEATURE_NAMES,
+    action_name=view.action_name,
+    render=view.render,
+    chance_outcomes=view.chance_outcomes,
+    state_from_chance=view.state_from_chance,
+    data=component_data(),
+    report_groups=(
+        ("Turn Order tile 1 taken (rounds)", ("turn_tile_1",)),
+        ("Withdrawal tile taken", tuple(f"withdrawal_w{i}" for i in range(1, 7))),
+        ("VP from a policy", ("vp_policy_border_defence", "vp_policy_expedition", "vp_policy_book_preservation",
+                              "vp_policy_meritocracy", "vp_policy_centralization")),
+    ),
+)

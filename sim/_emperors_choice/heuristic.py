@@ -1,0 +1,170 @@
+"""The Emperor's Choice heuristic: a short plan that reads only public information.
+
+Plan (docs/games/emperors_choice.md, "Heuristic"):
+
+* Auction: do not fight for turn order.  The start player opens with one cube (or its
+  weakest card) and everybody passes at their first chance, which keeps every Character
+  card and soldier and gives the early passers the best Withdrawal tiles.  When a tie at
+  the lost rank offers a choice, the cube group goes (cheaper than a card).
+* Every effect choice (Withdrawal tile, palace side, '/' option, tile to keep, tile set)
+  takes the largest value by a fixed price list: 1 Gold = 1 VP, a cube 0.7, a Trust
+  point 0.6, a palace level its end-VP step plus 1, a bag tile 1.5, a Character card 1.5.
+* Policy choices (decree, Royal Seal) score each disc-free card on a copy of the state
+  and take the one with the largest own gain minus the best rival's gain (VP plus half
+  the Trust), which uses only public information except the Tributes under cards, which
+  the copy hands out unseen as well.  The Score+Tribute decree tile is preferred, and
+  the Score+Flip tile never flips.
+* Management: use every Treasure; raise the palace by the number of levels whose end-VP
+  gain plus side values exceeds their price; recruit a card with an end-game effect or
+  Lineage when the Gold is there; never hire.
+* Jade takes an unclaimed Treasure first, otherwise one from the VP leader.
+"""
+
+import numba as nb
+import numpy as np
+
+from sim.core import H_CURRENT, H_NPLAYERS, argmax_masked
+from sim._emperors_choice.layout import *  # noqa: F401,F403
+from sim._emperors_choice.rules import cd, count_loc, legal_mask, ncards, pb, raise_cost, score_policy
+
+TILE_VALUE = np.array([2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0])
+
+
+@nb.njit(cache=True)
+def atom_value(s, p, kind, k):
+    if kind == AT_GOLD or kind == AT_VP:
+        return 1.0 * k
+    if kind == AT_SOLDIERS:
+        return 0.7 * k
+    if kind == AT_TRUST:
+        return 0.6 * k
+    if kind == AT_PALACE_UP:
+        lv = s[pb(p) + F_PALACE]
+        top = min(N_LEVELS, lv + k)
+        return s[DAT + D_PAL_VP + top] - s[DAT + D_PAL_VP + lv] + 1.0 * (top - lv)
+    if kind == AT_BONUS_CAV:
+        return 1.0
+    if kind == AT_QIN_TILE or kind == AT_CHARACTER:
+        return 1.5
+    if kind == AT_QIN_DRAW2:
+        return 2.0
+    return 0.0
+
+
+@nb.njit(cache=True)
+def option_value(s, p, e, o):
+    base = DAT + D_EFF + e * EFF_SIZE + 1 + o * MAX_ATOMS * 2
+    v = 0.0
+    for a in range(MAX_ATOMS):
+        v += atom_value(s, p, s[base + 2 * a], s[base + 2 * a + 1])
+    return v
+
+
+@nb.njit(cache=True)
+def effect_value(s, p, e):
+    best = -1e9
+    for o in range(s[DAT + D_EFF + e * EFF_SIZE]):
+        best = max(best, option_value(s, p, e, o))
+    return best
+
+
+@nb.njit(cache=True)
+def policy_gain(s, p, card):
+    """Own gain minus the best rival's gain if ``card`` were scored now (on a copy)."""
+    n = s[H_NPLAYERS]
+    c = s.copy()
+    score_policy(c, card, p)
+    best = -1e9
+    mine = 0.0
+    for q in range(n):
+        g = (c[pb(q) + F_VP] - s[pb(q) + F_VP]) + 0.5 * (c[pb(q) + F_TRUST] - s[pb(q) + F_TRUST])
+        if q == p:
+            mine = g
+        elif g > best:
+            best = g
+    return mine - best
+
+
+@nb.njit(cache=True)
+def heuristic(s, rng):
+    n = s[H_NPLAYERS]
+    p = s[H_CURRENT]
+    b = pb(p)
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    legal_mask(s, mask)
+    vals = np.full(NUM_ACTIONS, -1e9)
+    kind = s[G_DECISION]
+    if kind == DK_BID:
+        if mask[A_PASS]:
+            return A_PASS
+        if mask[A_CONFIRM]:
+            return A_CONFIRM
+        if mask[A_CUBE]:
+            return A_CUBE
+        best = 1e9
+        pick = -1
+        for c in range(ncards(s)):
+            if mask[A_CARD + c] and cd(s, c, CD_POWER) < best:
+                best = cd(s, c, CD_POWER)
+                pick = A_CARD + c
+        return pick
+    elif kind == DK_LOSE:
+        if mask[A_CUBE]:
+            return A_CUBE
+    elif kind == DK_WITHDRAW:
+        for i in range(N_WD):
+            if mask[A_WD + i]:
+                vals[A_WD + i] = effect_value(s, p, EFF_WD + i)
+    elif kind == DK_SIDE:
+        lv = s[b + F_PALACE]
+        for x in range(2):
+            vals[A_OPT + x] = effect_value(s, p, EFF_PAL + 2 * (lv - 1) + x)
+    elif kind == DK_OPTION:
+        for o in range(4):
+            if mask[A_OPT + o]:
+                vals[A_OPT + o] = option_value(s, p, s[G_PEND_EFF], o)
+    elif kind == DK_KEEP:
+        vals[A_OPT] = TILE_VALUE[s[G_KEEP0]]
+        vals[A_OPT + 1] = TILE_VALUE[s[G_KEEP1]]
+    elif kind == DK_SET:
+        for i in range(n):
+            if mask[A_SET + i]:
+                v = 0.0
+                for t in range(N_TILE):
+                    v += TILE_VALUE[t] * s[SETS + i * N_TILE + t]
+                vals[A_SET + i] = v
+    elif kind == DK_JADE:
+        for i in range(N_TREASURE):
+            if mask[A_TREASURE + i]:
+                o = s[TREASURE + i]
+                vals[A_TREASURE + i] = 1000.0 if o < 0 else s[pb(o) + F_VP]
+    elif kind == DK_SEAL or kind == DK_DECREE1:
+        any_score = False
+        for c in range(N_POLICY):
+            if mask[A_SCORE + c]:
+                vals[A_SCORE + c] = policy_gain(s, p, c)
+                any_score = True
+        if not any_score and mask[A_END]:
+            return A_END
+    elif kind == DK_TREASURE:
+        return A_OPT + 1
+    elif kind == DK_DECREE_TILE:
+        if mask[A_OPT + 1]:
+            return A_OPT + 1
+    elif kind == DK_RESUPPLY:
+        vals[A_END] = 0.0
+        lv = s[b + F_PALACE]
+        for k in range(1, 4):
+            if mask[A_RAISE + k - 1]:
+                g = s[DAT + D_PAL_VP + lv + k] - s[DAT + D_PAL_VP + lv] + 1.0 * k - raise_cost(s, k)
+                vals[A_RAISE + k - 1] = g + 0.01 * k
+        for i in range(MAX_RECRUIT):
+            if mask[A_RECRUIT + i]:
+                c = s[RECRUIT + i]
+                v = -1.0
+                if cd(s, c, CD_END) == EE_FLAT:
+                    v = cd(s, c, CD_END_K) - cd(s, c, CD_COST)
+                elif cd(s, c, CD_LINEAGE) > 0:
+                    v = 0.5
+                vals[A_RECRUIT + i] = v
+    return argmax_masked(vals, mask, rng, 0) if vals.max() > -1e9 else argmax_masked(np.zeros(NUM_ACTIONS), mask, rng, 0)

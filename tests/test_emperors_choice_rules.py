@@ -1,0 +1,502 @@
+"""Emperor's Choice rule tests: every worked example and test scenario of the spec (T01-T23).
+
+Positions are built with ``sim.emperors_choice.scenario``; seat 0 = Wang Ben, 1 = Li Xin,
+2 = Meng Tian where the spec names them.
+"""
+
+import numpy as np
+import pytest
+
+from sim.core import H_CURRENT
+from sim._emperors_choice import layout as L
+from sim._emperors_choice import rules as R
+from sim._emperors_choice.scenario import (
+    balance_supply, clear_cards, give, position, set_player, set_tiles, to_move,
+)
+
+WANG, LI, MENG = 0, 1, 2
+
+
+def mask(s):
+    m = np.zeros(L.NUM_ACTIONS, np.bool_)
+    R.legal_mask(s, m)
+    return m
+
+
+def vp(s, p):
+    return int(s[R.pb(p) + L.F_VP])
+
+
+def trust(s, p):
+    return int(s[R.pb(p) + L.F_TRUST])
+
+
+def cubes(s, p):
+    return int(s[R.pb(p) + L.F_CUBES] + s[R.pb(p) + L.F_BID_CUBES])
+
+
+def tribs(s, p):
+    return int(s[R.pb(p) + L.F_TRIB:R.pb(p) + L.F_TRIB + L.N_TRIB].sum())
+
+
+def tiles_in_order(s, n):
+    for p in range(n):
+        set_player(s, p, tile=p + 1)
+
+
+def card_at(s, side_card):
+    return int(s[L.POLICY + 2 * side_card])
+
+
+def set_policy(s, card, scoring_name):
+    """Put the side with that scoring id face up on ``card`` (0-based)."""
+    for side in range(2):
+        if s[L.DAT + L.D_POLICY + 2 * card + side] == L.SCORING_IDS.index(scoring_name):
+            s[L.POLICY + 2 * card] = side
+            return side
+    raise AssertionError(scoring_name)
+
+
+# ---------------------------------------------------------------- auction
+
+
+def t01_position():
+    s = position(3)
+    for p in range(3):
+        clear_cards(s, p)
+    set_player(s, WANG, passed=1, cubes=4)
+    give(s, LI, "Cavalry", 3, "shown")
+    set_player(s, LI, bid_cubes=2, cubes=2, declared=5)
+    cav2 = give(s, LI, "Cavalry", 2)
+    so3 = give(s, LI, "Supply Officer", 3)
+    prince = give(s, LI, "Prince", 2)
+    give(s, MENG, "Supply Officer", 3, "shown")
+    give(s, MENG, "Cavalry", 3, "shown")
+    set_player(s, MENG, declared=6, cubes=4)
+    s[L.G_CMAX], s[L.G_HIGH], s[L.G_FIRST], s[L.G_ACTIVE] = 2, 6, 0, 2
+    balance_supply(s)
+    to_move(s, LI, L.DK_BID)
+    return s, cav2, so3, prince
+
+
+def test_t01_card_limit_and_rising_total():
+    s, cav2, so3, prince = t01_position()
+    a = s.copy()
+    R.apply(a, L.A_CARD + cav2)
+    R.apply(a, L.A_CUBE)
+    assert mask(a)[L.A_CONFIRM]
+    R.apply(a, L.A_CONFIRM)
+    assert a[R.pb(LI) + L.F_DECLARED] == 8 and a[L.G_HIGH] == 8 and R.count_loc(a, L.LOC_BID + LI) == 2
+    b = s.copy()
+    R.apply(b, L.A_CARD + cav2)
+    R.apply(b, L.A_CARD + so3)
+    assert R.pending_total(b, LI) == 10 and mask(b)[L.A_CONFIRM]
+    assert not mask(b)[L.A_CARD + prince]  # a 4th card would exceed cmax + 1 = 3
+    c = s.copy()
+    R.apply(c, L.A_CUBE)
+    assert not mask(c)[L.A_CONFIRM]  # 6 is not more than 6
+
+
+def t02_position(n_active=3):
+    s = position(3)
+    for p in range(3):
+        clear_cards(s, p)
+    gen = give(s, LI, "General", 9, "shown")
+    off = give(s, LI, "Military Officer", 4, "shown")
+    cav = give(s, LI, "Cavalry", 3, "shown")
+    set_player(s, LI, bid_cubes=4, cubes=0)
+    s[L.G_ACTIVE], s[L.G_CMAX], s[L.G_HIGH], s[L.G_FIRST] = n_active, 3, 20, 0
+    balance_supply(s)
+    to_move(s, LI, L.DK_BID)
+    return s, gen, off, cav
+
+
+def test_t02_pass_loses_the_item_at_rank_m_with_a_choice_on_ties():
+    s, gen, off, cav = t02_position()
+    R.apply(s, L.A_PASS)
+    assert s[L.G_DECISION] == L.DK_LOSE and s[R.pb(LI) + L.F_TILE] == 3
+    m = mask(s)
+    assert set(np.flatnonzero(m)) == {L.A_CARD + off, L.A_CUBE}
+    a = s.copy()
+    R.apply(a, L.A_CARD + off)
+    assert a[L.LOC + off] == L.LOC_DISCARD and a[L.LOC + gen] == L.LOC_HAND + LI and a[L.LOC + cav] == L.LOC_HAND + LI
+    assert a[R.pb(LI) + L.F_CUBES] == 4 and a[L.G_DECISION] == L.DK_WITHDRAW
+    b = s.copy()
+    supply = int(b[L.G_SUPPLY])
+    R.apply(b, L.A_CUBE)
+    assert b[R.pb(LI) + L.F_CUBES] == 0 and b[L.G_SUPPLY] == supply + 4
+    assert all(b[L.LOC + c] == L.LOC_HAND + LI for c in (gen, off, cav))
+
+
+def test_t03_too_few_items_nothing_lost():
+    s = position(4)
+    p = int(s[H_CURRENT])
+    clear_cards(s, p)
+    c1 = give(s, p, "Cavalry", 2, "shown")
+    set_player(s, p, bid_cubes=1, cubes=3)
+    s[L.G_FIRST] = 0
+    R.apply(s, L.A_PASS)
+    assert s[R.pb(p) + L.F_TILE] == 4 and s[L.LOC + c1] == L.LOC_HAND + p and s[R.pb(p) + L.F_CUBES] == 4
+    assert s[L.G_DECISION] == L.DK_WITHDRAW
+
+
+def test_t14_start_players_first_bid():
+    s = position(3)
+    p = int(s[L.G_START])
+    assert s[H_CURRENT] == p and s[L.G_DECISION] == L.DK_BID
+    m = mask(s)
+    assert not m[L.A_PASS]
+    hand = [c for c in range(int(s[L.DAT])) if s[L.LOC + c] == L.LOC_HAND + p]
+    a = s.copy()
+    R.apply(a, L.A_CARD + hand[0])
+    assert not any(mask(a)[L.A_CARD + c] for c in hand[1:])  # 2 cards > cmax + 1 = 1
+    b = s.copy()
+    R.apply(b, L.A_CUBE)
+    assert mask(b)[L.A_CONFIRM]
+    R.apply(b, L.A_CONFIRM)
+    assert b[R.pb(p) + L.F_DECLARED] == 1
+    c = s.copy()
+    cav3 = [x for x in hand if R.cd(c, x, L.CD_POWER) == 3][0]
+    R.apply(c, L.A_CARD + cav3)
+    for _ in range(4):
+        R.apply(c, L.A_CUBE)
+    R.apply(c, L.A_CONFIRM)
+    assert c[R.pb(p) + L.F_DECLARED] == 7 and c[L.G_CMAX] == 1
+
+
+def test_t15_field_marshal_power_follows_cubes():
+    for tile, lost in ((1, "General"), (2, "Field Marshal"), (3, "cubes")):
+        s = position(3)
+        clear_cards(s, LI)
+        fm = give(s, LI, "Field Marshal", None, "shown")
+        gen = give(s, LI, "General", 8, "shown")
+        set_player(s, LI, bid_cubes=3, cubes=2)
+        assert R.declared_now(s, LI) == 7 + 8 + 3
+        s[L.G_ACTIVE], s[L.G_FIRST], s[L.G_CMAX] = tile, 0, 2
+        balance_supply(s)
+        to_move(s, LI, L.DK_BID)
+        R.apply(s, L.A_PASS)
+        assert s[L.G_DECISION] == L.DK_WITHDRAW
+        if lost == "General":
+            assert s[L.LOC + gen] == L.LOC_DISCARD
+        elif lost == "Field Marshal":
+            assert s[L.LOC + fm] == L.LOC_DISCARD
+        else:
+            assert cubes(s, LI) == 2 and R.power(s, fm, LI) == 4
+
+
+def test_t16_eunuch_when_bid_once():
+    s = position(3)
+    p = int(s[L.G_START])
+    clear_cards(s, p)
+    eu = give(s, p, "Eunuch")
+    set_player(s, p, trust=1, vp=10)
+    R.apply(s, L.A_CARD + eu)
+    R.apply(s, L.A_CONFIRM)
+    assert trust(s, p) == 0 and vp(s, p) == 8 and tribs(s, p) == 1
+    # later bids by the same player do not trigger it again
+    while s[H_CURRENT] != p:
+        R.apply(s, L.A_PASS if mask(s)[L.A_PASS] else int(np.flatnonzero(mask(s))[0]))
+        if s[L.G_DECISION] == L.DK_WITHDRAW:
+            R.apply(s, int(np.flatnonzero(mask(s))[0]))
+    if s[L.G_DECISION] == L.DK_BID and mask(s)[L.A_CUBE]:
+        for _ in range(int(s[R.pb(p) + L.F_CUBES])):
+            R.apply(s, L.A_CUBE)
+        if mask(s)[L.A_CONFIRM]:
+            R.apply(s, L.A_CONFIRM)
+    assert tribs(s, p) == 1
+
+
+def test_d_a4_eunuch_with_a_trust_card_asks_for_the_order():
+    s = position(3)
+    p = int(s[L.G_START])
+    clear_cards(s, p)
+    eu = give(s, p, "Eunuch")
+    con = give(s, p, "Concubine")
+    s[L.G_CMAX] = 1
+    set_player(s, p, trust=1, vp=10)
+    a = s.copy()
+    R.apply(a, L.A_CARD + eu)
+    R.apply(a, L.A_CARD + con)
+    R.apply(a, L.A_CONFIRM)
+    assert a[L.G_DECISION] == L.DK_ORDER
+    b = a.copy()
+    R.apply(a, L.A_OPT)  # Trust card first: 1 + 1 = 2, then -2 -> 0, no VP lost
+    assert trust(a, p) == 0 and vp(a, p) == 10
+    R.apply(b, L.A_OPT + 1)  # Eunuch first: 1 - 2 -> 0 (-2 VP), then +1
+    assert trust(b, p) == 1 and vp(b, p) == 8
+
+
+def test_t23_bid_recount_after_cubes_are_lost():
+    for option, legal in (("recompute_next_turn", True), ("frozen_until_owner_turn", False)):
+        s = position(4, options={"auction_cube_loss": option})
+        A, B, C, D = 0, 1, 2, 3
+        for p in range(4):
+            clear_cards(s, p)
+        give(s, A, "Cavalry", 3, "shown")
+        cav2 = give(s, A, "Cavalry", 2)
+        set_player(s, A, bid_cubes=1, cubes=3, declared=4)
+        give(s, B, "Supply Officer", 3, "shown")
+        give(s, B, "Cavalry", 3, "shown")
+        set_player(s, B, bid_cubes=2, cubes=0, declared=8)
+        set_player(s, C, passed=1, cubes=2, tile=4)
+        set_player(s, D, cubes=19)
+        s[L.G_SUPPLY] = 1
+        s[L.G_ACTIVE], s[L.G_HIGH], s[L.G_CMAX], s[L.G_FIRST], s[L.G_START] = 3, 8, 2, 0, 0
+        to_move(s, D, L.DK_BID)
+        s[L.G_LAST] = D
+        R.apply(s, L.A_PASS)
+        assert s[R.pb(D) + L.F_TILE] == 3
+        R.apply(s, L.A_WD + 1)  # W2: soldiers:3
+        assert [cubes(s, p) for p in range(4)] == [2, 0, 0, 20] and s[L.G_SUPPLY] == 6
+        assert s[H_CURRENT] == A and s[L.G_DECISION] == L.DK_BID
+        assert s[L.G_HIGH] == (6 if legal else 8)
+        R.apply(s, L.A_CARD + cav2)
+        R.apply(s, L.A_CUBE)
+        assert bool(mask(s)[L.A_CONFIRM]) == legal
+
+
+# ---------------------------------------------------------------- management and decree
+
+
+def test_t04_management_resupply():
+    s = position(3)
+    set_player(s, LI, tile=1)
+    set_player(s, WANG, tile=2)
+    set_player(s, MENG, tile=3)
+    s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP], s[L.G_RS_USED] = L.PH_MGMT, 0, 4, 0
+    gen = give(s, LI, "General", 8)
+    s[L.LOC + gen] = L.LOC_DISPLAY
+    s[L.RECRUIT] = gen
+    set_player(s, LI, gold=4, palace=0)
+    to_move(s, LI, L.DK_RESUPPLY)
+    R.apply(s, L.A_RECRUIT)
+    assert s[R.pb(LI) + L.F_GOLD] == 1 and s[L.LOC + gen] == L.LOC_HAND + LI
+    R.apply(s, L.A_RAISE)
+    assert s[R.pb(LI) + L.F_GOLD] == 0 and s[R.pb(LI) + L.F_PALACE] == 1 and s[L.G_DECISION] == L.DK_SIDE
+    R.apply(s, L.A_OPT)  # level 1 side A: gold:1
+    assert s[R.pb(LI) + L.F_GOLD] == 1 and s[L.G_DECISION] == L.DK_RESUPPLY
+    m = mask(s)
+    assert m[L.A_HIRE] and not m[L.A_RAISE] and not m[L.A_RECRUIT]
+
+
+def test_t05_decree_selection_tie_break():
+    s = position(3)
+    tiles_in_order(s, 3)
+    set_player(s, LI, trust=7, tile=1)
+    set_player(s, MENG, trust=10, tile=2)
+    set_player(s, WANG, trust=10, tile=3)
+    assert R.decree_select(s) == MENG
+    R.trust_loss(s, MENG, 3)
+    assert R.decree_select(s) == WANG
+
+
+def test_t06_book_preservation_via_score_and_flip():
+    s = position(3)
+    set_player(s, LI, tile=1, trust=5)
+    set_player(s, MENG, tile=2, trust=12)
+    set_player(s, WANG, tile=3, trust=10)
+    set_policy(s, 5, "no_books_6vp_then_burn")
+    set_tiles(s, LI, book=1)
+    set_tiles(s, MENG, book=2)
+    set_tiles(s, WANG, book=0)
+    s[L.G_ROUND] = 2
+    s[L.G_PHASE], s[L.G_DC_STEP] = L.PH_DECREE, 0
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[H_CURRENT] == MENG and s[L.G_DECISION] == L.DK_DECREE_TILE
+    before = [vp(s, p) for p in range(3)]
+    R.apply(s, L.A_OPT)  # Score + Flip
+    R.apply(s, L.A_FLIP + 5)
+    R.apply(s, L.A_SCORE + 5)
+    after = [vp(s, p) for p in range(3)]
+    assert after[MENG] - before[MENG] == 13 and after[LI] - before[LI] == 5
+    # the second decree (Wang Ben, Trust 10 > 8) has begun: only its own +3 VP so far
+    assert s[H_CURRENT] == WANG and s[L.G_DECISION] == L.DK_DECREE1 and after[WANG] == before[WANG] + 3
+    assert sum(int(s[R.pb(p) + L.F_TAB + L.BOOK]) for p in range(3)) == 0 and s[L.REMOVED + L.BOOK] == 3
+    assert tribs(s, LI) == 1 and tribs(s, MENG) == 1 and tribs(s, WANG) == 0
+    assert card_at(s, 5) == 1 and s[L.POLICY + 2 * 5 + 1] == 1
+    assert trust(s, MENG) == 12 - 4  # round 2 costs 4
+
+
+def test_t07_legalism_tiers():
+    s = position(4)
+    tiles_in_order(s, 4)
+    set_policy(s, 1, "legalist_tiers")
+    for p, k in enumerate((4, 1, 2, 0)):
+        set_tiles(s, p, legalist=k)
+        set_player(s, p, trust=5, vp=10)
+    R.score_side(s, 1, card_at(s, 1), 0, False)
+    assert [vp(s, p) for p in range(4)] == [19, 12, 15, 10]
+    assert [trust(s, p) for p in range(4)] == [9, 6, 7, 5]
+    assert [int(s[R.pb(p) + L.F_TAB + L.LEGAL]) for p in range(4)] == [3, 0, 1, 0]
+
+
+def test_t08_border_defence_win():
+    s = position(3)
+    tiles_in_order(s, 3)
+    s[L.G_BARB] = 12
+    set_tiles(s, LI, tower=3, wall=2)
+    cmd = give(s, LI, "Military Commander")
+    s[L.KNOWN + cmd] = 0
+    set_player(s, LI, cubes=4, vp=10)
+    set_policy(s, 3, "border_defence")
+    R.score_side(s, 3, card_at(s, 3), 0, False)
+    assert vp(s, LI) == 24 and cubes(s, LI) == 2 and s[L.LOC + cmd] == L.LOC_HAND + LI and s[L.KNOWN + cmd] == 1
+
+
+@pytest.mark.parametrize("strength", [10, 12])
+def test_t09_expedition_loss(strength):
+    s = position(3)
+    tiles_in_order(s, 3)
+    clear_cards(s, MENG)
+    s[L.G_BARB] = strength
+    set_tiles(s, MENG, tower=1, wall=2)
+    set_player(s, MENG, cubes=4, vp=10)
+    set_policy(s, 3, "expedition")
+    R.score_side(s, 3, card_at(s, 3), 0, False)
+    assert vp(s, MENG) == 13 and cubes(s, MENG) == 3
+
+
+@pytest.mark.parametrize("sid,gain", [("carriages_distinct", 11), ("carriages_same", 10)])
+def test_t10_t11_tour_and_parade(sid, gain):
+    s = position(3)
+    tiles_in_order(s, 3)
+    set_tiles(s, LI, carriage_1=2, carriage_2=2, carriage_3=0, carriage_4=1, carriage_5=1)
+    set_player(s, LI, vp=10)
+    set_policy(s, 6, sid)
+    R.score_side(s, 6, card_at(s, 6), 0, False)
+    assert vp(s, LI) == 10 + gain
+
+
+def test_t12_book_burning():
+    s = position(3)
+    tiles_in_order(s, 3)
+    for p, k in enumerate((0, 1, 3)):
+        set_tiles(s, p, book=k)
+        set_player(s, p, vp=10)
+    set_policy(s, 5, "no_books_6vp_then_burn")
+    R.score_side(s, 5, card_at(s, 5), 0, False)
+    assert [vp(s, p) for p in range(3)] == [16, 10, 10]
+    assert all(s[R.pb(p) + L.F_TAB + L.BOOK] == 0 for p in range(3)) and all(tribs(s, p) == 0 for p in range(3))
+
+
+def test_t13_great_wall_length():
+    cases = {(0, 0): 0, (1, 0): 1, (4, 1): 3, (3, 2): 5, (2, 2): 4, (1, 2): 3, (18, 18): 36}
+    for (t, w), want in cases.items():
+        assert R.wall_len(t, w) == want
+
+
+def test_t17_trust_overflow():
+    s = position(3)
+    tiles_in_order(s, 3)
+    for p, (t, v) in enumerate(((29, 10), (8, 10), (5, 7))):
+        set_player(s, p, trust=t, vp=v)
+    a = s.copy()
+    R.trust_gain(a, 0, 4)
+    assert [trust(a, p) for p in range(3)] == [20, 0, 0] and [vp(a, p) for p in range(3)] == [10, 6, 0]
+    b = s.copy()
+    set_player(b, 0, trust=26)
+    R.trust_gain(b, 0, 4)
+    assert trust(b, 0) == 30 and trust(b, 1) == 8
+    c = position(3, options={"trust_overflow": "uncapped_then_minus10"})
+    tiles_in_order(c, 3)
+    for p, (t, v) in enumerate(((29, 10), (8, 10), (5, 7))):
+        set_player(c, p, trust=t, vp=v)
+    R.trust_gain(c, 0, 4)
+    assert [trust(c, p) for p in range(3)] == [23, 0, 0]
+
+
+def test_t18_soldier_exhaustion():
+    s = position(3)
+    tiles_in_order(s, 3)
+    A, B, C = 0, 1, 2
+    set_player(s, A, cubes=0, vp=10, gold=3)
+    set_player(s, B, cubes=19, vp=10)
+    set_player(s, C, cubes=1, vp=10)
+    s[L.G_SUPPLY] = 1
+    s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP], s[L.G_RS_USED] = L.PH_MGMT, 0, 4, 0
+    to_move(s, A, L.DK_RESUPPLY)
+    R.apply(s, L.A_HIRE + 2)
+    assert [cubes(s, p) for p in range(3)] == [3, 17, 0] and s[L.G_SUPPLY] == 1
+    assert [vp(s, p) for p in range(3)] == [4, 10, 7] and s[R.pb(A) + L.F_GOLD] == 0
+
+
+def test_t19_executed_disc_reset_puts_a_tribute_under_the_last_card():
+    s = position(3)
+    tiles_in_order(s, 3)
+    for c in (0, 2, 3, 4, 5):
+        s[L.POLICY + 2 * c + 1] = 1
+    s[L.G_DISCS] = 5
+    deck = int(s[L.TRIB_DECK:L.TRIB_DECK + L.N_TRIB].sum())
+    R.score_policy(s, 1, 0)
+    assert s[L.G_DISCS] == 0 and all(s[L.POLICY + 2 * c + 1] == 0 for c in range(7))
+    assert s[L.UNDER + 6 * L.N_TRIB:L.UNDER + 7 * L.N_TRIB].sum() == 1
+    held = tribs(s, 2)
+    R.score_policy(s, 6, 2)
+    assert tribs(s, 2) >= held + 1 and s[L.UNDER + 6 * L.N_TRIB:L.UNDER + 7 * L.N_TRIB].sum() == 0
+    assert int(s[L.TRIB_DECK:L.TRIB_DECK + L.N_TRIB].sum()) <= deck - 1
+
+
+def test_t20_centralization():
+    s = position(3)
+    tiles_in_order(s, 3)
+    for p, k in enumerate((4, 4, 1)):
+        set_player(s, p, cubes=k, vp=10, gold=0)
+    set_policy(s, 0, "soldiers_vp_and_top_pays")
+    R.score_side(s, 0, card_at(s, 0), 0, False)
+    assert [vp(s, p) for p in range(3)] == [14, 14, 11]
+    assert [cubes(s, p) for p in range(3)] == [2, 2, 1] and [int(s[R.pb(p) + L.F_GOLD]) for p in range(3)] == [2, 2, 0]
+    z = position(3)
+    tiles_in_order(z, 3)
+    for p in range(3):
+        set_player(z, p, cubes=0, vp=10, gold=0)
+    R.score_side(z, 0, card_at(z, 0), 0, False)
+    assert [vp(z, p) for p in range(3)] == [10, 10, 10] and all(z[R.pb(p) + L.F_GOLD] == 0 for p in range(3))
+
+
+def test_t21_final_scoring_order():
+    s = position(3)
+    tiles_in_order(s, 3)
+    clear_cards(s, 0)
+    give(s, 0, "Philosopher")
+    set_tiles(s, 0, legalist=4, confucianist=0)
+    set_player(s, 0, trust=27, vp=10, gold=0, palace=0)
+    set_policy(s, 1, "legalist_tiers")
+    for c in range(7):
+        if c != 1:  # neutralise the other cards for this player
+            s[L.POLICY + 2 * c] = s[L.POLICY + 2 * c]
+    R.score_side(s, 1, card_at(s, 1), -1, True)
+    assert vp(s, 0) == 19 and trust(s, 0) == 20
+    assert s[R.pb(0) + L.F_TRUST] // 2 == 10
+    assert R.end_card_vp(s, 0) == 6
+
+
+def test_t22_barbarian_drawn_at_setup_raises_strength():
+    found = False
+    for seed in range(40):
+        s = position(5, seed=seed)
+        removed = int(s[L.REMOVED + L.BARB1] * s[L.DAT + L.D_BARB] + s[L.REMOVED + L.BARB2] * s[L.DAT + L.D_BARB + 1])
+        assert s[L.G_BARB] == 2 + removed
+        found |= removed > 0
+    assert found
+
+
+def test_royal_seal_and_jade_in_step_two():
+    s = position(3)
+    tiles_in_order(s, 3)
+    s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP] = L.PH_MGMT, 0, 1
+    s[R.pb(0) + L.F_PENDING + L.SEAL] = 1
+    s[R.pb(0) + L.F_PENDING + L.JADE] = 1
+    s[L.TREASURE + 1] = 2
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[L.G_DECISION] == L.DK_IMM and s[H_CURRENT] == 0
+    R.apply(s, L.A_IMM)  # Jade first
+    assert s[L.G_DECISION] == L.DK_JADE and mask(s)[L.A_TREASURE + 1]
+    R.apply(s, L.A_TREASURE + 1)
+    assert s[L.TREASURE + 1] == 0
+    assert s[L.G_DECISION] == L.DK_SEAL
+    side = card_at(s, 4)
+    R.apply(s, L.A_FLIP + 4)
+    assert card_at(s, 4) == 1 - side and s[L.REMOVED + L.SEAL] == 1 and s[L.REMOVED + L.JADE] == 1
