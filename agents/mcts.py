@@ -60,7 +60,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sim.core import H_NPLAYERS, as_kernels, entry, new_rng, random_legal, rng_below
+from sim.core import H_NPLAYERS, argmax_masked, as_kernels, entry, new_rng, random_legal, rng_below
 
 P_SIMULATIONS = 0
 P_UCT_C = 1
@@ -221,24 +221,11 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     # started (a rewound round starts at an earlier opponent's node).
     root_node = table[_find(table, node_key, G.info_key(root, me))]
     G.legal_mask(root, mask)
-    best = -1
-    ties = 0
-    choice = NO_ACTION
     for a in range(num_actions):
         v = edge_visits[root_node, a] if (mask[a] and root_node != EMPTY) else 0
         root_visits[a] = v
         root_value[a] = edge_value[root_node, a] / v if v > 0 else 0.0
-        if not mask[a]:
-            continue
-        if v > best:
-            best = v
-            ties = 1
-            choice = a
-        elif v == best:
-            ties += 1
-            if rng_below(rng, 0, ties) == 0:
-                choice = a
-    return choice
+    return argmax_masked(root_visits, mask, rng, 0)  # most visited; NO_ACTION if none is legal
 
 
 @nb.njit(cache=True)
