@@ -235,3 +235,26 @@ def test_kernel_games_are_deterministic_by_seed():
     play_checked(seeds, np.int64(5), opt, f2)
     assert np.array_equal(f1, f2)
     assert len({tuple(r) for r in f1[:, L.DECK:L.DECK + 62]}) == 200
+
+
+# Any combination of rule options and player count keeps every invariant (hypothesis picks
+# the combinations; each example plays 20 random games checked after every decision).
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+OPTION_CHOICES = {o.name: st.sampled_from(o.choices) for o in SPEC.options if o.name != "variant"}
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(n=st.integers(2, 5), advanced=st.booleans(), options=st.fixed_dictionaries(OPTION_CHOICES),
+       seed=st.integers(0, 2**40))
+def test_invariants_under_any_option_combination(n, advanced, options, seed):
+    if advanced and n == 3:
+        options = dict(options, variant="advanced")
+    seeds = np.arange(20, dtype=np.int64) + seed
+    finals = np.zeros((len(seeds), L.STATE_SIZE), np.int32)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals)
+    assert err == 0, f"{options}: game {g}, decision {ply}: invariant {err} broken"
+    scores, wins = np.zeros(n), np.zeros(n)
+    for s in finals:
+        K.returns(s, scores, wins)
+        assert scores.tolist() == recount(s)[0]
