@@ -120,7 +120,7 @@ VOTE_DECK = VOTE_LOC + N_VOTES
 EVT_LOC = VOTE_DECK + N_VOTES
 EVT_DECK = EVT_LOC + N_EVENTS
 TASK_SIZE = 8
-STACK_MAX = 48
+STACK_MAX = 64
 STACK = EVT_DECK + N_EVENTS
 PL = STACK + STACK_MAX * TASK_SIZE
 
@@ -133,8 +133,14 @@ F_HAND = F_DEALT + 3  # HAND_MAX Dynasty card instances
 F_VHAND = F_HAND + HAND_MAX  # VHAND_MAX Vote card instances
 F_RULER_HIST = F_VHAND + VHAND_MAX  # Ruler chosen in each Generation (-1 none)
 F_PTS_PROV = F_RULER_HIST + MAX_GENS  # points per province
-PS = F_PTS_PROV + N_PROV
-LOG = PL + NCOL * PS
+F_GEN_PTS = F_PTS_PROV + N_PROV  # points scored at each Generation's scoring (Coins apart)
+F_GEN_COINS = F_GEN_PTS + MAX_GENS  # Coin awards at each Generation's scoring (converted ones included)
+PS = F_GEN_COINS + MAX_GENS
+# SNAP: the board as it stood at the last scoring (TOK..ADJ) and each colour's Ruler, for
+# independent recounts of the scoring (tests) without replaying the Generation.
+SNAP_BOARD = PL + NCOL * PS
+SNAP_RULERS = SNAP_BOARD + (NCOL * N_PROV * 2 * 2 + N_PROV * 2 + N_PROV * 2)
+LOG = SNAP_RULERS + NCOL
 LOG_MAX = 2048
 STATE_SIZE = LOG + LOG_MAX
 

@@ -317,6 +317,8 @@ def _pack(comp: dict, path: str) -> np.ndarray:
             a[0], a[1] = e["first"], e["second"]
         elif k == "FAMINE":
             a[0], a[1] = e["threshold"], e["n"]
+            if e["n"] != 1:
+                raise DataError(f"{w}.effect.n: the engine supports FAMINE with n = 1 only")
         d[b + L.E_A0:b + L.E_A0 + 5] = a
         d[b + L.E_SET] = setbits
 

@@ -803,6 +803,16 @@ def score_province(s, q, pts, spts, coin):
 @nb.njit(cache=True)
 def score_generation(s):
     n = n_players(s)
+    for i in range(ADJ - TOK):
+        s[SNAP_BOARD + i] = s[TOK + i]
+    for p in range(NCOL):
+        s[SNAP_RULERS + p] = s[pb(p) + F_RULER] if p < n else -1
+    g = s[G_GEN] - 1
+    before = np.zeros(MAXP + 1, np.int64)
+    cbefore = np.zeros(MAXP + 1, np.int64)
+    for p in range(n):
+        before[p] = s[pb(p) + F_SCORE] - s[pb(p) + F_PTS_COINCONV]
+        cbefore[p] = s[pb(p) + F_COINS] + s[pb(p) + F_PTS_COINCONV]
     for q in range(N_PROV):
         if s[QUAR + q] == 1:
             continue
@@ -827,6 +837,9 @@ def score_generation(s):
             v = k // ab_arg(s, p, 0)
             s[pb(p) + F_SCORE] += v
             s[pb(p) + F_PTS_RULER] += v
+    for p in range(n):
+        s[pb(p) + F_GEN_PTS + g] = s[pb(p) + F_SCORE] - s[pb(p) + F_PTS_COINCONV] - before[p]
+        s[pb(p) + F_GEN_COINS + g] = s[pb(p) + F_COINS] + s[pb(p) + F_PTS_COINCONV] - cbefore[p]
 
 
 @nb.njit(cache=True)
@@ -1332,6 +1345,8 @@ def remove_own_options(s, o):
     for q in range(N_PROV):
         if qq >= 0 and q != qq:
             continue
+        if qq == -2 and ((s[o + 7] >> q) & 1) == 0:
+            continue
         for t in range(2):
             if tt >= 0 and t != tt:
                 continue
@@ -1629,11 +1644,15 @@ def resolve_event(s, e):
                 if tops[i] == p:
                     push(s, TK_REMOVE_OWN, p, a0, -1, -1, -1, 0, 0)
     elif kind == EK_FAMINE:
+        # one task per player: one token (a1 == 1, checked on load) from each province in the mask
         for j in range(n - 1, -1, -1):
             p = order[j]
-            for q in range(N_PROV - 1, -1, -1):
+            mask = 0
+            for q in range(N_PROV):
                 if s[ti(p, q, M)] + s[ti(p, q, P)] >= a0:
-                    push(s, TK_REMOVE_OWN, p, a1, q, -1, -1, 0, 0)
+                    mask |= 1 << q
+            if mask != 0:
+                push(s, TK_REMOVE_OWN, p, popcount(mask), -2, -1, -1, 0, mask)
 
 
 # ============================================================================ contract kernels
@@ -1971,6 +1990,8 @@ def apply(s, a):
         t = (a - A_PQ) % 2
         s[ti(p, q, t)] -= 1
         s[o + 2] -= 1
+        if s[o + 3] == -2:
+            s[o + 7] &= ~(1 << q)
     elif kind == TK_TAKE_OTHERS:
         k = a - A_NUM
         s[ti(k // 2, s[o + 3], k % 2)] -= 1
