@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.mcts import mcts_act
 from agents.random import random_act
-from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, random_legal, rng_seed
+from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, random_of_legal, rng_seed
 
 RANDOM = 0
 HEURISTIC = 1
@@ -56,8 +56,7 @@ def _play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kin
             a = seat_agent[g, p]
             kind = agent_kind[a]
             if kind == RANDOM:  # the hot path: no array views (their refcounts cost)
-                G.legal_mask(state, mask)
-                act = random_legal(mask, rngs, 2 * p)
+                act = random_of_legal(mask, G.legal_mask(state, mask), rngs, 2 * p)
             else:
                 act = _choose_action(G, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
             G.apply(state, act)

@@ -60,7 +60,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from sim.core import H_NPLAYERS, argmax_masked, as_kernels, entry, new_rng, random_legal, rng_below
+from sim.core import H_NPLAYERS, argmax_masked, as_kernels, entry, new_rng, random_of_legal, rng_below
 
 P_SIMULATIONS = 0
 P_UCT_C = 1
@@ -202,8 +202,7 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
             if heuristic_rollout:
                 a = G.heuristic(work, rng)
             else:
-                G.legal_mask(work, mask)
-                a = random_legal(mask, rng, 0)
+                a = random_of_legal(mask, G.legal_mask(work, mask), rng, 0)
             G.apply(work, a)
             steps += 1
         if G.is_terminal(work):

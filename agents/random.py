@@ -2,11 +2,10 @@
 
 import numba as nb
 
-from sim.core import random_legal
+from sim.core import random_of_legal
 
 
 @nb.njit(cache=True)
 def random_act(G, state, mask, rng):
     """A uniformly random legal action of ``state`` (``mask`` is scratch space)."""
-    G.legal_mask(state, mask)
-    return random_legal(mask, rng, 0)
+    return random_of_legal(mask, G.legal_mask(state, mask), rng, 0)

@@ -275,6 +275,13 @@ def random_legal(mask, buf, off):
     for i in range(mask.shape[0]):
         if mask[i]:
             n += 1
+    return random_of_legal(mask, n, buf, off)
+
+
+@nb.njit(cache=True)
+def random_of_legal(mask, n, buf, off):
+    """As :func:`random_legal` when the number ``n`` of True entries is known (``legal_mask``
+    returns it): one pass instead of two, the same draw."""
     if n == 0:
         return -1
     k = rng_below(buf, off, n)
