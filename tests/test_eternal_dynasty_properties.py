@@ -13,10 +13,10 @@ import numpy as np
 import pytest
 
 from sim.core import random_legal, rng_seed
-from sim._eternal_dynasty import SPEC
-from sim._eternal_dynasty import layout as L
-from sim._eternal_dynasty.options import DATA_FILE
-from sim._eternal_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
+from sim.eternal_dynasty import SPEC
+from sim.eternal_dynasty import layout as L
+from sim.eternal_dynasty.options import DATA_FILE
+from sim.eternal_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
 
 K = SPEC.kernels
 COMP = json.loads(DATA_FILE.read_text())

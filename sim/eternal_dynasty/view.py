@@ -3,9 +3,9 @@
 import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS
-from sim._eternal_dynasty import layout as L
-from sim._eternal_dynasty import rules as R
-from sim._eternal_dynasty.options import load_components
+from sim.eternal_dynasty import layout as L
+from sim.eternal_dynasty import rules as R
+from sim.eternal_dynasty.options import load_components
 
 _COMP = load_components()
 PROVINCE = [p["name"] for p in _COMP["provinces"]]

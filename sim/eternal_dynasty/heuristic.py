@@ -23,8 +23,8 @@ import numba as nb
 import numpy as np
 
 from sim.core import H_CURRENT, argmax_masked, random_legal
-from sim._eternal_dynasty.layout import *  # noqa: F401,F403
-from sim._eternal_dynasty.rules import (
+from sim.eternal_dynasty.layout import *  # noqa: F401,F403
+from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_DISCARD, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL, apply, dyn_field,
     legal_mask, n_players, pb, provisional, ruler_field, top, vote_field,
 )

@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core import Option
-from sim._eternal_dynasty import layout as L
+from sim.eternal_dynasty import layout as L
 
 DATA_FILE = Path(__file__).with_name("data") / "components.json"
 
@@ -35,7 +35,7 @@ def player_constraints(n: int, options: dict) -> str | None:
     if length == "short5" and n != 5:
         return "length 'short5' needs 5 players"
     if str(options.get("ruler_draft", "false")).lower() == "true":
-        return "the Ruler Draft variant is not implemented yet (see sim/_eternal_dynasty/STATUS.md)"
+        return "the Ruler Draft variant is not implemented yet (docs/games/eternal_dynasty.md, Missing)"
     return None
 
 

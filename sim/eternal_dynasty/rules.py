@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below
-from sim._eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
+from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
 
 # task kinds --------------------------------------------------------------------------
 (TK_NONE, TK_EVENT_DRAW, TK_DEAL, TK_RULER, TK_DISCARD, TK_INIT_PLACE, TK_VOTECALL, TK_ACTION,

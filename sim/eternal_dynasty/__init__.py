@@ -1,4 +1,4 @@
-"""Eternal Dynasty (Zucchini People Games) for 3-5 players (work in progress: see STATUS.md).
+"""Eternal Dynasty (Zucchini People Games) for 3-5 players.
 
 Rules: ``docs/games/eternal_dynasty.md`` over the spec ``shared/rules/eternal_dynasty.md``;
 kernels in ``rules.py``, state layout in ``layout.py``, the heuristic in ``heuristic.py``,
@@ -6,10 +6,10 @@ component data in ``data/components.json``.
 """
 
 from sim.core import GameSpec, Kernels, header_current_player
-from sim._eternal_dynasty import layout, view
-from sim._eternal_dynasty.heuristic import heuristic
-from sim._eternal_dynasty.options import OPTIONS, component_data, player_constraints
-from sim._eternal_dynasty.rules import (
+from sim.eternal_dynasty import layout, view
+from sim.eternal_dynasty.heuristic import heuristic
+from sim.eternal_dynasty.options import OPTIONS, component_data, player_constraints
+from sim.eternal_dynasty.rules import (
     FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
 )
 
