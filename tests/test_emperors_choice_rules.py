@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 from sim.core import H_CURRENT
-from sim._emperors_choice import layout as L
-from sim._emperors_choice import rules as R
-from sim._emperors_choice.scenario import (
+from sim.emperors_choice import layout as L
+from sim.emperors_choice import rules as R
+from sim.emperors_choice.scenario import (
     balance_supply, clear_cards, give, position, set_player, set_tiles, to_move,
 )
 
@@ -500,3 +500,27 @@ def test_royal_seal_and_jade_in_step_two():
     side = card_at(s, 4)
     R.apply(s, L.A_FLIP + 4)
     assert card_at(s, 4) == 1 - side and s[L.REMOVED + L.SEAL] == 1 and s[L.REMOVED + L.JADE] == 1
+
+
+def test_final_tie_breaks():
+    for option, winner in (("top_card_only", 1), ("lexicographic_sorted_powers", 0)):
+        s = position(3, options={"final_tiebreak_power": option})
+        for p in range(3):
+            clear_cards(s, p)
+            set_player(s, p, tile=p + 1)
+            s[R.pb(p) + L.F_SCORE] = 50
+        s[R.pb(2) + L.F_SCORE] = 49
+        give(s, 0, "General", 9)
+        give(s, 0, "Cavalry", 5)
+        give(s, 1, "General", 9)
+        give(s, 1, "Supply Officer", 3)
+        for p in range(3):
+            s[R.pb(p) + L.F_TB_CARDS] = R.count_loc(s, L.LOC_HAND + p)
+            s[R.pb(p) + L.F_TB_POWER] = 9
+        sc, w = np.zeros(3), np.zeros(3)
+        R.returns(s, sc, w)
+        # top card equal (9): the lower Turn Order tile (seat 0, tile 1) wins; sorted Powers: 5 > 3 wins too
+        assert w[0] == 1.0
+        s[R.pb(0) + L.F_TILE], s[R.pb(1) + L.F_TILE] = 2, 1
+        R.returns(s, sc, w)
+        assert w[winner] == 1.0

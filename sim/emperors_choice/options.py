@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from sim.core import Option
-from sim._emperors_choice import layout as L
+from sim.emperors_choice import layout as L
 
 DATA_FILE = Path(__file__).with_name("data") / "components.json"
 

@@ -24,8 +24,8 @@ import numba as nb
 import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS, argmax_masked
-from sim._emperors_choice.layout import *  # noqa: F401,F403
-from sim._emperors_choice.rules import cd, count_loc, legal_mask, ncards, pb, raise_cost, score_policy
+from sim.emperors_choice.layout import *  # noqa: F401,F403
+from sim.emperors_choice.rules import cd, count_loc, legal_mask, ncards, pb, raise_cost, score_policy
 
 TILE_VALUE = np.array([2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0])
 

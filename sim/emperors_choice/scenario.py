@@ -8,9 +8,9 @@ names (hands, displays, tiles, tracks, the seat to move) without touching anythi
 import numpy as np
 
 from sim.core import H_CURRENT
-from sim._emperors_choice import layout as L
-from sim._emperors_choice.options import OPTIONS, card_table, component_data, load_components
-from sim._emperors_choice.rules import new_state, pb
+from sim.emperors_choice import layout as L
+from sim.emperors_choice.options import OPTIONS, card_table, component_data, load_components
+from sim.emperors_choice.rules import new_state, pb
 
 _CARDS = card_table(load_components())
 
@@ -26,7 +26,10 @@ def free_card(s: np.ndarray, name: str, power: int | None = None) -> int:
     for c, row in enumerate(_CARDS):
         base = row["name"].replace(" (starting)", "").replace(" (bonus)", "")
         if base == name and (power is None or row["power"] == power):
-            if s[L.LOC + c] in (L.LOC_DECK, L.LOC_BOX, L.LOC_DISCARD):
+            if s[L.LOC + c] in (L.LOC_DECK, L.LOC_BOX, L.LOC_DISCARD, L.LOC_DISPLAY):
+                for i in range(L.MAX_RECRUIT):  # taken out of the Recruitment display
+                    if s[L.RECRUIT + i] == c:
+                        s[L.RECRUIT + i] = -1
                 return c
     raise LookupError(f"no free card {name} {power}")
 

@@ -6,10 +6,10 @@ the heuristic in ``heuristic.py``, component data in ``data/components.json``.
 """
 
 from sim.core import GameSpec, Kernels, header_current_player
-from sim._emperors_choice import layout, view
-from sim._emperors_choice.heuristic import heuristic
-from sim._emperors_choice.options import OPTIONS, component_data
-from sim._emperors_choice.rules import (
+from sim.emperors_choice import layout, view
+from sim.emperors_choice.heuristic import heuristic
+from sim.emperors_choice.options import OPTIONS, component_data
+from sim.emperors_choice.rules import (
     FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
 )
 

@@ -16,7 +16,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, rng_next, rng_seed
-from sim._emperors_choice.layout import *  # noqa: F401,F403
+from sim.emperors_choice.layout import *  # noqa: F401,F403
 
 
 # ============================================================================ small helpers
@@ -1414,26 +1414,56 @@ def apply(s, a):
 
 
 @nb.njit(cache=True)
-def tiebreak_key(s, p):
-    """Ties: most cards in hand, then the highest Power, then the lower Turn Order tile."""
-    b = pb(p)
-    n = s[H_NPLAYERS]
-    key = s[b + F_TB_CARDS] * 1000 + s[b + F_TB_POWER]
-    return key * 10 + (n + 1 - s[b + F_TILE])
+def sorted_powers(s, p, out):
+    k = 0
+    for c in range(ncards(s)):
+        if s[LOC + c] == LOC_HAND + p:
+            out[k] = power(s, c, p)
+            k += 1
+    srt = np.sort(out[:k])[::-1]
+    out[:k] = srt
+    return k
+
+
+@nb.njit(cache=True)
+def better(s, p, q):
+    """1 if seat p ranks above q at the end, -1 below (spec 4: VP, cards in hand, highest
+    Power (top card, or all Powers sorted by option), lower Turn Order tile)."""
+    bp, bq = pb(p), pb(q)
+    for f in (F_SCORE, F_TB_CARDS):
+        if s[bp + f] != s[bq + f]:
+            return 1 if s[bp + f] > s[bq + f] else -1
+    if s[O_TIEBREAK] == 0:
+        if s[bp + F_TB_POWER] != s[bq + F_TB_POWER]:
+            return 1 if s[bp + F_TB_POWER] > s[bq + F_TB_POWER] else -1
+    else:
+        a = np.zeros(MAXC, np.int64)
+        b = np.zeros(MAXC, np.int64)
+        ka = sorted_powers(s, p, a)
+        kb = sorted_powers(s, q, b)
+        for i in range(min(ka, kb)):
+            if a[i] != b[i]:
+                return 1 if a[i] > b[i] else -1
+    if s[bp + F_TILE] != s[bq + F_TILE]:
+        return 1 if s[bp + F_TILE] < s[bq + F_TILE] else -1
+    return 0
 
 
 @nb.njit(cache=True)
 def returns(s, scores, wins):
     n = s[H_NPLAYERS]
-    best = -1
+    k = 0
     for p in range(n):
         scores[p] = s[pb(p) + F_SCORE]
-        k = s[pb(p) + F_SCORE] * 1000000 + tiebreak_key(s, p)
-        if k > best:
-            best = k
+        top = True
+        for q in range(n):
+            if q != p and better(s, q, p) > 0:
+                top = False
+        wins[p] = 1.0 if top else 0.0
+        if top:
+            k += 1
     for p in range(n):
-        k = s[pb(p) + F_SCORE] * 1000000 + tiebreak_key(s, p)
-        wins[p] = 1.0 if k == best else 0.0
+        wins[p] /= k
 
 
 # ============================================================================ search support
