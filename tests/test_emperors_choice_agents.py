@@ -47,3 +47,24 @@ def test_determinize_keeps_the_observers_key_and_changes_hidden_cards():
             legal_mask(s, mask)
             apply(s, int(rng.choice(np.flatnonzero(mask))))
     assert changed > 0
+
+
+def test_every_search_reaches_the_searchers_own_node():
+    """MCTS reads its decision at ``info_key(root, me)``: a key that changed under
+    ``determinize`` would make the simulations miss that node."""
+    from agents.mcts import mcts_params, search_root
+    from sim import Game
+
+    sims = 60
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(2):
+        g = Game("emperors_choice", players=3, seed=seed)
+        while not g.is_over:
+            if rng.random() < 0.05:
+                _, visits, _ = search_root(SPEC, g.state, mcts_params(sims), seed)
+                assert visits.sum() >= sims - 3, g.render()
+                checked += 1
+            acts = g.legal_actions()
+            g.apply(acts[int(rng.integers(len(acts)))])
+    assert checked > 10

@@ -524,3 +524,51 @@ def test_final_tie_breaks():
         s[R.pb(0) + L.F_TILE], s[R.pb(1) + L.F_TILE] = 2, 1
         R.returns(s, sc, w)
         assert w[winner] == 1.0
+
+
+def test_component_data_errors_name_the_table_row_and_field():
+    import copy
+
+    from sim.emperors_choice.options import DataError, component_data, load_components
+
+    comp = load_components()
+    cases = [
+        (("withdrawal_tiles", 0, "effect"), "gold:3+fireworks:1", r"withdrawal_tiles row 1 \(W1\) field 'effect': unknown icon"),
+        (("palace_levels", 4, "side_a"), "palace_up:1", r"palace_levels row 5 field 'side_a': a palace level cannot raise"),
+        (("character_cards", 2, "power_rule"), "doubled", r"Military Commander\): power_rule 'doubled'"),
+        (("policy_cards", 3, "scoring_id"), "nothing", r"policy_cards row 4: scoring_id 'nothing'"),
+        (("tribute_cards", 0, "count"), -1, r"tribute_cards row 1: field 'count' must be an integer"),
+    ]
+    for (table, row, field), value, pattern in cases:
+        bad = copy.deepcopy(comp)
+        bad[table][row][field] = value
+        with pytest.raises(DataError, match=pattern):
+            component_data(bad)
+    bad = copy.deepcopy(comp)
+    del bad["decree_trust_cost"]
+    with pytest.raises(DataError, match="missing or malformed field 'decree_trust_cost'"):
+        component_data(bad)
+    # a '/' choice is accepted and asked as a decision
+    ok = copy.deepcopy(comp)
+    ok["withdrawal_tiles"][0]["effect"] = "gold:2/trust:2"
+    assert component_data(ok)[L.D_EFF + L.EFF_WD * L.EFF_SIZE] == 2
+
+
+def test_a_slash_effect_is_a_decision():
+    import copy
+
+    from sim.emperors_choice.options import component_data, load_components
+
+    comp = load_components()
+    comp["withdrawal_tiles"][0]["effect"] = "gold:2/trust:2+vp:1"
+    s = position(3)
+    s[L.DAT:L.DAT + L.D_SIZE] = component_data(comp)
+    p = int(s[H_CURRENT])
+    s[L.G_FIRST] = 0
+    s[L.G_ACTIVE] = 3
+    R.apply(s, L.A_PASS)
+    R.apply(s, L.A_WD)
+    assert s[L.G_DECISION] == L.DK_OPTION and s[H_CURRENT] == p
+    gold, tr, v = int(s[R.pb(p) + L.F_GOLD]), trust(s, p), vp(s, p)
+    R.apply(s, L.A_OPT + 1)
+    assert s[R.pb(p) + L.F_GOLD] == gold and trust(s, p) == tr + 2 and vp(s, p) == v + 1
