@@ -43,6 +43,9 @@ SPEC = GameSpec(
     state_from_chance=view.state_from_chance,
     data=component_data(),
     report_groups=(
+        ("Round-1 start player", ("first_start_player",)),
+        ("Starting Bonus tile", tuple(f"starting_bonus_sb{i}" for i in range(1, 6))),
+        ("Starting Carriage type", tuple(f"start_carriage_{i}" for i in range(1, 6))),
         ("Turn Order tile 1 taken (rounds)", ("turn_tile_1",)),
         ("Withdrawal tile taken", tuple(f"withdrawal_w{i}" for i in range(1, 7))),
         ("VP from a policy", ("vp_policy_border_defence", "vp_policy_expedition", "vp_policy_book_preservation",

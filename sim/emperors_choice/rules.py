@@ -712,6 +712,7 @@ def new_state_forced(seed, n, options, log, nlog):
                 r -= 1
         cars[j] = 0
         s[b + F_TAB + CAR1 + j] += 1
+        s[b + F_START_CAR] = j + 1
         got2, got3 = False, False
         for c in range(ncards(s)):
             k = cd(s, c, CD_KIND)
@@ -730,6 +731,7 @@ def new_state_forced(seed, n, options, log, nlog):
     fill_display(s)
     # 10: start player; 11: Starting Bonus tiles in order from the start player
     s[G_START] = choose(s, CH_START, n)
+    s[G_FIRST_START] = s[G_START]
     s[G_DECREE_UP] = 3
     s[G_WD_UP] = (1 << N_WD) - 1
     s[G_PHASE] = PH_SETUP
@@ -747,6 +749,7 @@ def new_state_forced(seed, n, options, log, nlog):
                     r -= 1
         for i in range(n - 1, -1, -1):
             push(s, AT_EFFECT, EFF_SB + picks[i], (s[G_START] + i) % n)
+            s[pb((s[G_START] + i) % n) + F_BONUS_TILE] = picks[i] + 1
     advance(s)
     return s
 
@@ -1591,7 +1594,9 @@ FEATURE_NAMES = (
     + ("vp_trust", "vp_palace", "vp_gold", "vp_characters", "vp_treasures", "vp_tributes", "vp_other", "vp_lost")
     + tuple(f"turn_tile_{t}" for t in range(1, 6))
     + tuple(f"withdrawal_w{i}" for i in range(1, 7))
-    + ("decrees", "palace_level", "wall_length", "recruits", "hired", "items_lost", "score",
+    + tuple(f"starting_bonus_sb{i}" for i in range(1, 6))
+    + tuple(f"start_carriage_{i}" for i in range(1, 6))
+    + ("first_start_player", "decrees", "palace_level", "wall_length", "recruits", "hired", "items_lost", "score",
        "policies_scored", "barbarian", "exhaustion_events", "trust_overflows", "seal_uses")
 )
 N_FEATURES = len(FEATURE_NAMES)
@@ -1624,6 +1629,13 @@ def features(s, out):
         for i in range(N_WD):
             out[p, j] = s[b + F_WD_COUNT + i]
             j += 1
+        for i in range(5):
+            out[p, j] = 1.0 if s[b + F_BONUS_TILE] == i + 1 else 0.0
+            out[p, j + 5] = 1.0 if s[b + F_START_CAR] == i + 1 else 0.0
+            j += 1
+        j += 5
+        out[p, j] = 1.0 if s[G_FIRST_START] == p else 0.0
+        j += 1
         out[p, j] = s[b + F_DECREES]
         out[p, j + 1] = s[b + F_PALACE]
         out[p, j + 2] = player_wall(s, p)
