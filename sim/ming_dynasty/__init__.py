@@ -1,0 +1,53 @@
+"""Ming Dynasty (Robert F. Watson, 2007) for 2-4 players, with the 2-player neutral colour.
+
+Rules: ``docs/games/ming_dynasty.md`` (decisions) over the spec
+``shared/rules/ming_dynasty.md``; kernels in ``rules.py``, state layout in ``layout.py``,
+the heuristic in ``heuristic.py``, component data in ``data/`` (``board.csv``: the border
+graph; ``components.json``: the card mix and point values).
+"""
+
+from sim.core import GameSpec, Kernels, header_current_player
+from sim.ming_dynasty import layout, view
+from sim.ming_dynasty.heuristic import heuristic
+from sim.ming_dynasty.options import OPTIONS, component_data
+from sim.ming_dynasty.rules import (
+    FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
+    rewind_secrets,
+)
+
+KERNELS = Kernels(
+    new_state=new_state,
+    current_player=header_current_player,
+    legal_mask=legal_mask,
+    apply=apply,
+    is_terminal=is_terminal,
+    returns=returns,
+    determinize=determinize,
+    heuristic=heuristic,
+    evaluate=evaluate,
+    features=features,
+    info_key=info_key,
+    rewind_secrets=rewind_secrets,
+)
+
+SPEC = GameSpec(
+    name="ming_dynasty",
+    title="Ming Dynasty",
+    min_players=2,
+    max_players=4,
+    num_actions=layout.NUM_ACTIONS,
+    max_decisions=1500,
+    kernels=KERNELS,
+    options=OPTIONS,
+    feature_names=FEATURE_NAMES,
+    action_name=view.action_name,
+    render=view.render,
+    chance_outcomes=view.chance_outcomes,
+    state_from_chance=view.state_from_chance,
+    data=component_data(),
+    report_groups=(
+        ("Start player of round 1", ("first_start",)),
+        ("Points scored by source", ("vp_sets", "vp_bonus", "vp_monastery", "vp_final_sets")),
+        ("Dragon cards bought", ("dragons_bought",)),
+    ),
+)

@@ -1,0 +1,352 @@
+"""Ming Dynasty property tests over many random games (every player count).
+
+Invariants are checked after every decision by an independent numba checker (members,
+tiles and cards conserved; hands of 5 after phase 2; sections and cities; princes).  Final
+scores are recounted in plain Python: the end-of-game tile conversion from the tiles held,
+and, for a sample of games, every scoring of rounds 2, 4 and 6 replayed by an independent
+plain-Python implementation of spec 4.1-4.4 from the position before it and the return
+decisions taken in it.
+"""
+
+import numba as nb
+import numpy as np
+import pytest
+
+from sim.core import random_legal, rng_seed
+from sim.ming_dynasty import SPEC
+from sim.ming_dynasty import layout as L
+from sim.ming_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
+
+K = SPEC.kernels
+
+E_MEMBERS, E_NEUTRAL, E_TILES, E_CARDS, E_DRAGONS, E_HAND, E_HAND5, E_CITY, E_SECTION, E_PRINCE, E_SCORE, E_PARTS = range(1, 13)
+
+
+@nb.njit(cache=True)
+def check(s, prev_phase, prev_scores):
+    n = s[2]
+    ph = s[L.G_PHASE]
+    for p in range(n):
+        b = pb(p)
+        tot = s[b + L.F_SUPPLY] + s[L.BOXED + p]
+        for sp in range(L.N_PROV):
+            tot += s[L.SPACE + sp * L.MAXP + p]
+        for d in range(L.N_DIST):
+            tot += s[L.OPEN + d * L.N_ENT + p] + s[L.CITY + d * L.N_ENT + p]
+            if s[L.MONK + d] == p:
+                tot += 1
+        if tot + 1 != 31:  # + the score marker
+            return E_MEMBERS
+        h = 0
+        for c in range(4):
+            if s[b + L.F_HAND + c] < 0:
+                return E_HAND
+            h += s[b + L.F_HAND + c]
+        if h > 5:
+            return E_HAND
+        if prev_phase == L.PH_CARDS and ph == L.PH_TURN and h != 5:
+            return E_HAND5
+        if s[b + L.F_SCORE] < prev_scores[p]:
+            return E_SCORE
+        prev_scores[p] = s[b + L.F_SCORE]
+        parts = (s[b + L.F_VP_SET6] + s[b + L.F_VP_CITY] + s[b + L.F_VP_BONUS] + s[b + L.F_VP_MONK]
+                 + s[b + L.F_VP_SET5] + s[b + L.F_VP_TILES])
+        if parts != s[b + L.F_SCORE]:
+            return E_PARTS
+    if n == 2:
+        tot = s[L.G_NEUTRAL_POOL] + s[L.BOXED + L.NEUTRAL]
+        for d in range(L.N_DIST):
+            tot += s[L.OPEN + d * L.N_ENT + L.NEUTRAL] + s[L.CITY + d * L.N_ENT + L.NEUTRAL]
+        if tot != (s[L.S_NEUTRAL_STRICT] if s[L.O_NEUTRAL_POOL] == 1 else s[L.S_NEUTRAL_POOL]):
+            return E_NEUTRAL
+    for c in range(L.N_PROV):
+        tot = s[L.TILE_SUPPLY + c]
+        for p in range(n):
+            tot += s[pb(p) + L.F_TILES + c]
+        if tot != s[L.S_TILES]:
+            return E_TILES
+    for sym in range(3):
+        tot = s[L.G_DISCARD + sym]
+        for i in range(s[L.G_DECK_PTR], s[L.G_DECK_N]):
+            if s[L.DECK + i] == sym:
+                tot += 1
+        for sp in range(L.N_PROV):
+            if s[L.DISPLAY + sp] == sym:
+                tot += 1
+        for p in range(n):
+            tot += s[pb(p) + L.F_HAND + sym]
+        if tot != s[L.S_CARDS + sym]:
+            return E_CARDS
+    tot = s[L.G_DRAGON_SUPPLY]
+    for p in range(n):
+        tot += s[pb(p) + L.F_HAND + 3]
+    if tot != s[L.S_DRAGONS]:
+        return E_DRAGONS
+    in_scoring = ph == L.PH_COMMIT or ph == L.PH_RETURN or ph == L.PH_NRETURN
+    for d in range(L.N_DIST):
+        sec = 0
+        for e in range(L.N_ENT):
+            sec += s[L.CITY + d * L.N_ENT + e]
+        if sec > 3:
+            return E_SECTION
+        if sec > 0 and not in_scoring:
+            return E_CITY
+    if ph != L.PH_WALK and ph != L.PH_PRINCE:
+        for p in range(n):
+            for q in range(p):
+                if s[L.PRINCE + p] == s[L.PRINCE + q]:
+                    return E_PRINCE
+    return 0
+
+
+@nb.njit(cache=True)
+def play_checked(seeds, n, options, finals, snaps, logs):
+    """Random games; returns (game index, ply, error) of the first broken invariant or -1s.
+
+    For the first ``snaps.shape[0]`` games also keep the state before each scoring
+    (snaps[g, round // 2 - 1]) and the decisions taken during it (logs[g, j, :], -1 padded).
+    """
+    mask = np.zeros(L.NUM_ACTIONS, np.bool_)
+    rng = np.zeros(2, np.int32)
+    prev = np.zeros(4, np.int64)
+    for g in range(seeds.shape[0]):
+        s = new_state(seeds[g], n, options)
+        rng_seed(rng, 0, seeds[g] + 1)
+        ply = 0
+        prev[:] = 0
+        cur_scoring = -1
+        li = 0
+        while not is_terminal(s):
+            if legal_mask(s, mask) == 0:
+                return g, ply, 99
+            a = random_legal(mask, rng, 0)
+            before = s.copy()
+            ph = s[L.G_PHASE]
+            apply(s, a)
+            ply += 1
+            if g < snaps.shape[0]:
+                nph = s[L.G_PHASE]
+                scoring = ph == L.PH_TURN and before[L.G_ROUND] % 2 == 0 and (
+                    nph == L.PH_COMMIT or nph == L.PH_RETURN or nph == L.PH_NRETURN or nph == L.PH_PLACE
+                    or nph == L.PH_NEUTRAL or nph == L.PH_CHOOSE or nph == L.PH_OVER)
+                if ph == L.PH_TURN and scoring and cur_scoring < 0:
+                    cur_scoring = before[L.G_ROUND] // 2 - 1
+                    snaps[g, cur_scoring, :] = before
+                    li = 0
+                    logs[g, cur_scoring, li] = a
+                    li += 1
+                elif cur_scoring >= 0 and (ph == L.PH_COMMIT or ph == L.PH_RETURN or ph == L.PH_NRETURN):
+                    logs[g, cur_scoring, li] = a
+                    li += 1
+                if cur_scoring >= 0 and not (nph == L.PH_COMMIT or nph == L.PH_RETURN or nph == L.PH_NRETURN):
+                    cur_scoring = -1
+            e = check(s, ph, prev)
+            if e != 0:
+                return g, ply, e
+            if ply > 1500:
+                return g, ply, 98
+        finals[g, :] = s
+    return -1, -1, 0
+
+
+# ------------------------------------------------------------------ independent scoring
+
+
+def _majority(counts):
+    """4.1 for one district: {entity: members moved} (spec's reference pseudo-code)."""
+    if not counts:
+        return {}
+    m1 = max(counts.values())
+    t1 = [e for e in counts if counts[e] == m1]
+    if len(t1) == 1:
+        out = {t1[0]: min(2, m1)}
+        rest = {e: c for e, c in counts.items() if e != t1[0]}
+        if rest:
+            m2 = max(rest.values())
+            t2 = [e for e in rest if rest[e] == m2]
+            if len(t2) == 1:
+                out[t2[0]] = 1
+        return out
+    if len(t1) >= 4:
+        return {}
+    return {e: 1 for e in t1}
+
+
+def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
+    """Play one whole scoring (4.1-4.3, and 4.4 in round 6) from state ``s`` in plain Python.
+
+    ``s`` is the state before the last phase-3 decision, ``decisions[0]`` that decision (a
+    PASS), the rest the COMMIT / RETURN_FROM decisions taken in the scoring, in order.
+    """
+    n = int(s[2])
+    ents = list(range(n)) + ([4] if n == 2 else [])
+    r = int(s[L.G_ROUND])
+    st = int(s[L.G_START])
+    open_ = {(d, e): int(s[L.OPEN + d * 5 + e]) for d in range(18) for e in ents}
+    tiles = [[int(s[pb(p) + L.F_TILES + c]) for c in range(6)] for p in range(n)]
+    supply = [int(s[L.TILE_SUPPLY + c]) for c in range(6)]
+    score = [int(s[pb(p) + L.F_SCORE]) for p in range(n)]
+    set6 = [int(x) for x in s[L.S_SET6:L.S_SET6 + 3]][r // 2 - 1]
+    per = [int(x) for x in s[L.S_MEMBER:L.S_MEMBER + 3]][r // 2 - 1]
+    dec = iter(decisions[1:])
+    order = [(st + i) % n for i in range(n)]
+    for prov in range(6):
+        city = {(d, e): 0 for d in range(3 * prov, 3 * prov + 3) for e in ents}
+        for d in range(3 * prov, 3 * prov + 3):
+            moved = _majority({e: open_[d, e] for e in ents if open_[d, e] > 0})
+            for e, k in moved.items():
+                open_[d, e] -= k
+                city[d, e] += k
+            for p in order:
+                for _ in range(moved.get(p, 0)):
+                    if supply[prov] > 0:
+                        supply[prov] -= 1
+                        tiles[p][prov] += 1
+                        while min(tiles[p]) > 0:
+                            for c in range(6):
+                                tiles[p][c] -= 1
+                                supply[c] += 1
+                            score[p] += set6
+        tot = {e: sum(city[d, e] for d in range(3 * prov, 3 * prov + 3)) for e in ents}
+        pre = max(tot[p] for p in range(n))
+        sole = n == 2 and tot[4] > pre
+        commits = {}
+        for p in order:
+            if tot[p] > 0:
+                commits[p] = next(dec) - L.A_COMMIT
+        for p in order:
+            k = commits.get(p, 0)
+            while k > 0:
+                secs = [d for d in range(3 * prov, 3 * prov + 3) if city[d, p] > 0]
+                if k == sum(city[d, p] for d in secs) or len(secs) == 1:
+                    d = secs[0]  # no choice left: the engine returns them without a decision
+                else:
+                    d = next(dec) - L.A_DIST
+                city[d, p] -= 1
+                open_[d, p] += 1
+                k -= 1
+        if n == 2:
+            nn = sum(city[d, 4] for d in range(3 * prov, 3 * prov + 3))
+            if not sole:
+                k = nn
+            else:
+                h = pre if s[L.O_NEUTRAL_KEEP] == 1 else max(sum(city[d, p] for d in range(3 * prov, 3 * prov + 3)) for p in range(n))
+                k = nn - (h + 1)
+            while k > 0:
+                secs = [d for d in range(3 * prov, 3 * prov + 3) if city[d, 4] > 0]
+                if k == sum(city[d, 4] for d in secs) or len(secs) == 1:
+                    d = secs[0]
+                else:
+                    d = next(dec) - L.A_DIST
+                city[d, 4] -= 1
+                open_[d, 4] += 1
+                k -= 1
+        rem = {e: [city[d, e] for d in range(3 * prov, 3 * prov + 3)] for e in ents}
+        for p in range(n):
+            score[p] += sum(rem[p]) * per
+        tot = {e: sum(v) for e, v in rem.items() if sum(v) > 0}
+        if tot:
+            m = max(tot.values())
+            t = [e for e in tot if tot[e] == m]
+            if len(t) > 1:
+                if s[L.O_BONUS_TIE] == 0:
+                    key = {e: max(rem[e]) for e in t}
+                else:
+                    full = [sum(rem[e][j] for e in ents) for j in range(3)]
+                    key = {e: max(rem[e][j] for j in range(3) if full[j] == max(full)) for e in t}
+                best = max(key.values())
+                t = [e for e in t if key[e] == best]
+            for e in t:
+                if e != 4:
+                    score[e] += int(s[L.S_BONUS]) // len(t)
+    for d in range(18):
+        if s[L.MONK + d] >= 0:
+            score[int(s[L.MONK + d])] += int(s[L.S_MONK])
+    assert next(dec, None) is None, "decisions left over"
+    if r == 6:
+        for p in range(n):
+            score[p] += final_tile_points(tiles[p], int(s[L.S_SET5]), int(s[L.S_TILE_PT]))
+    return score
+
+
+def final_tile_points(t, set5=10, tile=1):
+    t = sorted(t, reverse=True)
+    sets = 0
+    while len(t) >= 5 and t[4] > 0:
+        for i in range(5):
+            t[i] -= 1
+        sets += 1
+        t.sort(reverse=True)
+    return sets * set5 + sum(t) * tile
+
+
+GAMES = 10000
+RESCORED = 150
+
+
+@pytest.mark.parametrize("n", [2, 3, 4])
+def test_invariants_and_recount_over_random_games(n):
+    seeds = np.arange(GAMES, dtype=np.int64) + 100_000 * n
+    finals = np.zeros((GAMES, L.STATE_SIZE), np.int32)
+    snaps = np.zeros((RESCORED, 3, L.STATE_SIZE), np.int32)
+    logs = np.full((RESCORED, 3, 64), -1, np.int64)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options({}), finals, snaps, logs)
+    assert err == 0, f"game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
+    scores = np.zeros(n)
+    wins = np.zeros(n)
+    for s in finals:
+        K.returns(s, scores, wins)
+        for p in range(n):
+            b = pb(p)
+            tiles = [int(x) for x in s[b + L.F_TILES:b + L.F_TILES + 6]]
+            assert s[b + L.F_VP_SET5] + s[b + L.F_VP_TILES] == final_tile_points(tiles)
+            assert s[b + L.F_SUPPLY] == 0  # 30 members = 6 rounds x 5 placements
+        monks = [int((s[L.MONK:L.MONK + 18] == p).sum()) for p in range(n)]
+        best = max(zip(scores.tolist(), monks))
+        winners = [p for p in range(n) if (scores[p], monks[p]) == best]
+        assert wins.tolist() == [1 / len(winners) if p in winners else 0.0 for p in range(n)]
+    # every scoring of the sampled games, replayed independently
+    for gi in range(RESCORED):
+        for j in range(3):
+            dec = [int(a) for a in logs[gi, j] if a >= 0]
+            got = rescore(snaps[gi, j], dec)
+            nxt = snaps[gi, j + 1] if j < 2 else finals[gi]
+            if j < 2:
+                # scores at the start of the next scoring's round 2 later: unchanged in between
+                expect = [int(nxt[pb(p) + L.F_SCORE]) for p in range(n)]
+            else:
+                expect = [int(finals[gi][pb(p) + L.F_SCORE]) for p in range(n)]
+            assert got == expect, f"game {gi}, scoring {j}: recount {got}, engine {expect}"
+
+
+@pytest.mark.parametrize("options", [
+    {"city_bonus_tiebreak": "fullest_section", "neutral_keep": "before_returns"},
+    {"neutral_pool": "strict_31", "start_player": "seat0"},
+])
+@pytest.mark.parametrize("n", [2, 4])
+def test_invariants_under_rule_options(n, options):
+    seeds = np.arange(1000, dtype=np.int64) + 77
+    finals = np.zeros((1000, L.STATE_SIZE), np.int32)
+    snaps = np.zeros((60, 3, L.STATE_SIZE), np.int32)
+    logs = np.full((60, 3, 64), -1, np.int64)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, snaps, logs)
+    assert err == 0, f"game {g}, decision {ply}: invariant {err} broken"
+    for gi in range(60):
+        for j in range(3):
+            got = rescore(snaps[gi, j], [int(a) for a in logs[gi, j] if a >= 0])
+            nxt = snaps[gi, j + 1] if j < 2 else finals[gi]
+            assert got == [int(nxt[pb(p) + L.F_SCORE]) for p in range(n)]
+    if options.get("start_player") == "seat0":
+        assert (finals[:, L.G_FIRST_START] == 0).all()
+
+
+def test_kernel_games_are_deterministic_by_seed():
+    seeds = np.arange(200, dtype=np.int64)
+    f1 = np.zeros((200, L.STATE_SIZE), np.int32)
+    f2 = np.zeros((200, L.STATE_SIZE), np.int32)
+    e = (np.zeros((0, 3, L.STATE_SIZE), np.int32), np.zeros((0, 3, 64), np.int64))
+    opt = SPEC.encode_options({})
+    play_checked(seeds, np.int64(3), opt, f1, *e)
+    play_checked(seeds, np.int64(3), opt, f2, *e)
+    assert np.array_equal(f1, f2)
+    assert len({tuple(r) for r in f1[:, L.LOG:L.LOG + 20]}) > 190
