@@ -475,3 +475,22 @@ def test_replaced_data_changes_the_game_without_recompiling():
     s2 = position(3, board={(0, "Hunan"): (3, 0)})
     s2[L.DATA:L.DATA + L.DATA_SIZE] = s[L.DATA:L.DATA + L.DATA_SIZE]
     assert score(s2, "Hunan")[0] == [5, 0, 0]
+
+
+def test_D50_the_set_aside_copy_is_played_first():
+    s = position(3, board={(0, "Hunan"): (1, 1)}, hands=[["MAGISTRATE"]])
+    c_set = give_card(s, 0, "MAGISTRATE", setaside=True)
+    normal = int(s[R.pb(0) + L.F_HAND])
+    turn(s, 0)
+    K.apply(s, L.A_CARD + 0)  # the slot of the normal copy
+    K.apply(s, prov("Hunan"))
+    assert s[L.DYN_LOC + c_set] == L.LOC_SETASIDE and s[L.DYN_LOC + normal] == L.LOC_HAND
+
+
+def test_D46_the_cap_keeps_base_tokens_before_bonus():
+    s = position(3, board={(0, q): (3, 3) for q in range(1, 17)} | {(0, 17): (1, 1)})  # 98 tokens
+    R.add_tokens(s, np.int64(0), np.int64(q0("Jiangxi")), np.int64(1), np.int64(1), np.int64(2), np.int64(2))
+    assert tokens(s, 0, "Jiangxi") == (1, 1) and R.tokens_total(s, np.int64(0)) == 100
+    s = position(3, options={"enforce_token_limits": "false"}, board={(0, q): (3, 3) for q in range(1, 17)})
+    R.add_tokens(s, np.int64(0), np.int64(q0("Jiangxi")), np.int64(1), np.int64(1), np.int64(2), np.int64(2))
+    assert tokens(s, 0, "Jiangxi") == (3, 3)

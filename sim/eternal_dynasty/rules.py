@@ -416,19 +416,23 @@ def precheck(s, g, q):
 
 
 @nb.njit(cache=True)
-def add_tokens(s, p, q, m, pp):
-    """Add tokens, applying the Influence cap (D26, D46: Military kept before Political)."""
+def add_tokens(s, p, q, m, pp, bm, bp):
+    """Add base-and-extra tokens (m, pp) and bonus tokens (bm, bp), applying the Influence
+    cap (D26); D46: what is kept first is base and extra Military, then base and extra
+    Political, then bonus Military, then bonus Political."""
     if s[O_LIMITS] == 0:
         room = dconst(s, K_CAP) - tokens_total(s, p)
         if room < 0:
             room = 0
-        if m > room:
-            m = room
+        m = min(m, room)
         room -= m
-        if pp > room:
-            pp = room
-    s[ti(p, q, M)] += m
-    s[ti(p, q, P)] += pp
+        pp = min(pp, room)
+        room -= pp
+        bm = min(bm, room)
+        room -= bm
+        bp = min(bp, room)
+    s[ti(p, q, M)] += m + bm
+    s[ti(p, q, P)] += pp + bp
 
 
 # ============================================================================ setup
@@ -1276,7 +1280,9 @@ def gain_step(s, o):
     if stage == 4:
         if (flags & GF_NO_BONUS) == 0 and s[o + 4] > 0 and s[pb(g) + F_BP] > 0:
             return True
-    add_tokens(s, g, q, s[o + 3], s[o + 4])
+    bm = (flags >> 8) & 255
+    bp = (flags >> 16) & 255
+    add_tokens(s, g, q, s[o + 3] - bm, s[o + 4] - bp, bm, bp)
     pop(s)
     return False
 
@@ -1801,6 +1807,13 @@ def legal_mask(s, out):
 @nb.njit(cache=True)
 def play_card(s, p, slot):
     """Play the Dynasty card in ``slot``: it goes to the discard (set-aside copies back)."""
+    c = s[pb(p) + F_HAND + slot]
+    if not is_setaside_copy(s, c):  # D50: a set-aside copy of the same kind is played first
+        for i in range(s[pb(p) + F_NDYN]):
+            o = s[pb(p) + F_HAND + i]
+            if s[DYN_TYPE + o] == s[DYN_TYPE + c] and is_setaside_copy(s, o):
+                slot = i
+                break
     c = remove_from_hand(s, p, slot)
     discard_card(s, c)
     s[pb(p) + F_CARDS_PLAYED] += 1
@@ -1908,12 +1921,13 @@ def apply(s, a):
             s[o + 3] += k
             s[b + F_BM] -= k
             s[o + 6] = 4 << 4
+            s[o + 7] |= k << 8  # bonus amounts are remembered for the cap's loss order (D46)
         else:
             k = a - A_NUM
             s[o + 4] += k
             s[b + F_BP] -= k
             s[o + 6] = 5 << 4
-            s[o + 7] |= GF_NO_BONUS
+            s[o + 7] |= GF_NO_BONUS | (k << 16)
     elif kind == TK_TARGET:
         q = a - A_PROV
         target = s[o + 2]
