@@ -572,3 +572,57 @@ def test_a_slash_effect_is_a_decision():
     gold, tr, v = int(s[R.pb(p) + L.F_GOLD]), trust(s, p), vp(s, p)
     R.apply(s, L.A_OPT + 1)
     assert s[R.pb(p) + L.F_GOLD] == gold and trust(s, p) == tr + 2 and vp(s, p) == v + 1
+
+
+def test_extravagance_makes_canals_castles_while_face_up():
+    s = position(3)
+    tiles_in_order(s, 3)
+    set_tiles(s, 0, castle=2, canal=3, tower=2, wall=1)
+    set_policy(s, 2, "canals_2vp_wall_1vp")
+    assert R.castles_eff(s, 0) == 5
+    set_player(s, 0, vp=10)
+    R.score_side(s, 2, card_at(s, 2), 0, False)
+    assert vp(s, 0) == 10 + 2 * 3 + 3  # 2 VP a Canal, 1 VP a unit of wall (2 towers + 1 wall = 3)
+    set_policy(s, 0, "castles_2vp")
+    R.score_side(s, 0, card_at(s, 0), 0, False)
+    assert vp(s, 0) == 19 + 2 * 5
+    R.flip_policy(s, 2)  # Frugality: Canals are only Canals again
+    assert R.castles_eff(s, 0) == 2
+
+
+def test_palace_top_free_levels_lost_and_paid_raise_only_to_existing_levels():
+    s = position(3)
+    tiles_in_order(s, 3)
+    set_player(s, 0, palace=11, gold=10)
+    R.push(s, L.AT_PALACE_UP, 2, 0)
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[L.G_DECISION] == L.DK_SIDE and s[R.pb(0) + L.F_PALACE] == 12
+    R.apply(s, L.A_OPT)  # level 12 side A; the second level does not exist and is lost
+    assert s[R.pb(0) + L.F_PALACE] == 12 and s[L.G_STACK_N] == 0
+    t = position(3)
+    set_player(t, LI, tile=1)
+    set_player(t, WANG, tile=2)
+    set_player(t, MENG, tile=3)
+    t[L.G_PHASE], t[L.G_MG_IDX], t[L.G_MG_STEP], t[L.G_RS_USED] = L.PH_MGMT, 0, 4, 0
+    set_player(t, LI, palace=10, gold=10)
+    to_move(t, LI, L.DK_RESUPPLY)
+    m = mask(t)
+    assert m[L.A_RAISE] and m[L.A_RAISE + 1] and not m[L.A_RAISE + 2]
+
+
+def test_royal_seal_scoring_places_a_disc_without_decree_vp():
+    s = position(3)
+    tiles_in_order(s, 3)
+    s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP] = L.PH_MGMT, 0, 1
+    s[R.pb(0) + L.F_PENDING + L.SEAL] = 1
+    set_policy(s, 4, "lineage_3vp")
+    clear_cards(s, 0)
+    give(s, 0, "Prince")
+    set_player(s, 0, vp=10)
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[L.G_DECISION] == L.DK_SEAL
+    R.apply(s, L.A_SCORE + 4)
+    assert vp(s, 0) == 13 and s[L.POLICY + 2 * 4 + 1] == 1 and s[L.G_DISCS] == 1
+    assert s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0  # income and Treasures ran, then step 5
