@@ -22,3 +22,25 @@ def test_heuristic_beats_random(n, options):
     # the 95% Wilson interval of the heuristic's win rate must exclude parity (1/n)
     low = binomtest(int(round(share)), games).proportion_ci(method="wilson").low
     assert low > 1 / n, f"{n}p: heuristic wins {share / games:.3f}, interval low {low:.3f}"
+
+
+def test_every_search_reaches_the_searchers_own_node():
+    """MCTS reads its decision at ``info_key(root, me)``: if the key changed under
+    ``determinize`` (covering something the searcher cannot see), or a rewound round did not
+    lead back to the same key, simulations would miss that node and play at random."""
+    from agents.mcts import mcts_params, search_root
+    from sim import Game
+
+    n, sims = 3, 40
+    rng = np.random.default_rng(5)
+    checked = 0
+    for seed in range(2):
+        g = Game("eternal_dynasty", players=n, seed=seed)
+        while not g.is_over:
+            if rng.random() < 0.08:
+                _, visits, _ = search_root(SPEC, g.state, mcts_params(sims, rollout_depth=5), seed)
+                assert visits.sum() >= sims - n, g.render()
+                checked += 1
+            acts = g.legal_actions()
+            g.apply(acts[int(rng.integers(len(acts)))])
+    assert checked > 20
