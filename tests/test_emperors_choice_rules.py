@@ -626,3 +626,41 @@ def test_royal_seal_scoring_places_a_disc_without_decree_vp():
     R.apply(s, L.A_SCORE + 4)
     assert vp(s, 0) == 13 and s[L.POLICY + 2 * 4 + 1] == 1 and s[L.G_DISCS] == 1
     assert s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0  # income and Treasures ran, then step 5
+
+
+def test_setup_phase_next_start_player_and_refills():
+    s = position(4)
+    tiles_in_order(s, 4)  # seat 3 holds tile 4: it passed first
+    s[L.G_WD_UP], s[L.G_DECREE_UP], s[L.G_ROUND] = 0, 0, 2
+    old = [int(c) for c in s[L.RECRUIT:L.RECRUIT + L.MAX_RECRUIT] if c >= 0]
+    R.setup_phase(s)
+    assert s[L.G_START] == 3 and s[L.G_ROUND] == 3 and s[L.G_WD_UP] == 63 and s[L.G_DECREE_UP] == 3
+    assert all(s[R.pb(p) + L.F_TILE] == 0 for p in range(4))
+    new = [int(c) for c in s[L.RECRUIT:L.RECRUIT + L.MAX_RECRUIT] if c >= 0]
+    assert len(new) == 5 and all(s[L.LOC + c] in (L.LOC_DISCARD, L.LOC_DISPLAY) for c in old)
+    sizes = [int(s[L.SETS + i * L.N_TILE:L.SETS + (i + 1) * L.N_TILE].sum()) for i in range(4)]
+    assert sizes == [4, 3, 3, 2]
+
+
+@pytest.mark.parametrize("option,instant", [("step2_or_instant_after", False), ("always_instant", True)])
+def test_immediate_tile_timing_option(option, instant):
+    s = position(3, options={"immediate_tiles_timing": option})
+    set_player(s, 0, gold=0)
+    R.get_tile(s, 0, L.NUGGET)
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[R.pb(0) + L.F_GOLD] == (3 if instant else 0)
+    assert s[R.pb(0) + L.F_PENDING + L.NUGGET] == (0 if instant else 1)
+
+
+@pytest.mark.parametrize("option,offered", [("false", True), ("true", False)])
+def test_stolen_treasure_reuse_option(option, offered):
+    s = position(3, options={"treasure_once_per_round": option})
+    tiles_in_order(s, 3)
+    s[L.TREASURE + 0] = 0
+    s[L.TR_USED + 0] = 1  # used this round by its former owner
+    s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP] = L.PH_MGMT, 0, 3
+    s[L.G_TR_IDX] = 0
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert (s[L.G_DECISION] == L.DK_TREASURE) == offered
