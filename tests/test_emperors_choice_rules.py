@@ -664,3 +664,26 @@ def test_stolen_treasure_reuse_option(option, offered):
     s[L.G_DECISION] = L.DK_NONE
     R.advance(s)
     assert (s[L.G_DECISION] == L.DK_TREASURE) == offered
+
+
+@pytest.mark.parametrize("option,second_card", [("historical_all_players", True), ("current_active_displays", False)])
+def test_cmax_scope_option(option, second_card):
+    s = position(3, options={"cmax_scope": option})
+    p = int(s[L.G_START])
+    s[L.G_FIRST], s[L.G_CMAX] = 0, 1  # a passed player once showed one card; no card is shown now
+    hand = [c for c in range(int(s[L.DAT])) if s[L.LOC + c] == L.LOC_HAND + p]
+    R.apply(s, L.A_CARD + hand[0])
+    assert bool(mask(s)[L.A_CARD + hand[1]]) == second_card
+
+
+@pytest.mark.parametrize("option,lost", [("capped_no_penalty", 0), ("3vp_per_missing", 6)])
+def test_soldier_payment_penalty_option(option, lost):
+    s = position(3, options={"soldier_payment_penalty": option})
+    tiles_in_order(s, 3)
+    clear_cards(s, 0)
+    s[L.G_BARB] = 2
+    set_tiles(s, 0, tower=1, wall=0)  # Defence 2 >= 2: win, pay 2 cubes
+    set_player(s, 0, cubes=0, vp=20)
+    set_policy(s, 3, "border_defence")
+    R.score_side(s, 3, card_at(s, 3), 0, False)
+    assert vp(s, 0) == 20 + 4 - lost
