@@ -1080,17 +1080,32 @@ def features(s, out):
         out[p, 19] = s[G_RESHUFFLES]
 
 
+MONK_SURVIVAL = 0.5  # evaluate: chance a monk is still in place at a later scoring (not ousted)
+EVAL_SCALE = 10.0  # evaluate: points of lead that make a logistic step of e
+
+
+@nb.njit(cache=True)
+def scorings_left(s):
+    """Scorings still to come (this round's included while its phase 4 has not started)."""
+    r = s[G_ROUND]
+    left = (ROUNDS - r) // 2
+    if r % 2 == 0 and s[G_PHASE] < PH_COMMIT:
+        left += 1
+    return left
+
+
 @nb.njit(cache=True)
 def provisional_scores(s, out):
-    """Score now plus what the tiles held would be worth at the end (4.4)."""
+    """Score now, plus the tiles held at their end value (4.4: one point each, a lower
+    bound) and the monks' expected points at the scorings still to come."""
     for p in range(n_players(s)):
         b = pb(p)
-        t = np.zeros(N_PROV, np.int64)
+        t = 0
         for c in range(N_PROV):
-            t[c] = s[b + F_TILES + c]
-        out[p] = s[b + F_SCORE] + t.sum() * s[S_TILE_PT]
+            t += s[b + F_TILES + c]
+        out[p] = s[b + F_SCORE] + t * s[S_TILE_PT]
         if s[G_PHASE] != PH_OVER:
-            out[p] += 4.0 * monks_of(s, p) * ((ROUNDS - s[G_ROUND]) // 2 + (1 if s[G_ROUND] % 2 == 0 else 0)) * 0.5
+            out[p] += s[S_MONK] * monks_of(s, p) * scorings_left(s) * MONK_SURVIVAL
 
 
 @nb.njit(cache=True)
@@ -1104,4 +1119,4 @@ def evaluate(s, out):
         for q in range(n):
             if q != p and sc[q] > best:
                 best = sc[q]
-        out[p] = 1.0 / (1.0 + np.exp(-(sc[p] - best) / 10.0))
+        out[p] = 1.0 / (1.0 + np.exp(-(sc[p] - best) / EVAL_SCALE))
