@@ -46,3 +46,28 @@ def test_secret_commitment_is_hidden_from_later_choosers():
         k.rewind_secrets(t, 1)
         assert t[H_CURRENT] == 0 and t[H_PLY] == s[H_PLY] and np.array_equal(t, s)
     assert len(keys) == 1
+
+
+@pytest.mark.parametrize("n", [2, 4])
+def test_every_search_reaches_the_searchers_own_node(n):
+    """At every secret commitment (and at a sample of other decisions) the search's root node
+    ``info_key(root, me)`` collects the simulations: the key must not change under
+    ``determinize`` nor after ``rewind_secrets`` and re-choosing (see docs/mcts.md)."""
+    from agents.mcts import mcts_params, search_root
+    from sim import Game
+    from sim.ming_dynasty import layout as L
+
+    sims = 30
+    rng = np.random.default_rng(n)
+    commits = 0
+    for seed in range(2):
+        g = Game("ming_dynasty", players=n, seed=seed)
+        while not g.is_over:
+            at_commit = g.state[L.G_PHASE] == L.PH_COMMIT
+            if at_commit or rng.random() < 0.02:
+                _, visits, _ = search_root(SPEC, g.state, mcts_params(sims), seed)
+                assert visits.sum() >= sims - n, g.render()
+                commits += at_commit
+            acts = g.legal_actions()
+            g.apply(acts[int(rng.integers(len(acts)))])
+    assert commits > 5
