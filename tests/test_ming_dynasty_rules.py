@@ -497,3 +497,11 @@ def test_component_file_is_validated():
         component_data({**comp, "return_card_values": {"values": [1, 2, 3]}})
     with pytest.raises(DataError, match="set6_points.values"):
         component_data({**comp, "set6_points": {"values": [28, 24]}})
+
+
+def test_d8_exhausted_colour_gives_no_tile_and_tiles_go_clockwise_from_the_start_player():
+    # 17 tiles of colour 3 are held by seat 2: one left; seats 0 and 1 both enter the city
+    s = position(3, round=2, start=1, tiles={2: [0, 0, 0, 17, 0, 0]}, open={a: {0: 2, 1: 2}})
+    district_to_city(s, a)
+    assert cty(s, a, 0) == 1 and cty(s, a, 1) == 1
+    assert tiles(s, 1)[P] == 1 and tiles(s, 0)[P] == 0 and s[L.TILE_SUPPLY + P] == 0
