@@ -255,7 +255,7 @@ CONFIGS = [
     (3, {}), (4, {}), (5, {}),
     (3, {"length": "long3"}), (5, {"length": "short5"}),
     (4, {"events": "minor_only"}), (4, {"events": "none"}), (3, {"coins": "off"}),
-    (5, {"adjacency": "qing"}), (4, {"enforce_token_limits": "false"}),
+    (5, {"adjacency": "qing"}), (4, {"enforce_token_limits": "false"}), (4, {"ruler_draft": "true"}),
 ]
 GAMES = 10_000
 RECOUNT = 300

@@ -429,12 +429,10 @@ def test_no_events_variant_never_draws_and_minor_only_never_draws_a_major():
         assert check(drawn) and (opt["events"] == "none") == (s[L.G_EVENTS_DRAWN] == 0)
 
 
-def test_ruler_draft_and_two_players_are_refused_clearly():
+def test_two_players_and_wrong_lengths_are_refused_clearly():
     from sim.core import OptionError
     with pytest.raises(OptionError, match="2 players is not allowed"):
         Game("eternal_dynasty", 2)
-    with pytest.raises(OptionError, match="Ruler Draft"):
-        Game("eternal_dynasty", 4, options={"ruler_draft": "true"})
     with pytest.raises(OptionError, match="long3.*3 players"):
         Game("eternal_dynasty", 4, options={"length": "long3"})
 
@@ -494,3 +492,33 @@ def test_D46_the_cap_keeps_base_tokens_before_bonus():
     s = position(3, options={"enforce_token_limits": "false"}, board={(0, q): (3, 3) for q in range(1, 17)})
     R.add_tokens(s, np.int64(0), np.int64(q0("Jiangxi")), np.int64(1), np.int64(1), np.int64(2), np.int64(2))
     assert tokens(s, 0, "Jiangxi") == (3, 3)
+
+
+@pytest.mark.parametrize("gen_shift", [0, 1])
+def test_ruler_draft_keeps_two_picks_and_the_received_ruler(gen_shift):
+    """G3: keep 1 of 3 and pass 2, keep 1 of the 2 received and pass 1; left (seat + 1) in
+    odd Generations, right in even ones."""
+    s = K.new_state(np.int64(4), np.int64(4), SPEC.encode_options({"ruler_draft": "true"}))
+    if gen_shift:  # replay Generation 1 at random up to Generation 2's draft
+        rng = np.random.default_rng(0)
+        while not (s[L.G_GEN] == 2 and top_kind(s) == R.TK_DRAFT):
+            K.apply(s, int(rng.choice(sorted(legal(s)))))
+    d = 1 if s[L.G_GEN] % 2 == 1 else 3
+    dealt = {p: [int(s[R.pb(p) + L.F_DEALT + k]) for k in range(3)] for p in range(4)}
+    first = {}
+    while top_kind(s) == R.TK_DRAFT and s[R.top(s) + 2] == 1:
+        p = int(s[H_CURRENT])
+        first[p] = dealt[p][2]
+        K.apply(s, L.A_NUM + 2)  # keep the third
+    received = {p: [int(s[R.pb(p) + L.F_DEALT + k]) for k in range(3)] for p in range(4)}
+    for p in range(4):
+        assert sorted(r for r in received[p] if r >= 0) == sorted(dealt[(p - d) % 4][:2])
+    second = {}
+    while top_kind(s) == R.TK_DRAFT:
+        p = int(s[H_CURRENT])
+        second[p] = received[p][0]
+        K.apply(s, L.A_NUM + 0)
+    assert top_kind(s) == R.TK_RULER
+    for p in range(4):
+        pool = [int(s[R.pb(p) + L.F_DEALT + k]) for k in range(3)]
+        assert pool[:2] == [first[p], second[p]] and pool[2] == received[(p - d) % 4][1]

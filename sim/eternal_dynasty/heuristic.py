@@ -25,7 +25,7 @@ import numpy as np
 from sim.core import H_CURRENT, argmax_masked, random_legal
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
-    TK_ACTION, TK_AYENAY, TK_DISCARD, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL, apply, dyn_field,
+    TK_ACTION, TK_AYENAY, TK_DISCARD, TK_DRAFT, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL, apply, dyn_field,
     legal_mask, n_players, pb, provisional, ruler_field, top, vote_field,
 )
 
@@ -47,7 +47,7 @@ def margin(s, p):
 @nb.njit(cache=True)
 def completes_effect(kind):
     return kind != TK_ACTION and kind != TK_VOTECALL and kind != TK_FREE and kind != TK_RULER \
-        and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA
+        and kind != TK_DRAFT and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA
 
 
 @nb.njit(cache=True)
@@ -81,7 +81,7 @@ def heuristic(s, rng):
     p = s[o + 1]
     b = pb(p)
     vals = np.zeros(NUM_ACTIONS, np.float64)
-    if kind == TK_RULER:
+    if kind == TK_RULER or kind == TK_DRAFT:
         for k in range(3):
             r = s[b + F_DEALT + k]
             if r < 0:

@@ -135,7 +135,9 @@ F_RULER_HIST = F_VHAND + VHAND_MAX  # Ruler chosen in each Generation (-1 none)
 F_PTS_PROV = F_RULER_HIST + MAX_GENS  # points per province
 F_GEN_PTS = F_PTS_PROV + N_PROV  # points scored at each Generation's scoring (Coins apart)
 F_GEN_COINS = F_GEN_PTS + MAX_GENS  # Coin awards at each Generation's scoring (converted ones included)
-PS = F_GEN_COINS + MAX_GENS
+F_KEPT = F_GEN_COINS + MAX_GENS  # Ruler Draft: the Rulers kept at the first and second pick
+F_DPICK = F_KEPT + 2  # Ruler Draft: the slot picked in the current draft step (secret), -1 none
+PS = F_DPICK + 1
 # SNAP: the board as it stood at the last scoring (TOK..ADJ) and each colour's Ruler, for
 # independent recounts of the scoring (tests) without replaying the Generation.
 SNAP_BOARD = PL + NCOL * PS

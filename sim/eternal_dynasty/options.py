@@ -34,8 +34,6 @@ def player_constraints(n: int, options: dict) -> str | None:
         return "length 'long3' needs 3 players"
     if length == "short5" and n != 5:
         return "length 'short5' needs 5 players"
-    if str(options.get("ruler_draft", "false")).lower() == "true":
-        return "the Ruler Draft variant is not implemented yet (docs/games/eternal_dynasty.md, Missing)"
     return None
 
 

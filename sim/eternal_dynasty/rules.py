@@ -22,11 +22,11 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constant
  TK_GAIN, TK_TARGET, TK_AYENAY, TK_VOTE_REVEAL, TK_EXTRA, TK_VOTE_RESOLVE, TK_PICK_PLAYER,
  TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN, TK_LEADER,
  TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE, TK_FLIP,
- TK_DONG, TK_ARC) = range(31)
+ TK_DONG, TK_ARC, TK_DRAFT, TK_DRAFT_PASS) = range(33)
 DECISION_TASKS = (TK_RULER, TK_DISCARD, TK_VOTECALL, TK_ACTION, TK_GAIN, TK_TARGET, TK_AYENAY, TK_EXTRA,
                   TK_PICK_PLAYER, TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN,
                   TK_LEADER, TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE,
-                  TK_FLIP, TK_INIT_PLACE)
+                  TK_FLIP, TK_INIT_PLACE, TK_DRAFT)
 TG_MASK = 8  # TK_TARGET: the candidate provinces are the bit set in the last argument
 # purposes of TK_PICK_PLAYER
 PU_ALLY, PU_CONVERT, PU_REMOVE, PU_ASSASSIN = 0, 1, 2, 3
@@ -518,6 +518,9 @@ def setup(s, n, options):
         s[b + F_HOME] = -1
         s[b + F_CHOICE] = -1
         s[b + F_PICK] = -1
+        s[b + F_DPICK] = -1
+        s[b + F_KEPT] = -1
+        s[b + F_KEPT + 1] = -1
         for i in range(3):
             s[b + F_DEALT + i] = -1
         for i in range(HAND_MAX):
@@ -647,6 +650,55 @@ def deal(s):
     for k in range(dconst(s, K_DEALT_DYN)):
         for i in range(n):
             draw_dynasty(s, order[i])
+    if s[O_DRAFT] == 1:
+        push(s, TK_DRAFT_PASS, 0, 1, 0, 0, 0, 0, 0)
+        for i in range(n - 1, -1, -1):
+            push(s, TK_DRAFT, order[i], 1, 0, 0, 0, 0, 0)
+    else:
+        for i in range(n - 1, -1, -1):
+            push(s, TK_RULER, order[i], 0, 0, 0, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def draft_pass(s, stage):
+    """G3: every player keeps the picked Ruler and passes the rest, to the left (seat + 1) in
+    odd Generations and to the right in even ones; after the second pick the pool for G4 is
+    {first pick, second pick, the Ruler received}."""
+    n = n_players(s)
+    d = 1 if s[G_GEN] % 2 == 1 else n - 1
+    passed = np.full((MAXP, 3), -1, np.int64)
+    for p in range(n):
+        b = pb(p)
+        k = 0
+        for j in range(3):
+            r = s[b + F_DEALT + j]
+            if r < 0:
+                continue
+            if j == s[b + F_DPICK]:
+                s[b + F_KEPT + stage - 1] = r
+            else:
+                passed[(p + d) % n, k] = r
+                k += 1
+        s[b + F_DPICK] = -1
+    for p in range(n):
+        b = pb(p)
+        for j in range(3):
+            s[b + F_DEALT + j] = passed[p, j]
+    order = np.zeros(MAXP, np.int64)
+    seat_order(s, s[G_FIRST], order)
+    if stage == 1:
+        push(s, TK_DRAFT_PASS, 0, 2, 0, 0, 0, 0, 0)
+        for i in range(n - 1, -1, -1):
+            push(s, TK_DRAFT, order[i], 2, 0, 0, 0, 0, 0)
+        return
+    for p in range(n):
+        b = pb(p)
+        got = s[b + F_DEALT]
+        s[b + F_DEALT] = s[b + F_KEPT]
+        s[b + F_DEALT + 1] = s[b + F_KEPT + 1]
+        s[b + F_DEALT + 2] = got
+        s[b + F_KEPT] = -1
+        s[b + F_KEPT + 1] = -1
     for i in range(n - 1, -1, -1):
         push(s, TK_RULER, order[i], 0, 0, 0, 0, 0, 0)
 
@@ -1123,6 +1175,11 @@ def run_auto(s, o):
     if kind == TK_VOTE_RESOLVE:
         pop(s)
         resolve_vote(s)
+        return False
+    if kind == TK_DRAFT_PASS:
+        stage = s[o + 2]
+        pop(s)
+        draft_pass(s, stage)
         return False
     if kind == TK_DONG:
         pop(s)
@@ -1689,7 +1746,7 @@ def legal_mask(s, out):
     p = s[o + 1]
     b = pb(p)
     c = 0
-    if kind == TK_RULER:
+    if kind == TK_RULER or kind == TK_DRAFT:
         for k in range(3):
             if s[b + F_DEALT + k] >= 0:
                 out[A_NUM + k] = True
@@ -1879,6 +1936,9 @@ def apply(s, a):
     s[H_PLY] += 1
     if kind == TK_RULER:
         s[b + F_CHOICE] = a - A_NUM
+        pop(s)
+    elif kind == TK_DRAFT:
+        s[b + F_DPICK] = a - A_NUM
         pop(s)
     elif kind == TK_DISCARD:
         discard_card(s, remove_from_hand(s, p, a - A_CARD))
@@ -2145,9 +2205,9 @@ def determinize(s, observer, rng):
         k += 1
     for p in range(n):
         if p != observer:
-            for i in range(3):
-                if s[pb(p) + F_DEALT + i] >= 0:
-                    pool[k] = s[pb(p) + F_DEALT + i]
+            for i in range(5):  # F_DEALT (3) then F_KEPT (2)
+                if s[pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)] >= 0:
+                    pool[k] = s[pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)]
                     k += 1
     for i in range(k - 1, 0, -1):
         j = rng_below(rng, 0, i + 1)
@@ -2157,13 +2217,19 @@ def determinize(s, observer, rng):
     j = 0
     for p in range(n):
         if p != observer:
-            for i in range(3):
-                if s[pb(p) + F_DEALT + i] >= 0:
-                    s[pb(p) + F_DEALT + i] = pool[j]
+            nd = 0
+            for i in range(5):
+                f = pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)
+                if s[f] >= 0:
+                    s[f] = pool[j]
                     s[RUL_LOC + pool[j]] = LOC_DEALT
                     j += 1
+                    if i < 3:
+                        nd += 1
             if s[pb(p) + F_CHOICE] >= 0:
-                s[pb(p) + F_CHOICE] = rng_below(rng, 0, 3)
+                s[pb(p) + F_CHOICE] = rng_below(rng, 0, nd)
+            if s[pb(p) + F_DPICK] >= 0:
+                s[pb(p) + F_DPICK] = rng_below(rng, 0, nd)
     for i in range(s[G_RUL_PTR], s[G_RUL_END]):
         s[RUL_DECK + i] = pool[j]
         s[RUL_LOC + pool[j]] = LOC_DECK
@@ -2208,7 +2274,10 @@ def info_key(s, player):
             c[b + F_VHAND + i] = 0
         for i in range(3):
             c[b + F_DEALT + i] = 0
+        c[b + F_KEPT] = 0
+        c[b + F_KEPT + 1] = 0
         c[b + F_CHOICE] = 0 if s[b + F_CHOICE] < 0 else 1
+        c[b + F_DPICK] = 0 if s[b + F_DPICK] < 0 else 1
         if pick:
             c[b + F_PICK] = 0 if s[b + F_PICK] < 0 else 1
     # the log pointers count chance draws, which determinize does not replay
