@@ -255,6 +255,25 @@ def header_is_terminal(state):
     return state[H_CURRENT] == NO_PLAYER
 
 
+def kernels_from(*modules) -> Kernels:
+    """A game's :class:`Kernels`: each field is the function of that name in the first of
+    ``modules`` that defines one.  Without one, ``current_player`` and ``is_terminal`` read
+    the header, and ``info_key`` / ``rewind_secrets`` take the contract's defaults."""
+    defaults = {"current_player": header_current_player, "is_terminal": header_is_terminal,
+                "info_key": missing_info_key, "rewind_secrets": keep_secrets}
+    found = {}
+    for name in Kernels._fields:
+        for module in modules:
+            if hasattr(module, name):
+                found[name] = getattr(module, name)
+                break
+        else:
+            if name not in defaults:
+                raise TypeError(f"no kernel {name!r} in {', '.join(m.__name__ for m in modules)}")
+            found[name] = defaults[name]
+    return Kernels(**found)
+
+
 # --------------------------------------------------------------------------- shared kernels
 
 

@@ -5,27 +5,11 @@ Rules: ``docs/games/emperors_choice.md`` (decisions) over the spec
 the heuristic in ``heuristic.py``, component data in ``data/components.json``.
 """
 
-from sim.core import GameSpec, Kernels, header_current_player
-from sim.emperors_choice import layout, view
-from sim.emperors_choice.heuristic import heuristic
+from sim.core import GameSpec, kernels_from
+from sim.emperors_choice import heuristic, layout, rules, view
 from sim.emperors_choice.options import OPTIONS, component_data
-from sim.emperors_choice.rules import (
-    FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
-)
 
-KERNELS = Kernels(
-    new_state=new_state,
-    current_player=header_current_player,
-    legal_mask=legal_mask,
-    apply=apply,
-    is_terminal=is_terminal,
-    returns=returns,
-    determinize=determinize,
-    heuristic=heuristic,
-    evaluate=evaluate,
-    features=features,
-    info_key=info_key,
-)
+KERNELS = kernels_from(rules, heuristic)
 
 SPEC = GameSpec(
     name="emperors_choice",
@@ -36,7 +20,7 @@ SPEC = GameSpec(
     max_decisions=3000,
     kernels=KERNELS,
     options=OPTIONS,
-    feature_names=FEATURE_NAMES,
+    feature_names=rules.FEATURE_NAMES,
     action_name=view.action_name,
     render=view.render,
     chance_outcomes=view.chance_outcomes,

@@ -5,7 +5,7 @@ harness and OpenSpiel play, so agents and engine speed can be compared side by s
 (``experiments/bench/openspiel.py``).  Rules and state layout: :mod:`sim.goofspiel.rules`.
 """
 
-from sim.core import GameSpec, Kernels, Option
+from sim.core import GameSpec, Option, kernels_from
 from sim.goofspiel import rules as R
 from sim.goofspiel import view
 
@@ -24,20 +24,7 @@ SPEC = GameSpec(
     max_players=R.MAX_PLAYERS,
     num_actions=R.NUM_ACTIONS,
     max_decisions=R.MAX_CARDS * R.MAX_PLAYERS,
-    kernels=Kernels(
-        new_state=R.new_state,
-        current_player=R.current_player,
-        legal_mask=R.legal_mask,
-        apply=R.apply,
-        is_terminal=R.is_terminal,
-        returns=R.returns,
-        determinize=R.determinize,
-        heuristic=R.heuristic,
-        evaluate=R.evaluate,
-        features=R.features,
-        info_key=R.info_key,
-        rewind_secrets=R.rewind_secrets,
-    ),
+    kernels=kernels_from(R),
     options=OPTIONS,
     feature_names=R.FEATURE_NAMES,
     action_name=view.action_name,

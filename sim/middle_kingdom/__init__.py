@@ -5,29 +5,11 @@ Rules: ``docs/games/middle_kingdom.md`` (decisions) over the spec
 the heuristic in ``heuristic.py``, component data in ``data/components.json``.
 """
 
-from sim.core import GameSpec, Kernels, header_current_player
-from sim.middle_kingdom import layout, view
-from sim.middle_kingdom.heuristic import heuristic
+from sim.core import GameSpec, kernels_from
+from sim.middle_kingdom import heuristic, layout, rules, view
 from sim.middle_kingdom.options import OPTIONS, component_data, player_constraints
-from sim.middle_kingdom.rules import (
-    FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
-    rewind_secrets,
-)
 
-KERNELS = Kernels(
-    new_state=new_state,
-    current_player=header_current_player,
-    legal_mask=legal_mask,
-    apply=apply,
-    is_terminal=is_terminal,
-    returns=returns,
-    determinize=determinize,
-    heuristic=heuristic,
-    evaluate=evaluate,
-    features=features,
-    info_key=info_key,
-    rewind_secrets=rewind_secrets,
-)
+KERNELS = kernels_from(rules, heuristic)
 
 SPEC = GameSpec(
     name="middle_kingdom",
@@ -38,7 +20,7 @@ SPEC = GameSpec(
     max_decisions=2000,
     kernels=KERNELS,
     options=OPTIONS,
-    feature_names=FEATURE_NAMES,
+    feature_names=rules.FEATURE_NAMES,
     action_name=view.action_name,
     render=view.render,
     chance_outcomes=view.chance_outcomes,

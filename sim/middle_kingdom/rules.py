@@ -882,11 +882,6 @@ def _resolve_identical(s, pos):
 
 
 @nb.njit(cache=True)
-def current_player(s):
-    return np.int64(s[H_CURRENT])
-
-
-@nb.njit(cache=True)
 def is_terminal(s):
     return s[G_PHASE] == PH_OVER
 

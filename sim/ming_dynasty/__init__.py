@@ -6,29 +6,11 @@ the heuristic in ``heuristic.py``, component data in ``data/`` (``board.csv``: t
 graph; ``components.json``: the card mix and point values).
 """
 
-from sim.core import GameSpec, Kernels, header_current_player
-from sim.ming_dynasty import layout, view
-from sim.ming_dynasty.heuristic import heuristic
+from sim.core import GameSpec, kernels_from
+from sim.ming_dynasty import heuristic, layout, rules, view
 from sim.ming_dynasty.options import OPTIONS, component_data
-from sim.ming_dynasty.rules import (
-    FEATURE_NAMES, apply, determinize, evaluate, features, info_key, is_terminal, legal_mask, new_state, returns,
-    rewind_secrets,
-)
 
-KERNELS = Kernels(
-    new_state=new_state,
-    current_player=header_current_player,
-    legal_mask=legal_mask,
-    apply=apply,
-    is_terminal=is_terminal,
-    returns=returns,
-    determinize=determinize,
-    heuristic=heuristic,
-    evaluate=evaluate,
-    features=features,
-    info_key=info_key,
-    rewind_secrets=rewind_secrets,
-)
+KERNELS = kernels_from(rules, heuristic)
 
 SPEC = GameSpec(
     name="ming_dynasty",
@@ -39,7 +21,7 @@ SPEC = GameSpec(
     max_decisions=1500,
     kernels=KERNELS,
     options=OPTIONS,
-    feature_names=FEATURE_NAMES,
+    feature_names=rules.FEATURE_NAMES,
     action_name=view.action_name,
     render=view.render,
     chance_outcomes=view.chance_outcomes,
