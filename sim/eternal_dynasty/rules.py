@@ -14,7 +14,7 @@ listed in ``docs/games/eternal_dynasty.md``.
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below
+from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, shuffle_range
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
 
 # task kinds --------------------------------------------------------------------------
@@ -2141,63 +2141,42 @@ def in_simultaneous_pick(s):
 
 
 @nb.njit(cache=True)
+def _redeal(s, observer, rng, pool, deck, ptr, end, hand, count, loc):
+    """Shuffle the undrawn part of one deck together with the other seats' hands of it and
+    deal them back (hand sizes kept): what ``observer`` cannot tell apart."""
+    n = n_players(s)
+    k = 0
+    for i in range(s[ptr], s[end]):
+        pool[k] = s[deck + i]
+        k += 1
+    for p in range(n):
+        if p != observer:
+            for i in range(s[pb(p) + count]):
+                pool[k] = s[pb(p) + hand + i]
+                k += 1
+    shuffle_range(pool, 0, k, rng, 0)
+    j = 0
+    for p in range(n):
+        if p != observer:
+            for i in range(s[pb(p) + count]):
+                s[pb(p) + hand + i] = pool[j]
+                s[loc + pool[j]] = LOC_HAND
+                j += 1
+    for i in range(s[ptr], s[end]):
+        s[deck + i] = pool[j]
+        s[loc + pool[j]] = LOC_DECK
+        j += 1
+
+
+@nb.njit(cache=True)
 def determinize(s, observer, rng):
     """Resample what ``observer`` cannot see: other seats' Dynasty and Vote hands (sizes kept),
     deck orders, the Rulers other seats were dealt, and other seats' pending secret choices."""
     n = n_players(s)
-    # Dynasty: the undrawn deck and other seats' hands form one unseen pool
+    # Dynasty and Vote cards: the undrawn deck and other seats' hands form one unseen pool
     pool = np.zeros(N_DYN, np.int64)
-    k = 0
-    for i in range(s[G_DYN_PTR], s[G_DYN_END]):
-        pool[k] = s[DYN_DECK + i]
-        k += 1
-    for p in range(n):
-        if p != observer:
-            for i in range(s[pb(p) + F_NDYN]):
-                pool[k] = s[pb(p) + F_HAND + i]
-                k += 1
-    for i in range(k - 1, 0, -1):
-        j = rng_below(rng, 0, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
-    j = 0
-    for p in range(n):
-        if p != observer:
-            for i in range(s[pb(p) + F_NDYN]):
-                s[pb(p) + F_HAND + i] = pool[j]
-                s[DYN_LOC + pool[j]] = LOC_HAND
-                j += 1
-    for i in range(s[G_DYN_PTR], s[G_DYN_END]):
-        s[DYN_DECK + i] = pool[j]
-        s[DYN_LOC + pool[j]] = LOC_DECK
-        j += 1
-    # Vote cards
-    k = 0
-    for i in range(s[G_VOTE_PTR], s[G_VOTE_END]):
-        pool[k] = s[VOTE_DECK + i]
-        k += 1
-    for p in range(n):
-        if p != observer:
-            for i in range(s[pb(p) + F_NVOTE]):
-                pool[k] = s[pb(p) + F_VHAND + i]
-                k += 1
-    for i in range(k - 1, 0, -1):
-        j = rng_below(rng, 0, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
-    j = 0
-    for p in range(n):
-        if p != observer:
-            for i in range(s[pb(p) + F_NVOTE]):
-                s[pb(p) + F_VHAND + i] = pool[j]
-                s[VOTE_LOC + pool[j]] = LOC_HAND
-                j += 1
-    for i in range(s[G_VOTE_PTR], s[G_VOTE_END]):
-        s[VOTE_DECK + i] = pool[j]
-        s[VOTE_LOC + pool[j]] = LOC_DECK
-        j += 1
+    _redeal(s, observer, rng, pool, DYN_DECK, G_DYN_PTR, G_DYN_END, F_HAND, F_NDYN, DYN_LOC)
+    _redeal(s, observer, rng, pool, VOTE_DECK, G_VOTE_PTR, G_VOTE_END, F_VHAND, F_NVOTE, VOTE_LOC)
     # Rulers dealt to others (before the reveal) and the undrawn Ruler deck
     k = 0
     for i in range(s[G_RUL_PTR], s[G_RUL_END]):
@@ -2209,11 +2188,7 @@ def determinize(s, observer, rng):
                 if s[pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)] >= 0:
                     pool[k] = s[pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)]
                     k += 1
-    for i in range(k - 1, 0, -1):
-        j = rng_below(rng, 0, i + 1)
-        t = pool[i]
-        pool[i] = pool[j]
-        pool[j] = t
+    shuffle_range(pool, 0, k, rng, 0)
     j = 0
     for p in range(n):
         if p != observer:
@@ -2235,13 +2210,7 @@ def determinize(s, observer, rng):
         s[RUL_LOC + pool[j]] = LOC_DECK
         j += 1
     # Event deck order
-    lo = s[G_EVT_PTR]
-    hi = s[G_EVT_END]
-    for i in range(hi - 1, lo, -1):
-        j = lo + rng_below(rng, 0, i - lo + 1)
-        t = s[EVT_DECK + i]
-        s[EVT_DECK + i] = s[EVT_DECK + j]
-        s[EVT_DECK + j] = t
+    shuffle_range(s, EVT_DECK + s[G_EVT_PTR], EVT_DECK + s[G_EVT_END], rng, 0)
     # pending Aye/Nay picks
     if in_simultaneous_pick(s):
         for p in range(n):
