@@ -173,6 +173,25 @@ def hash64(a, b):
     return np.int64(_mix64(x ^ (np.uint64(b) * GOLDEN + np.uint64(0x632BE59BD9B4E019))))
 
 
+FNV_OFFSET = np.uint64(0xCBF29CE484222325)
+FNV_PRIME = np.uint64(0x100000001B3)
+
+
+@nb.njit(cache=True)
+def fnv_words(words, h):
+    """Continue the FNV-1a hash ``h`` over integer ``words`` (each taken as 32 bits)."""
+    for i in range(words.shape[0]):
+        h = (h ^ np.uint64(np.int64(words[i]) & 0xFFFFFFFF)) * FNV_PRIME
+    return h
+
+
+@nb.njit(cache=True)
+def hash_words(words, salt):
+    """A 64-bit key of a word array and a salt: the last step of the games' ``info_key``
+    (FNV-1a over the masked state copy, then mixed with the player)."""
+    return hash64(np.int64(fnv_words(words, FNV_OFFSET)), salt)
+
+
 @nb.njit(cache=True)
 def game_seed(master_seed, game_index):
     """The seed of game ``game_index`` of a run: a pure function of the pair."""

@@ -15,7 +15,7 @@ with the game's RNG, and logs the outcome (``LOG``/``LOGK``).  A state built wit
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, rng_next, rng_seed
+from sim.core import FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, fnv_words, hash64, init_header, rng_below, rng_next, rng_seed
 from sim.emperors_choice.layout import *  # noqa: F401,F403
 
 
@@ -1512,12 +1512,7 @@ def info_key(s, player):
         c[i] = 0
     c[G_LOG_N] = 0
     c[G_FORCED_N] = 0
-    h = np.uint64(0xCBF29CE484222325)
-    for i in range(c.shape[0]):
-        h = (h ^ np.uint64(np.int64(c[i]) & 0xFFFFFFFF)) * np.uint64(0x100000001B3)
-    for q in range(MAXP):
-        h = (h ^ np.uint64(hidden[q])) * np.uint64(0x100000001B3)
-    return hash64(np.int64(h), player)
+    return hash64(np.int64(fnv_words(hidden, fnv_words(c, FNV_OFFSET))), player)
 
 
 @nb.njit(cache=True)

@@ -14,7 +14,7 @@ listed in ``docs/games/eternal_dynasty.md``.
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, shuffle_range
+from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
 
 # task kinds --------------------------------------------------------------------------
@@ -2253,10 +2253,7 @@ def info_key(s, player):
     c[G_LOG_LEN] = 0
     c[G_LOG_PTR] = 0
     c[G_LOG_OVERFLOW] = 0
-    h = np.uint64(0xCBF29CE484222325)
-    for i in range(c.shape[0]):
-        h = (h ^ np.uint64(np.int64(c[i]) & 0xFFFFFFFF)) * np.uint64(0x100000001B3)
-    return hash64(np.int64(h), player)
+    return hash_words(c, player)
 
 
 # ============================================================================ features, evaluation

@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, shuffle_range,
+    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range,
 )
 from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
 from sim.middle_kingdom.layout import (
@@ -1175,10 +1175,7 @@ def info_key(s, player):
                     c[b + F_SLOT_CARD + j] = COMMITTED
                     if s[b + F_HAND_START] == 1:
                         c[b + F_SLOT_STACK + j] = 0
-    h = np.uint64(0xCBF29CE484222325)  # FNV-1a over the masked words, then a final mix
-    for i in range(c.shape[0]):
-        h = (h ^ np.uint64(np.int64(c[i]) & 0xFFFFFFFF)) * np.uint64(0x100000001B3)
-    return hash64(np.int64(h), player)
+    return hash_words(c, player)
 
 
 @nb.njit(cache=True)

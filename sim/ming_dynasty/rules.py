@@ -19,7 +19,7 @@ offered; the walk ends with the DEPLOY decision, legal wherever no other prince 
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash64, init_header, rng_below, shuffle_range
+from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
 from sim.ming_dynasty.layout import (
     A_COMMIT, A_DEPLOY, A_DIST, A_DRAGON, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, ADJ, BOXED,
     CARD_D, CITY, D_ADJ, D_SIZE, DECK, DISPLAY, DPP, F_BONUS_TIE_WON, F_COMMIT, F_COMMITTED, F_DEPLOYED, F_PRINCE_START,
@@ -1015,10 +1015,7 @@ def info_key(s, player):
         for q in range(n_players(s)):
             if q != player:
                 c[pb(q) + F_COMMIT] = 0
-    h = np.uint64(0xCBF29CE484222325)
-    for i in range(c.shape[0]):
-        h = (h ^ np.uint64(np.int64(c[i]) & 0xFFFFFFFF)) * np.uint64(0x100000001B3)
-    return hash64(np.int64(h), player)
+    return hash_words(c, player)
 
 
 @nb.njit(cache=True)
