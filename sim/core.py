@@ -25,6 +25,7 @@ Every game package exports a :class:`GameSpec` whose ``kernels`` field is a
     apply(state, action: int64) -> None         # in place; assumes a legal action
     is_terminal(state) -> bool
     returns(state, scores: float64[n], wins: float64[n]) -> None
+        # win shares sum to 1 (0 allowed only for a GameSpec with can_all_lose)
     determinize(state, observer: int64, rng: int32[2]) -> None
         # in place: resample everything ``observer`` cannot see
     heuristic(state, rng: int32[2]) -> int64    # the game's hand-written policy
@@ -456,6 +457,10 @@ class GameSpec:
     # whose final value is > 0 ("held") and of those where it is 0, with sample sizes and
     # Wilson intervals.  E.g. ("Goal card held at the end", ("goal_palace", "goal_harvest")).
     report_groups: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # True for a game where every seat can lose at once (a non-seat side such as Eternal
+    # Dynasty's 2-player Eternal Emperor can win): ``returns`` then gives every seat a win
+    # share of 0, so the shares of a game sum to 1 or, only for such games, to 0.
+    can_all_lose: bool = False
 
     def players(self) -> tuple[int, ...]:
         return self.allowed_players or tuple(range(self.min_players, self.max_players + 1))
