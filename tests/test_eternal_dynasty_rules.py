@@ -1,6 +1,6 @@
 """Eternal Dynasty rule tests: every scenario of the spec's section 11 that the engine
-covers (T1-T18, T20-T29, T31, T32; T19 and T30 are 2-player rules, not implemented yet),
-plus the data file's validation errors."""
+(T1-T32, T19, T25, T28 and T30 with their 2-player cases), the 2-player Eternal Emperor
+rules of spec section 8, plus the data file's validation errors."""
 
 import copy
 
@@ -14,7 +14,7 @@ from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.options import DataError, component_data, load_components
 from sim.eternal_dynasty.scenario import (
-    CARD_KIND, give_card, position, q0, run_task, score, tokens, turn,
+    CARD_KIND, RULER_ID, give_card, position, q0, run_task, score, tokens, turn,
 )
 
 K = SPEC.kernels
@@ -388,7 +388,7 @@ def test_uprising_each_other_player_removes_one_of_their_own():
 
 
 @pytest.mark.parametrize("n,options,turns", [
-    (3, {}, 27), (4, {}, 28), (5, {}, 30), (3, {"length": "long3"}, 28), (5, {"length": "short5"}, 24),
+    (3, {}, 27), (4, {}, 28), (5, {}, 30), (3, {"length": "long3"}, 28), (5, {"length": "short5"}, 24), (2, {}, 30),
 ])
 def test_T25_turns_per_player(n, options, turns):
     g = Game("eternal_dynasty", n, seed=5, options=options)
@@ -429,12 +429,15 @@ def test_no_events_variant_never_draws_and_minor_only_never_draws_a_major():
         assert check(drawn) and (opt["events"] == "none") == (s[L.G_EVENTS_DRAWN] == 0)
 
 
-def test_two_players_and_wrong_lengths_are_refused_clearly():
+def test_wrong_player_counts_and_lengths_are_refused_clearly():
     from sim.core import OptionError
-    with pytest.raises(OptionError, match="2 players is not allowed"):
-        Game("eternal_dynasty", 2)
+    with pytest.raises(OptionError, match="1 players is not allowed"):
+        Game("eternal_dynasty", 1)
     with pytest.raises(OptionError, match="long3.*3 players"):
         Game("eternal_dynasty", 4, options={"length": "long3"})
+    for length in ("long3", "short5"):
+        with pytest.raises(OptionError, match=f"'{length}'.*(3|5) players"):
+            Game("eternal_dynasty", 2, options={"length": length})
 
 
 # ---------------------------------------------------------------- data file
@@ -522,3 +525,316 @@ def test_ruler_draft_keeps_two_picks_and_the_received_ruler(gen_shift):
     for p in range(4):
         pool = [int(s[R.pb(p) + L.F_DEALT + k]) for k in range(3)]
         assert pool[:2] == [first[p], second[p]] and pool[2] == received[(p - d) % 4][1]
+
+
+# ---------------------------------------------------------------- 2 players: the Eternal Emperor (spec 8)
+
+EE = L.EE
+
+
+def di(s, p):
+    return int(s[R.pb(p) + L.F_DI])
+
+
+def bid(s, amount):
+    """The seat to move bids ``amount`` (base-16 digits when its DI is 16 or more)."""
+    if top_kind(s) == R.TK_BID and s[R.top(s) + 2] == 0:
+        K.apply(s, L.A_NUM + amount // L.N_NUM)
+    assert top_kind(s) == R.TK_BID
+    K.apply(s, L.A_NUM + amount % L.N_NUM)
+
+
+def test_T19_equal_bids_go_to_the_first_player_who_pays_and_declares_the_emperors_vote():
+    s = position(2, votes=[[], ["CENSUS"]], first=0, board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1),
+                                                          (EE, "Henan"): (1, 1)})
+    turn(s, 1)
+    K.apply(s, L.A_NUM + 0)  # seat 1 (B) calls Census; A is seat 0, the first player
+    # the non-caller first: Aye/Nay, then the secret bid; then the caller
+    assert s[H_CURRENT] == 0 and top_kind(s) == R.TK_AYENAY
+    K.apply(s, L.A_NAY)
+    assert s[H_CURRENT] == 0 and top_kind(s) == R.TK_BID
+    assert legal(s) == {L.A_NUM + k for k in range(11)}  # 0..DI
+    bid(s, 3)
+    assert s[H_CURRENT] == 1 and top_kind(s) == R.TK_AYENAY
+    K.apply(s, L.A_AYE)
+    bid(s, 3)
+    assert s[L.G_BID_WINNER] == 0 and (di(s, 0), di(s, 1)) == (7, 10)  # A wins and pays 3; B pays 0
+    assert s[H_CURRENT] == 0 and top_kind(s) == R.TK_EE_VOTE  # A declares, before the reveal
+    assert s[L.G_VOTE_STAGE] == 0
+    K.apply(s, L.A_NAY)
+    assert (s[L.G_AYES], s[L.G_NAYS]) == (1, 2) and s[L.G_VOTES_PASSED] == 0
+    s2 = position(2, votes=[[], ["CENSUS"]], first=1)
+    turn(s2, 1)
+    K.apply(s2, L.A_NUM + 0)
+    for p, pick, amount in ((0, L.A_NAY, 4), (1, L.A_AYE, 3)):
+        K.apply(s2, pick)
+        bid(s2, amount)
+    assert s2[L.G_BID_WINNER] == 0 and (di(s2, 0), di(s2, 1)) == (6, 10)  # the higher bid beats the token
+
+
+def test_bids_are_hidden_until_the_bid_reveal_and_resampled_by_determinize():
+    s = position(2, votes=[["CENSUS"], []], first=0)
+    turn(s, 0)
+    K.apply(s, L.A_NUM + 0)  # seat 0 calls: seat 1 bids first
+    K.apply(s, L.A_AYE)
+    a, b = s.copy(), s.copy()
+    bid(a, 2)
+    bid(b, 9)
+    assert K.info_key(a, 0) == K.info_key(b, 0) and K.info_key(a, 1) != K.info_key(b, 1)
+    seen = set()
+    for seed in range(40):
+        c = a.copy()
+        K.determinize(c, np.int64(0), np.array([seed, 1], np.int32))
+        seen.add(int(c[R.pb(1) + L.F_BID]))
+        assert K.info_key(c, 0) == K.info_key(a, 0)
+    assert seen <= set(range(11)) and len(seen) > 3
+    # after both bids, they are public
+    K.apply(a, L.A_AYE)
+    bid(a, 0)
+    K.apply(b, L.A_AYE)
+    bid(b, 0)
+    assert K.info_key(a, 0) != K.info_key(b, 0)
+
+
+def test_a_bid_of_sixteen_or_more_takes_two_digits_and_no_dynasty_influence_means_no_bid():
+    s = position(2, votes=[["CENSUS"], []], first=0)
+    s[R.pb(1) + L.F_DI] = 37
+    s[R.pb(0) + L.F_DI] = 0
+    turn(s, 0)
+    K.apply(s, L.A_NUM + 0)
+    K.apply(s, L.A_NAY)
+    assert top_kind(s) == R.TK_BID and legal(s) == {L.A_NUM, L.A_NUM + 1, L.A_NUM + 2}
+    K.apply(s, L.A_NUM + 2)
+    assert legal(s) == {L.A_NUM + k for k in range(6)}  # 32..37
+    K.apply(s, L.A_NUM + 5)
+    K.apply(s, L.A_AYE)  # seat 0 has no DI: its bid is 0 without a decision
+    assert s[L.G_BID_WINNER] == 1 and di(s, 1) == 0 and s[H_CURRENT] == 1 and top_kind(s) == R.TK_EE_VOTE
+
+
+def _pass_vote(s, caller, key_ayes=(L.A_AYE, L.A_AYE)):
+    for pick in key_ayes:
+        K.apply(s, pick)
+        bid(s, 0)
+    K.apply(s, L.A_AYE)  # the bid winner declares the EE's vote
+    while top_kind(s) == R.TK_EXTRA:
+        K.apply(s, L.A_SKIP)
+
+
+def test_T30_imperial_examination_each_player_draws_one_the_emperor_nothing():
+    s = position(2, votes=[["IMPERIAL_EXAMINATION"], []], first=0, board={(EE, "Henan"): (3, 3)})
+    deck = int(s[L.G_DYN_END] - s[L.G_DYN_PTR])
+    turn(s, 0)
+    K.apply(s, L.A_NUM + 0)
+    _pass_vote(s, 0)
+    assert s[L.G_VOTES_PASSED] == 1
+    assert [int(s[R.pb(p) + L.F_NDYN]) for p in range(3)] == [1, 1, 0]
+    assert int(s[L.G_DYN_END] - s[L.G_DYN_PTR]) == deck - 2
+
+
+def test_vote_effects_run_non_caller_caller_then_the_emperor_chosen_by_the_bid_winner():
+    s = position(2, votes=[["CENSUS"], []], first=1, ee_start="Henan",
+                 board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1), (EE, "Henan"): (1, 1)})
+    turn(s, 0)
+    K.apply(s, L.A_NUM + 0)  # seat 0 calls; seat 1 holds the token, so it wins 0-0 bids
+    _pass_vote(s, 0)
+    assert s[L.G_BID_WINNER] == 1
+    order = []
+    while top_kind(s) == R.TK_TARGET or top_kind(s) == R.TK_GAIN:
+        o = R.top(s)
+        if top_kind(s) == R.TK_TARGET:
+            order.append((int(s[o + 1]), int(s[H_CURRENT])))
+        K.apply(s, max(legal(s)))
+    assert order == [(1, 1), (0, 0), (EE, 1)]  # (whose share, who decides)
+    assert tokens(s, EE, "Henan") == (1, 2)
+
+
+def test_T28_two_players_tang_removes_up_to_three_emperor_tokens_at_home_in_generation_one():
+    s = position(2, rulers=["Tang the Usurper"], board={(EE, "Shaanxi"): (3, 2)})
+    run_task(s, R.TK_ARC, 0)
+    for _ in range(3):
+        assert top_kind(s) == R.TK_TAKE_OTHERS and s[H_CURRENT] == 0
+        assert legal(s) == {L.A_NUM + EE * 2, L.A_NUM + EE * 2 + 1}
+        K.apply(s, L.A_NUM + EE * 2)
+    assert tokens(s, EE, "Shaanxi") == (0, 2)
+    # from a real 2-player deal: seat 0 chooses Tang in Generation 1 and takes up to 3 EE tokens
+    tang = RULER_ID["Tang the Usurper"] - 1
+    for seed in range(400):
+        g = K.new_state(np.int64(seed), np.int64(2), SPEC.encode_options({}))
+        slots = [k for k in range(3) if g[R.pb(0) + L.F_DEALT + k] == tang]
+        if not slots or sum(tokens(g, EE, "Shaanxi")) == 0:
+            continue
+        before = sum(tokens(g, EE, "Shaanxi"))
+        while top_kind(g) in (R.TK_RULER, R.TK_DISCARD):
+            K.apply(g, L.A_NUM + slots[0] if top_kind(g) == R.TK_RULER and g[H_CURRENT] == 0 else min(legal(g)))
+        taken = 0
+        while g[L.G_TURNS] == 0:  # the ARC abilities and initial placements, up to the first turn
+            if top_kind(g) == R.TK_TAKE_OTHERS and g[R.top(g) + 1] == 0:
+                ee_bits = {L.A_NUM + EE * 2, L.A_NUM + EE * 2 + 1} & legal(g)
+                assert ee_bits
+                K.apply(g, min(ee_bits))
+                taken += 1
+            else:
+                K.apply(g, min(legal(g)))
+        assert taken == min(3, before) and sum(tokens(g, EE, "Shaanxi")) == before - taken
+        break
+    else:
+        pytest.fail("no seed dealt Tang with Emperor tokens in Shaanxi")
+
+
+def _replay_ee_setup(outcomes):
+    """Spec 8 setup steps 1-4 replayed in plain Python from the chance outcomes."""
+    it = iter(outcomes)
+    quar = [False] * L.N_PROV
+
+    def roll():
+        while True:
+            v = next(it)
+            if v < L.N_PROV and not quar[v]:
+                return v
+
+    while sum(quar) < 2:
+        quar[roll()] = True
+    tok = np.zeros((L.N_PROV, 2), int)
+    tiers = load_components()["two_player"]["ee_setup_tiers_per_type"]
+    for t in range(2):
+        for k, amount in tiers:
+            got = []
+            while len(got) < k:
+                q = roll()
+                if q not in got:
+                    got.append(q)
+            for q in got:
+                tok[q, t] += amount
+
+    def best(val):
+        tied = [q for q in range(L.N_PROV) if val[q] == max(val)]
+        while len(tied) > 1:
+            q = roll()
+            if q in tied:
+                return q
+        return tied[0]
+
+    return quar, tok, best(tok[:, 0]), best(tok[:, 1]), best(tok.sum(axis=1))
+
+
+def test_emperor_setup_tiers_structures_and_starting_province():
+    comp = load_components()
+    homes = {r["id"] - 1: r["home"] - 1 for r in comp["rulers"]}
+    for seed in range(60):
+        s = K.new_state(np.int64(seed), np.int64(2), SPEC.encode_options({}))
+        quar = [bool(s[L.QUAR + q]) for q in range(L.N_PROV)]
+        tok = np.array([tokens(s, EE, q + 1) for q in range(L.N_PROV)])
+        assert sum(quar) == 2 and not tok[np.array(quar)].any()
+        assert tok[:, 0].sum() == 21 and tok[:, 1].sum() == 21  # 4x3 + 3x2 + 3x1 per type
+        assert (tok[:, 0] > 0).sum() >= 4 and (tok[:, 1] > 0).sum() >= 4
+        fort = [q for q in range(L.N_PROV) if s[L.STRUCT + q * 2 + L.FORTRESS]]
+        pal = [q for q in range(L.N_PROV) if s[L.STRUCT + q * 2 + L.PALACE]]
+        start = int(s[L.G_EE_START])
+        assert len(fort) == 1 and tok[fort[0], 0] == tok[:, 0].max()
+        assert len(pal) == 1 and tok[pal[0], 1] == tok[:, 1].max()
+        assert tok[start].sum() == tok.sum(axis=1).max() and s[R.pb(EE) + L.F_HOME] == start
+        assert all(s[L.RUL_LOC + r] == L.LOC_OUT for r in range(L.N_RULERS) if quar[homes[r]])
+        assert (di(s, 0), di(s, 1)) == (10, 10)
+        assert [int(s[R.pb(p) + L.F_NVOTE]) for p in range(2)] == [5, 5] and s[L.G_NGEN] == 5 and s[L.G_NROUNDS] == 6
+        # the same setup, tiers distinct within a tier and ties broken by rolling, in plain Python
+        rq, rtok, rf, rp, rs = _replay_ee_setup(Game("eternal_dynasty", 2, seed).chance_outcomes())
+        assert rq == quar and np.array_equal(rtok, tok) and (rf, rp, rs) == (fort[0], pal[0], start)
+
+
+def test_alliance_naming_the_emperor_costs_one_dynasty_influence_and_the_card_player_decides():
+    s = position(2, hands=[["ALLIANCE"]], ee_start="Henan", board={(0, "Hunan"): (1, 0), (EE, "Henan"): (1, 0)})
+    turn(s, 0)
+    K.apply(s, L.A_CARD + 0)
+    assert legal(s) == {L.A_PLAYER + 1, L.A_PLAYER + EE}
+    K.apply(s, L.A_PLAYER + EE)
+    assert di(s, 0) == 9 and s[H_CURRENT] == 0 and s[R.top(s) + 1] == EE
+    # LEGAL for the Emperor: its provinces, their neighbours and its Starting Province
+    henan = q0("Henan")
+    near = {henan} | {q for q in range(L.N_PROV) if s[L.ADJ + henan * L.N_PROV + q]}
+    assert legal(s) == {L.A_PROV + q for q in near}
+    K.apply(s, prov("Henan"))
+    K.apply(s, L.A_TYPE + 1)  # the ally's type, chosen by the card player
+    assert tokens(s, EE, "Henan") == (1, 1)
+    s = position(2, hands=[["ALLIANCE"]], board={(0, "Hunan"): (1, 0)})
+    s[R.pb(0) + L.F_DI] = 0
+    turn(s, 0)
+    K.apply(s, L.A_CARD + 0)
+    assert legal(s) == {L.A_PLAYER + 1}  # no DI: the Emperor cannot be named
+
+
+def test_the_emperor_is_another_player_for_targets_and_comes_after_both_in_uprising():
+    s = position(2, hands=[["UPRISING", "SABOTAGE"]], board={(0, "Hunan"): (1, 0), (1, "Hunan"): (1, 1),
+                                                              (EE, "Hunan"): (2, 1)})
+    turn(s, 0)
+    K.apply(s, L.A_CARD + 1)
+    assert legal(s) == {L.A_PLAYER + 1, L.A_PLAYER + EE}  # Sabotage may target the Emperor
+    s = position(2, hands=[["UPRISING"]], board={(0, "Hunan"): (1, 0), (1, "Hunan"): (1, 1), (EE, "Hunan"): (2, 1)})
+    turn(s, 0)
+    K.apply(s, L.A_CARD + 0)
+    K.apply(s, prov("Hunan"))
+    assert s[H_CURRENT] == 1 and s[R.top(s) + 1] == 1  # seat 1 removes its own first
+    K.apply(s, pq("Hunan", 0))
+    assert s[H_CURRENT] == 0 and s[R.top(s) + 1] == EE  # then the EE's, chosen by the card player
+    K.apply(s, pq("Hunan", 1))
+    assert tokens(s, EE, "Hunan") == (2, 0)
+
+
+def test_great_famine_the_first_player_chooses_for_the_emperor_after_both_players():
+    s = position(2, first=1, board={(0, "Hunan"): (3, 0), (1, "Hubei"): (2, 2), (EE, "Henan"): (2, 2)})
+    s[L.G_SP] = 0
+    famine = next(i for i, e in enumerate(load_components()["event_cards"]) if e["key"] == "GREAT_FAMINE")
+    s[L.G_EE_DEC] = s[L.G_FIRST]
+    R.resolve_event(s, np.int64(famine))
+    R.advance(s)
+    who = []
+    while s[H_CURRENT] >= 0 and top_kind(s) == R.TK_REMOVE_OWN:
+        who.append((int(s[R.top(s) + 1]), int(s[H_CURRENT])))
+        K.apply(s, min(legal(s)))
+    assert who == [(1, 1), (0, 0), (EE, 1)]
+    assert sum(tokens(s, EE, "Henan")) == 3
+
+
+def test_dynasty_influence_income_at_cleanup():
+    s = position(2, rulers=["Wen the Scholar", "Han the Horse Lord"], hands=[["SCOUTS", "ENVOYS", "BRIBE"], []])
+    give_card(s, 1, "GENERAL", setaside=True)  # a set-aside card in hand counts (D32)
+    s[R.pb(0) + L.F_BM] = 1
+    s[R.pb(0) + L.F_BP] = 0
+    s[R.pb(1) + L.F_BM] = 2
+    s[R.pb(1) + L.F_BP] = 0
+    R.cleanup(s)
+    assert (di(s, 0), di(s, 1)) == (10 + 1 + 2 * 3, 10 + 2 + 2 * 1)
+    assert [int(s[R.pb(p) + L.F_NDYN]) for p in range(2)] == [0, 0]
+
+
+def test_emperor_win_gives_both_seats_share_zero_and_a_full_tie_goes_to_the_players():
+    s = position(2, board={(0, "Hunan"): (1, 0), (1, "Hubei"): (1, 0), (EE, "Henan"): (1, 0)}, first=0)
+    for p, pts in ((0, 10), (1, 9), (EE, 12)):
+        s[R.pb(p) + L.F_SCORE] = pts
+    s[L.G_FINAL_FIRST] = 0
+    s[L.G_OVER] = 1
+    sc, w = np.zeros(2), np.zeros(2)
+    K.returns(s, sc, w)
+    assert sc.tolist() == [10, 9] and w.tolist() == [0, 0]
+    f = np.zeros((2, len(SPEC.feature_names)))
+    K.features(s, f)
+    names = list(SPEC.feature_names)
+    assert f[:, names.index("ee_won")].tolist() == [1, 1] and f[0, names.index("ee_score")] == 12
+    s[R.pb(EE) + L.F_SCORE] = 10  # equal score, Coins and tokens: the Emperor counts as after both
+    K.returns(s, sc, w)
+    assert w.tolist() == [1, 0]
+    K.features(s, f)
+    assert f[:, names.index("ee_won")].tolist() == [0, 0]
+    s[R.ti(EE, q0("Henan"), 0)] = 2  # more tokens: the Emperor wins the tie-break
+    K.returns(s, sc, w)
+    assert w.tolist() == [0, 0]
+
+
+def test_two_player_games_sometimes_end_with_the_emperor_winning():
+    results = []
+    for seed in range(12):
+        g = Game("eternal_dynasty", 2, seed=seed)
+        g.play_random(np.random.default_rng(seed))
+        results.append(sum(g.win_shares))
+        assert sum(g.win_shares) in (0.0, 1.0)
+        assert "Eternal Emperor" in g.render()
+    assert 0.0 in results

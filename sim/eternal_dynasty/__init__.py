@@ -1,4 +1,4 @@
-"""Eternal Dynasty (Zucchini People Games) for 3-5 players.
+"""Eternal Dynasty (Zucchini People Games) for 2-5 players (2 players: the Eternal Emperor, spec 8).
 
 Rules: ``docs/games/eternal_dynasty.md`` over the spec ``shared/rules/eternal_dynasty.md``;
 kernels in ``rules.py``, state layout in ``layout.py``, the heuristic in ``heuristic.py``,
@@ -14,7 +14,7 @@ KERNELS = kernels_from(rules, heuristic)
 SPEC = GameSpec(
     name="eternal_dynasty",
     title="Eternal Dynasty",
-    min_players=3,
+    min_players=2,
     max_players=5,
     num_actions=layout.NUM_ACTIONS,
     max_decisions=6000,
@@ -27,6 +27,7 @@ SPEC = GameSpec(
     state_from_chance=view.state_from_chance,
     player_constraints=player_constraints,
     data=component_data(),
+    can_all_lose=True,  # 2 players: when the Eternal Emperor wins, both seats lose
     report_groups=(
         ("Ruler chosen (any Generation)", tuple(f"ruler_{r + 1}" for r in range(layout.N_RULERS))),
     ),

@@ -11,12 +11,19 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
 3. **Votes**: call the first Vote card that gives every player a gain or a card (it helps
    the caller no less than anyone) from round 2 on; vote Aye on one's own Vote and on
    those, Nay otherwise; spend no extra Vote cards.
-4. **Everything else** (the action, card targets, types, bonus amounts): one-ply greedy.
+4. **2 players**: bid a quarter of one's Dynasty Influence, rounded up, with every Aye/Nay
+   (the bid winner decides the Emperor's vote and choices; a quarter keeps DI for later
+   Votes and for naming the Emperor in an Alliance); the bid winner declares the Emperor's
+   vote the same as its own pick.
+5. **Everything else** (the action, card targets, types, bonus amounts): one-ply greedy.
    Each legal choice is tried on a copy, the rest of the same effect is completed with a
    fixed default (the largest legal action, so bonus is spent in full), and the choice
    that maximises own provisional score minus the best opponent's is taken (ties at
    random).  Provisional score: points so far, Coins at 1 each, and the board scored as
    if the Generation ended now.  Passing scores 0 change, so a useless card is not played.
+   The Eternal Emperor counts as an opponent (its win is a loss), and the Emperor's own
+   choices (its share of a Vote or an Alliance, its removals) are made the same way by the
+   seat deciding for it, to that seat's advantage.
 """
 
 import numba as nb
@@ -25,8 +32,8 @@ import numpy as np
 from sim.core import H_CURRENT, argmax_masked, random_legal
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
-    TK_ACTION, TK_AYENAY, TK_DISCARD, TK_DRAFT, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL, apply, dyn_field,
-    legal_mask, n_players, pb, provisional, ruler_field, top, vote_field,
+    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL,
+    apply, dyn_field, legal_mask, n_colours, pb, provisional, ruler_field, top, vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -38,7 +45,7 @@ def margin(s, p):
     v = np.zeros(MAXP + 1, np.float64)
     provisional(s, v)
     best = -1e9
-    for o in range(n_players(s)):
+    for o in range(n_colours(s)):  # the Eternal Emperor included
         if o != p and v[o] > best:
             best = v[o]
     return v[p] - best
@@ -47,11 +54,13 @@ def margin(s, p):
 @nb.njit(cache=True)
 def completes_effect(kind):
     return kind != TK_ACTION and kind != TK_VOTECALL and kind != TK_FREE and kind != TK_RULER \
-        and kind != TK_DRAFT and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA
+        and kind != TK_DRAFT and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA \
+        and kind != TK_BID and kind != TK_EE_VOTE
 
 
 @nb.njit(cache=True)
 def greedy(s, p, mask, rng):
+    """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor)."""
     vals = np.full(mask.shape[0], -1e18)
     m2 = np.zeros(mask.shape[0], np.bool_)
     for a in range(mask.shape[0]):
@@ -81,6 +90,14 @@ def heuristic(s, rng):
     p = s[o + 1]
     b = pb(p)
     vals = np.zeros(NUM_ACTIONS, np.float64)
+    if kind == TK_BID:
+        want = (s[b + F_DI] + 3) // 4
+        k = min(want // N_NUM if s[o + 2] == 0 else want - s[b + F_BID], N_NUM - 1)
+        while k > 0 and not mask[A_NUM + k]:
+            k -= 1
+        return A_NUM + max(k, 0)
+    if kind == TK_EE_VOTE:
+        return A_AYE if s[b + F_PICK] == 0 else A_NAY
     if kind == TK_RULER or kind == TK_DRAFT:
         for k in range(3):
             r = s[b + F_DEALT + k]
@@ -112,7 +129,7 @@ def heuristic(s, rng):
         return A_NAY
     if kind == TK_EXTRA:
         return A_SKIP
-    a = greedy(s, p, mask, rng)
+    a = greedy(s, s[H_CURRENT], mask, rng)
     if a < 0:
         a = random_legal(mask, rng, 0)
     return a

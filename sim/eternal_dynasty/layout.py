@@ -2,8 +2,10 @@
 
 Every name here is a plain module-level int, so numba folds it into the kernels.
 
-State layout (int32; fixed offsets, room for MAXP = 5 seats plus one colour slot for
-the Eternal Emperor)::
+State layout (int32; fixed offsets, room for NCOL = 6 colours: MAXP = 5 seats, and in
+the 2-player game the Eternal Emperor as colour EE = 2, right after the two seats, so
+every loop over the colours in play is ``range(n_colours)`` and the EE comes after both
+players in every clockwise order, spec 8)::
 
     [0, 8)      core header (sim.core)
     OPT         option codes (N_OPT), then the packed component data (DATA_SIZE, see D_*)
@@ -27,7 +29,7 @@ the Eternal Emperor)::
 N_PROV = 18
 M, P = 0, 1
 MAXP = 5
-EE = 5  # colour slot of the Eternal Emperor (2 players)
+EE = 2  # colour of the Eternal Emperor in the 2-player game (colour index n_players)
 NCOL = 6
 N_RULERS = 36
 N_DYN = 89
@@ -71,9 +73,14 @@ VF = 8  # vote type fields: count, kind, a0..a5
 V_COUNT, V_KIND, V_A0 = 0, 1, 2
 EF = 8  # event fields: class, kind, a0..a4, province bit set
 E_CLASS, E_KIND, E_A0, E_SET = 0, 1, 2, 7
-NCONST = 24
+NCONST = 32
 (K_DEALT_RULERS, K_DEALT_DYN, K_INIT_M, K_INIT_P, K_FIRST, K_SECOND, K_TIE2, K_FORTRESS, K_PALACE, K_COIN,
  K_BAG0, K_BAG1, K_BAG2, K_SUP_MAG, K_SUP_GEN, K_SUP_PAL, K_SUP_FORT, K_CAP, K_LEADER_STR, K_DIE_SIDES) = range(20)
+# 2 players (the data file's ``two_player``): starting Dynasty Influence, the Alliance cost of
+# naming the EE, DI per unplayed card and per unspent bonus, the EE's vote weight, then the
+# EE setup tiers as (provinces, Influence each) pairs, N_EE_TIERS of them
+K_DI_START, K_ALLY_COST, K_DI_CARD, K_DI_BONUS, K_EE_VOTE, K_EE_TIERS = range(20, 26)
+N_EE_TIERS = 3
 NCONFIG = 6
 CF = 6  # config fields: players, length code, generations, rounds, vote cards, quarantined
 D_ADJ = 0
@@ -101,8 +108,13 @@ _g = DATA + DATA_SIZE
  G_DYN_PTR, G_DYN_END, G_RUL_PTR, G_RUL_END, G_VOTE_PTR, G_VOTE_END, G_EVT_PTR, G_EVT_END,
  G_BAG0, G_BAG1, G_BAG2, G_VOTE_CARD, G_VOTE_CALLER, G_VOTE_STAGE, G_AYES, G_NAYS,
  G_LOG_LEN, G_LOG_PTR, G_LOG_OVERFLOW, G_FINAL_FIRST, G_EVENTS_DRAWN, G_VOTES_CALLED, G_VOTES_PASSED,
- G_OVER, G_PASSES, G_EVT_LAST0, G_EVT_LAST1, G_TURNS) = range(_g, _g + 37)
-G_BAN = _g + 37  # N_VOTE_TYPES flags: a passed BAN vote of that type is in force
+ G_OVER, G_PASSES, G_EVT_LAST0, G_EVT_LAST1, G_TURNS,
+ G_BID_WINNER, G_EE_DEC, G_EE_START, G_BIDS) = range(_g, _g + 41)
+# 2 players: G_BID_WINNER the winner of the current Vote's bid (-1 before the bid reveal);
+# G_EE_DEC the seat that makes the Eternal Emperor's choices in the effect being resolved
+# (the card player, the bid winner, or the first player on events); G_EE_START the EE's
+# Starting Province; G_BIDS the number of bids held
+G_BAN = _g + 41  # N_VOTE_TYPES flags: a passed BAN vote of that type is in force
 TOK = G_BAN + N_VOTE_TYPES
 LEAD = TOK + NCOL * N_PROV * 2
 STRUCT = LEAD + NCOL * N_PROV * 2
@@ -127,8 +139,10 @@ PL = STACK + STACK_MAX * TASK_SIZE
 # player block fields
 (F_RULER, F_HOME, F_BM, F_BP, F_KEEP, F_SCORE, F_COINS, F_COIN_VALUE, F_CALLED, F_PICK, F_NDYN,
  F_NVOTE, F_CHOICE, F_PTS_MAJORITY, F_PTS_STRUCT, F_PTS_COINCONV, F_PTS_RULER, F_VOTES_CALLED, F_VOTES_PASSED,
- F_CARDS_PLAYED, F_PLACED, F_TOKENS_LOST) = range(22)
-F_DEALT = 22  # 3 dealt Rulers (ids, -1 empty)
+ F_CARDS_PLAYED, F_PLACED, F_TOKENS_LOST, F_DI, F_BID, F_DI_SPENT, F_BIDS_WON) = range(26)
+# 2 players: F_DI Dynasty Influence (public), F_BID this Vote's bid (-1 none; secret until
+# the bid reveal), F_DI_SPENT and F_BIDS_WON counters for the features
+F_DEALT = 26  # 3 dealt Rulers (ids, -1 empty)
 F_HAND = F_DEALT + 3  # HAND_MAX Dynasty card instances
 F_VHAND = F_HAND + HAND_MAX  # VHAND_MAX Vote card instances
 F_RULER_HIST = F_VHAND + VHAND_MAX  # Ruler chosen in each Generation (-1 none)

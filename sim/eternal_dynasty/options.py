@@ -30,6 +30,9 @@ assert len(OPTIONS) == L.N_OPT
 
 def player_constraints(n: int, options: dict) -> str | None:
     length = options.get("length", "standard")
+    if n == 2 and length != "standard":
+        return (f"length {length!r} needs {3 if length == 'long3' else 5} players; the 2-player game has "
+                "one length (5 Generations of 6 rounds, spec 8)")
     if length == "long3" and n != 3:
         return "length 'long3' needs 3 players"
     if length == "short5" and n != 5:
@@ -339,6 +342,26 @@ def _pack(comp: dict, path: str) -> np.ndarray:
     d[k + L.K_CAP] = sup["influence_cap_per_player"]
     d[k + L.K_LEADER_STR] = rc["leader_strength_default"]
     d[k + L.K_DIE_SIDES] = rc["province_die"]["sides"]
+
+    tp = comp["two_player"]
+    w = f"{path}: two_player"
+    d[k + L.K_DI_START] = tp["dynasty_influence_start"]
+    d[k + L.K_ALLY_COST] = tp["alliance_cost_di"]
+    d[k + L.K_DI_CARD] = tp["di_per_unplayed_card"]
+    d[k + L.K_DI_BONUS] = tp["di_per_unspent_bonus"]
+    d[k + L.K_EE_VOTE] = tp["ee_vote_weight"]
+    tiers = tp["ee_setup_tiers_per_type"]
+    if len(tiers) != L.N_EE_TIERS or any(len(t) != 2 or not 1 <= t[0] <= L.N_PROV - 2 or t[1] < 1 for t in tiers):
+        raise DataError(f"{w}.ee_setup_tiers_per_type: expected {L.N_EE_TIERS} [provinces, Influence] pairs "
+                        f"with 1..{L.N_PROV - 2} provinces")
+    for i, (np_, amount) in enumerate(tiers):
+        d[k + L.K_EE_TIERS + 2 * i] = np_
+        d[k + L.K_EE_TIERS + 2 * i + 1] = amount
+    for key, built in (("bid_tie_winner", "FIRST_PLAYER"), ("ee_order", "AFTER_BOTH_PLAYERS"), ("ee_draws_cards", False)):
+        if tp[key] != built:
+            raise DataError(f"{w}.{key}: the engine implements {built!r} only, found {tp[key]!r}")
+    if min(d[k + L.K_DI_START], d[k + L.K_ALLY_COST], d[k + L.K_DI_CARD], d[k + L.K_DI_BONUS], d[k + L.K_EE_VOTE]) < 0:
+        raise DataError(f"{w}: the Dynasty Influence amounts and the EE's vote weight must be >= 0")
 
     configs = comp["configs"]
     if len(configs) != L.NCONFIG:

@@ -22,11 +22,11 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constant
  TK_GAIN, TK_TARGET, TK_AYENAY, TK_VOTE_REVEAL, TK_EXTRA, TK_VOTE_RESOLVE, TK_PICK_PLAYER,
  TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN, TK_LEADER,
  TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE, TK_FLIP,
- TK_DONG, TK_ARC, TK_DRAFT, TK_DRAFT_PASS) = range(33)
+ TK_DONG, TK_ARC, TK_DRAFT, TK_DRAFT_PASS, TK_BID, TK_BID_RESOLVE, TK_EE_VOTE) = range(36)
 DECISION_TASKS = (TK_RULER, TK_DISCARD, TK_VOTECALL, TK_ACTION, TK_GAIN, TK_TARGET, TK_AYENAY, TK_EXTRA,
                   TK_PICK_PLAYER, TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN,
                   TK_LEADER, TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE,
-                  TK_FLIP, TK_INIT_PLACE, TK_DRAFT)
+                  TK_FLIP, TK_INIT_PLACE, TK_DRAFT, TK_BID, TK_EE_VOTE)
 TG_MASK = 8  # TK_TARGET: the candidate provinces are the bit set in the last argument
 # purposes of TK_PICK_PLAYER
 PU_ALLY, PU_CONVERT, PU_REMOVE, PU_ASSASSIN = 0, 1, 2, 3
@@ -56,6 +56,31 @@ def li(p, q, k):
 @nb.njit(cache=True, inline="always")
 def n_players(s):
     return np.int64(s[H_NPLAYERS])
+
+
+@nb.njit(cache=True, inline="always")
+def n_colours(s):
+    """Colours in play: the seats, and in the 2-player game the Eternal Emperor (colour EE = 2)."""
+    n = np.int64(s[H_NPLAYERS])
+    return n + 1 if n == 2 else n
+
+
+@nb.njit(cache=True, inline="always")
+def is_ee(s, p):
+    return p == EE and s[H_NPLAYERS] == 2
+
+
+@nb.njit(cache=True)
+def colour_order(s, start, out):
+    """The colours in a clockwise order: seats clockwise from ``start``, then the Eternal
+    Emperor, which comes after both players in every order (spec 8, D43).  Returns the count."""
+    n = n_players(s)
+    for i in range(n):
+        out[i] = (start + i) % n
+    if n == 2:
+        out[2] = EE
+        return np.int64(3)
+    return n
 
 
 @nb.njit(cache=True, inline="always")
@@ -402,7 +427,7 @@ def push_gain(s, g, q, m, pp, any_n, flags):
 @nb.njit(cache=True)
 def precheck(s, g, q):
     f = 0
-    n = n_players(s)
+    n = n_colours(s)
     ab = ability(s, g)
     if ab == AB_EXTRA_CATCHUP:
         t = ab_arg(s, g, 0)
@@ -477,6 +502,10 @@ def setup(s, n, options):
             for c in range(N_RULERS):
                 if ruler_field(s, c, R_HOME) == q:
                     s[RUL_LOC + c] = LOC_OUT
+    # 2 players: the Eternal Emperor's Influence, Structures and Starting Province (spec 8
+    # setup steps 2-4), right after the quarantine as the 2-player setup list orders them
+    if n == 2:
+        ee_setup(s)
     # step 3: Ruler deck, set-aside cards, Dynasty deck
     k = 0
     for c in range(N_RULERS):
@@ -529,6 +558,13 @@ def setup(s, n, options):
             s[b + F_VHAND + i] = -1
         for i in range(MAX_GENS):
             s[b + F_RULER_HIST + i] = -1
+        s[b + F_BID] = -1
+        if n == 2 and p < n:
+            s[b + F_DI] = dconst(s, K_DI_START)  # spec 8 setup step 5
+    s[G_BID_WINNER] = -1
+    s[G_EE_DEC] = -1
+    if n == 2:
+        s[pb(EE) + F_HOME] = s[G_EE_START]  # its Home Province for LEGAL, never changed (D30)
     for p in range(n):
         for j in range(s[G_NVOTES]):
             draw_vote(s, p)
@@ -552,6 +588,53 @@ def setup(s, n, options):
     s[G_PHASE] = PH_GEN_START
     s[G_GEN] = 0
     advance(s)
+
+
+@nb.njit(cache=True)
+def ee_best_province(s, metric):
+    """The province where the EE holds the most M (metric 0), P (1) or M + P (2); a tie is
+    broken by rolling the province die until it shows one of the tied provinces (D47)."""
+    val = np.zeros(N_PROV, np.int64)
+    best = 0
+    for q in range(N_PROV):
+        if metric == 2:
+            val[q] = s[ti(EE, q, M)] + s[ti(EE, q, P)]
+        else:
+            val[q] = s[ti(EE, q, metric)]
+        if val[q] > best:
+            best = val[q]
+    k = 0
+    who = -1
+    for q in range(N_PROV):
+        if val[q] == best:
+            k += 1
+            who = q
+    if k == 1:
+        return who
+    while True:
+        q = roll_province(s)
+        if val[q] == best:
+            return q
+
+
+@nb.njit(cache=True)
+def ee_setup(s):
+    """Spec 8 setup steps 2-4: per type (all Military tiers, then all Political ones), each
+    tier rolls that many different provinces (re-rolling 19-20, quarantined provinces and
+    repeats within the tier; tiers may stack) and puts that much Influence in each; then a
+    Fortress where the EE has the most M, a Palace where it has the most P, and its Starting
+    Province where it has the most M + P."""
+    rolled = np.zeros(N_PROV, np.int64)
+    for t in range(2):
+        for i in range(N_EE_TIERS):
+            k = dconst(s, K_EE_TIERS + 2 * i)
+            amount = dconst(s, K_EE_TIERS + 2 * i + 1)
+            roll_distinct(s, k, rolled)
+            for j in range(k):
+                s[ti(EE, rolled[j], t)] += amount
+    s[STRUCT + ee_best_province(s, M) * 2 + FORTRESS] = 1
+    s[STRUCT + ee_best_province(s, P) * 2 + PALACE] = 1
+    s[G_EE_START] = ee_best_province(s, 2)
 
 
 @nb.njit(cache=True)
@@ -729,6 +812,12 @@ def reveal_rulers(s):
 def cleanup(s):
     """G11."""
     n = n_players(s)
+    if n == 2:
+        # step 1, 2 players: Dynasty Influence income, the unspent bonus (M + P) plus 2 per
+        # Dynasty card still in hand, set-aside copies included (spec 8, D32)
+        for p in range(n):
+            b = pb(p)
+            s[b + F_DI] += dconst(s, K_DI_BONUS) * (s[b + F_BM] + s[b + F_BP]) + dconst(s, K_DI_CARD) * s[b + F_NDYN]
     for i in range(NCOL * N_PROV * 2):
         s[LEAD + i] = 0
     for p in range(n):
@@ -756,7 +845,7 @@ def cleanup(s):
 @nb.njit(cache=True)
 def coins_out(s):
     t = 0
-    for p in range(n_players(s)):
+    for p in range(n_colours(s)):
         t += s[pb(p) + F_COINS]
     return t
 
@@ -774,8 +863,9 @@ def award_coins(s, p, k):
 
 @nb.njit(cache=True)
 def rank_type(s, q, t, pts, first_out):
-    """Spec 7.1 for one type in one province: add the points, return the sole first (-1 none)."""
-    n = n_players(s)
+    """Spec 7.1 for one type in one province: add the points, return the sole first (-1 none).
+    The Eternal Emperor ranks like a player (spec 8)."""
+    n = n_colours(s)
     st = np.zeros(MAXP + 1, np.float64)
     for p in range(n):
         st[p] = strength(s, p, q, t)
@@ -840,7 +930,7 @@ def score_province(s, q, pts, spts, coin):
     if fm >= 0 and fm == fp:
         coin[fm] += dconst(s, K_COIN)
     if s[MARK + q] & MK_SACRED:
-        n = n_players(s)
+        n = n_colours(s)
         best = 0
         k = 0
         who = -1
@@ -858,11 +948,11 @@ def score_province(s, q, pts, spts, coin):
 
 @nb.njit(cache=True)
 def score_generation(s):
-    n = n_players(s)
+    n = n_colours(s)
     for i in range(ADJ - TOK):
         s[SNAP_BOARD + i] = s[TOK + i]
     for p in range(NCOL):
-        s[SNAP_RULERS + p] = s[pb(p) + F_RULER] if p < n else -1
+        s[SNAP_RULERS + p] = s[pb(p) + F_RULER] if p < n_players(s) else -1
     g = s[G_GEN] - 1
     before = np.zeros(MAXP + 1, np.int64)
     cbefore = np.zeros(MAXP + 1, np.int64)
@@ -900,8 +990,9 @@ def score_generation(s):
 
 @nb.njit(cache=True)
 def end_game(s):
-    """7.4: reveal Coins (values drawn now, without replacement: 7.3 allows it)."""
-    n = n_players(s)
+    """7.4: reveal Coins (values drawn now, without replacement: 7.3 allows it); the Eternal
+    Emperor's last."""
+    n = n_colours(s)
     bag = np.zeros(3, np.int64)
     bag[0] = s[G_BAG0]
     bag[1] = s[G_BAG1]
@@ -930,9 +1021,10 @@ def final_score(s, p):
 
 @nb.njit(cache=True)
 def tiebreak_key(s, p):
-    """7.4: Coins held, then tokens on the board, then earlier in the final Generation's order."""
+    """7.4: Coins held, then tokens on the board, then earlier in the final Generation's order;
+    the Eternal Emperor counts as after both players (D28)."""
     n = n_players(s)
-    pos = (p - s[G_FINAL_FIRST]) % n
+    pos = n if p >= n else (p - s[G_FINAL_FIRST]) % n
     return (s[pb(p) + F_COINS] * 1000 + tokens_total(s, p)) * 8 + (7 - pos)
 
 
@@ -1050,7 +1142,7 @@ def assassin_targets(s, p, v):
 
 @nb.njit(cache=True)
 def uprising_targets(s, p):
-    n = n_players(s)
+    n = n_colours(s)
     res = 0
     for q in range(N_PROV):
         if not represented(s, p, q):
@@ -1084,7 +1176,8 @@ def move_sources(s, p, same_type):
 @nb.njit(cache=True)
 def victim_ok(s, p, v, purpose, ct):
     if purpose == PU_ALLY:
-        return True
+        # 2 players: naming the Eternal Emperor costs Dynasty Influence (DI >= cost needed)
+        return not is_ee(s, v) or s[pb(p) + F_DI] >= dconst(s, K_ALLY_COST)
     if purpose == PU_CONVERT:
         return convert_targets(s, p, v) != 0
     if purpose == PU_REMOVE:
@@ -1117,7 +1210,7 @@ def card_playable(s, p, c):
     if kind == DK_EACH_OTHER_REMOVES:
         return uprising_targets(s, p) != 0
     purpose = PU_CONVERT if kind == DK_CONVERT else (PU_REMOVE if kind == DK_REMOVE_OTHER else PU_ASSASSIN)
-    for v in range(n):
+    for v in range(n_colours(s)):
         if v != p and victim_ok(s, p, v, purpose, ct):
             return True
     return False
@@ -1150,6 +1243,7 @@ def run_auto(s, o):
             return False
         s[EVT_LOC + e] = LOC_DISCARD
         s[G_EVENTS_DRAWN] += 1
+        s[G_EE_DEC] = s[G_FIRST]  # D29: the First Player token holder chooses for the EE
         if s[o + 2] == 0 and event_field(s, e, E_CLASS) == MINOR:
             push(s, TK_EVENT_DRAW, 0, 1, 0, 0, 0, 0, 0)
         resolve_event(s, e)
@@ -1162,8 +1256,10 @@ def run_auto(s, o):
         pop(s)
         ayes = 0
         nays = 0
-        for v in range(n):
+        for v in range(n_colours(s)):
             w = ab_arg(s, v, 0) if ability(s, v) == AB_VOTE_WEIGHT else 1
+            if is_ee(s, v):
+                w = dconst(s, K_EE_VOTE)  # the EE's vote, declared by the bid winner
             if s[pb(v) + F_PICK] == 0:
                 ayes += w
             else:
@@ -1176,6 +1272,19 @@ def run_auto(s, o):
         pop(s)
         resolve_vote(s)
         return False
+    if kind == TK_BID_RESOLVE:
+        pop(s)
+        resolve_bids(s)
+        return False
+    if kind == TK_BID:
+        if s[pb(p) + F_DI] == 0:
+            s[pb(p) + F_BID] = 0  # nothing to bid: no decision
+            pop(s)
+            return False
+        if s[o + 2] == 0 and s[pb(p) + F_DI] < N_NUM:
+            s[o + 2] = 1  # a bid below 16 is one decision (the low digit)
+            s[pb(p) + F_BID] = 0
+        return True
     if kind == TK_DRAFT_PASS:
         stage = s[o + 2]
         pop(s)
@@ -1185,7 +1294,7 @@ def run_auto(s, o):
         pop(s)
         mine = tokens_total(s, p)
         ok = True
-        for v in range(n):
+        for v in range(n_colours(s)):  # the EE included
             if v != p and tokens_total(s, v) < mine:
                 ok = False
         h = s[pb(p) + F_HOME]
@@ -1268,7 +1377,9 @@ def advance(s):
             continue
         o = top(s)
         if run_auto(s, o):
-            s[H_CURRENT] = s[o + 1]
+            p = s[o + 1]
+            # the Eternal Emperor takes no decisions: the seat that decides for it does (spec 8)
+            s[H_CURRENT] = s[G_EE_DEC] if is_ee(s, p) else p
             return
 
 
@@ -1425,7 +1536,7 @@ def take_others_options(s, o):
     q = s[o + 3]
     tt = s[o + 4]
     res = 0
-    for v in range(n_players(s)):
+    for v in range(n_colours(s)):
         if v == p:
             continue
         for t in range(2):
@@ -1440,7 +1551,7 @@ def guo_options(s, p):
     res = 0
     for q in range(N_PROV):
         if s[ADJ + h * N_PROV + q] == 1:
-            for v in range(n_players(s)):
+            for v in range(n_colours(s)):
                 if v != p and s[ti(v, q, M)] > 0:
                     res |= 1 << q
     return res
@@ -1501,7 +1612,7 @@ def arc(s, p):
 
 @nb.njit(cache=True)
 def most_tokens_players(s, out):
-    n = n_players(s)
+    n = n_colours(s)
     best = -1
     for p in range(n):
         t = tokens_total(s, p)
@@ -1533,27 +1644,28 @@ def resolve_vote(s):
         return
     s[G_VOTES_PASSED] += 1
     s[pb(caller) + F_VOTES_PASSED] += 1
-    order = np.zeros(MAXP, np.int64)
-    seat_order(s, caller + 1, order)  # from the caller's left, the caller last
+    order = np.zeros(MAXP + 1, np.int64)
+    # from the caller's left, the caller last, then the EE (2 players: non-caller, caller, EE)
+    nc = colour_order(s, caller + 1, order)
     if kind == VK_REMOVE_ALL_LEADERS:
         for i in range(NCOL * N_PROV * 2):
             s[LEAD + i] = 0
         return
     if kind == VK_EACH_DRAW:
-        for i in range(n):
+        for i in range(n):  # the seats only: the EE holds no cards (D43)
             for _ in range(a0):
                 draw_dynasty(s, order[i])
         return
     if kind == VK_TOP_TAX:
         tops = np.zeros(MAXP, np.int64)
         k = most_tokens_players(s, tops)
-        for i in range(n - 1, -1, -1):
+        for i in range(nc - 1, -1, -1):
             p = order[i]
             for j in range(k):
                 if tops[j] == p:
                     push(s, TK_REMOVE_OWN, p, a0, -1, -1, -1, 0, 0)
         return
-    for i in range(n - 1, -1, -1):
+    for i in range(nc - 1, -1, -1):
         p = order[i]
         if kind == VK_EACH_GAIN:
             push(s, TK_TARGET, p, a2, a1, a0, 1, 0, 0)
@@ -1561,6 +1673,24 @@ def resolve_vote(s):
             push(s, TK_REMOVE_OWN, p, a0, -1, a1, -1, 0, 0)
         elif kind == VK_EACH_MOVE:
             push(s, TK_MOVE_FROM, p, a0, 1, 0, 0, 0, 0)
+
+
+@nb.njit(cache=True)
+def resolve_bids(s):
+    """2 players, after both bids (spec 8): the higher bid wins, equal bids go to the First
+    Player token holder; only the winner pays.  The bids are public from here on; the winner
+    makes the EE's choices in this Vote and now declares the EE's vote."""
+    b0 = s[pb(0) + F_BID]
+    b1 = s[pb(1) + F_BID]
+    w = 0 if b0 > b1 else (1 if b1 > b0 else s[G_FIRST])
+    bid = s[pb(w) + F_BID]
+    s[pb(w) + F_DI] -= bid
+    s[pb(w) + F_DI_SPENT] += bid
+    s[pb(w) + F_BIDS_WON] += 1
+    s[G_BID_WINNER] = w
+    s[G_EE_DEC] = w
+    s[G_BIDS] += 1
+    push(s, TK_EE_VOTE, w, 0, 0, 0, 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -1579,8 +1709,8 @@ def roll_distinct(s, k, out):
 
 @nb.njit(cache=True)
 def coin_majority(s, counts, first, second):
-    """7.2: event Coin awards by counts (positive only)."""
-    n = n_players(s)
+    """7.2: event Coin awards by counts (positive only); the EE takes part (spec 8)."""
+    n = n_colours(s)
     best = 0
     for p in range(n):
         if counts[p] > best:
@@ -1620,15 +1750,16 @@ def coin_majority(s, counts, first, second):
 
 @nb.njit(cache=True)
 def resolve_event(s, e):
-    """3.4: one Event card."""
-    n = n_players(s)
+    """3.4: one Event card.  In 2 players the EE is affected like a player and comes after
+    both in the order of choices; the first player chooses for it (D29)."""
+    n = n_colours(s)
     kind = event_field(s, e, E_KIND)
     a0 = event_field(s, e, E_A0)
     a1 = event_field(s, e, E_A0 + 1)
     a2 = event_field(s, e, E_A0 + 2)
     a3 = event_field(s, e, E_A0 + 3)
-    order = np.zeros(MAXP, np.int64)
-    seat_order(s, s[G_FIRST], order)
+    order = np.zeros(MAXP + 1, np.int64)
+    colour_order(s, s[G_FIRST], order)
     rolled = np.zeros(4, np.int64)
     if kind == EK_ROLL_EACH_REMOVE:
         roll_distinct(s, a0, rolled)
@@ -1800,10 +1931,20 @@ def legal_mask(s, out):
         out[A_TYPE] = True
         out[A_TYPE + 1] = True
         c = 2
-    elif kind == TK_AYENAY:
+    elif kind == TK_AYENAY or kind == TK_EE_VOTE:
         out[A_AYE] = True
         out[A_NAY] = True
         c = 2
+    elif kind == TK_BID:
+        # a bid 0..DI in base 16: the high digit (only when DI >= 16), then the low digit
+        di = s[b + F_DI]
+        if s[o + 2] == 0:
+            hi = min(di // N_NUM, N_NUM - 1)
+        else:
+            hi = min(di - s[b + F_BID], N_NUM - 1)
+        for k in range(hi + 1):
+            out[A_NUM + k] = True
+            c += 1
     elif kind == TK_EXTRA:
         out[A_SKIP] = True
         c = 1
@@ -1812,7 +1953,7 @@ def legal_mask(s, out):
             out[A_NUM + VHAND_MAX + i] = True
             c += 2
     elif kind == TK_PICK_PLAYER:
-        for v in range(n_players(s)):
+        for v in range(n_colours(s)):
             if v != p and victim_ok(s, p, v, s[o + 2], s[o + 3]):
                 out[A_PLAYER + v] = True
                 c += 1
@@ -1863,7 +2004,9 @@ def legal_mask(s, out):
 
 @nb.njit(cache=True)
 def play_card(s, p, slot):
-    """Play the Dynasty card in ``slot``: it goes to the discard (set-aside copies back)."""
+    """Play the Dynasty card in ``slot``: it goes to the discard (set-aside copies back).
+    The card player makes the Eternal Emperor's choices in its effect (spec 8)."""
+    s[G_EE_DEC] = p
     c = s[pb(p) + F_HAND + slot]
     if not is_setaside_copy(s, c):  # D50: a set-aside copy of the same kind is played first
         for i in range(s[pb(p) + F_NDYN]):
@@ -1914,15 +2057,23 @@ def call_vote(s, p, slot):
     s[G_VOTES_CALLED] += 1
     s[pb(p) + F_CALLED] = 1
     s[pb(p) + F_VOTES_CALLED] += 1
-    for v in range(n):
+    for v in range(n_colours(s)):
         s[pb(v) + F_PICK] = -1
+        s[pb(v) + F_BID] = -1
+    s[G_BID_WINNER] = -1
     order = np.zeros(MAXP, np.int64)
     seat_order(s, p + 1, order)
     push(s, TK_VOTE_RESOLVE, p, 0, 0, 0, 0, 0, 0)
     for i in range(n - 1, -1, -1):
-        push(s, TK_EXTRA, order[i], 0, 0, 0, 0, 0, 0)
+        push(s, TK_EXTRA, order[i], 0, 0, 0, 0, 0, 0)  # 2 players: the non-caller, then the caller
     push(s, TK_VOTE_REVEAL, p, 0, 0, 0, 0, 0, 0)
+    if n == 2:
+        # spec 8: each player's Aye/Nay comes with a secret bid; after both, the bid reveal
+        # (TK_BID_RESOLVE), which pushes the winner's declaration of the EE's vote
+        push(s, TK_BID_RESOLVE, p, 0, 0, 0, 0, 0, 0)
     for i in range(n - 1, -1, -1):
+        if n == 2:
+            push(s, TK_BID, order[i], 0, 0, 0, 0, 0, 0)
         push(s, TK_AYENAY, order[i], 0, 0, 0, 0, 0, 0)
 
 
@@ -2002,9 +2153,17 @@ def apply(s, a):
     elif kind == TK_INIT_PLACE:
         s[o + 2] = 1
         s[o + 3] = a - A_TYPE
-    elif kind == TK_AYENAY:
-        s[b + F_PICK] = 0 if a == A_AYE else 1
+    elif kind == TK_AYENAY or kind == TK_EE_VOTE:
+        # TK_EE_VOTE: the bid winner declares the Eternal Emperor's vote (stored in its block)
+        s[pb(EE) + F_PICK if kind == TK_EE_VOTE else b + F_PICK] = 0 if a == A_AYE else 1
         pop(s)
+    elif kind == TK_BID:
+        if s[o + 2] == 0:
+            s[b + F_BID] = N_NUM * (a - A_NUM)
+            s[o + 2] = 1
+        else:
+            s[b + F_BID] += a - A_NUM
+            pop(s)
     elif kind == TK_EXTRA:
         if a == A_SKIP:
             pop(s)
@@ -2021,6 +2180,9 @@ def apply(s, a):
         purpose = s[o + 2]
         ct = s[o + 3]
         pop(s)
+        if purpose == PU_ALLY and is_ee(s, v):
+            s[b + F_DI] -= dconst(s, K_ALLY_COST)  # 2 players: naming the EE costs DI
+            s[b + F_DI_SPENT] += dconst(s, K_ALLY_COST)
         if purpose == PU_ALLY:
             # the ally resolves first (clockwise from the card player's left, card player last)
             push(s, TK_TARGET, p, dyn_field(s, ct, C_A0 + 4), dyn_field(s, ct, C_A0 + 3), dyn_field(s, ct, C_A0 + 2), 1, 0, 0)
@@ -2053,9 +2215,9 @@ def apply(s, a):
         q = a - A_PROV
         k = s[o + 2]
         pop(s)
-        order = np.zeros(MAXP, np.int64)
-        seat_order(s, p + 1, order)
-        for i in range(n - 1, -1, -1):
+        order = np.zeros(MAXP + 1, np.int64)
+        nc = colour_order(s, p + 1, order)  # the EE after both players
+        for i in range(nc - 1, -1, -1):
             v = order[i]
             if v != p and represented(s, v, q):
                 push(s, TK_REMOVE_OWN, v, k, q, -1, p, 0, 0)
@@ -2119,16 +2281,35 @@ def apply(s, a):
 
 
 @nb.njit(cache=True)
+def final_key(s, p):
+    """7.4 as one number: final score, then the tie-breaks (never equal for two colours)."""
+    return np.int64(final_score(s, p)) * 100000000 + tiebreak_key(s, p)
+
+
+@nb.njit(cache=True)
+def ee_wins(s):
+    """2 players: the Eternal Emperor finishes first (then both players lose, spec 8).  A full
+    tie cannot happen: the last tie-break puts the EE after both players (D28)."""
+    if n_players(s) != 2:
+        return False
+    k = final_key(s, EE)
+    return k > final_key(s, 0) and k > final_key(s, 1)
+
+
+@nb.njit(cache=True)
 def returns(s, scores, wins):
+    """Win share 1 for the colour first by 7.4; when it is the Eternal Emperor every seat
+    gets 0 (the game declares ``can_all_lose``)."""
     n = n_players(s)
-    best = -1
-    for p in range(n):
-        scores[p] = final_score(s, p)
-        key = final_score(s, p) * 100000000 + tiebreak_key(s, p)
+    best = np.int64(-1)
+    for p in range(n_colours(s)):
+        if p < n:
+            scores[p] = final_score(s, p)
+        key = final_key(s, p)
         if key > best:
             best = key
     for p in range(n):
-        wins[p] = 1.0 if final_score(s, p) * 100000000 + tiebreak_key(s, p) == best else 0.0
+        wins[p] = 1.0 if final_key(s, p) == best else 0.0
 
 
 # ============================================================================ hidden information
@@ -2211,11 +2392,19 @@ def determinize(s, observer, rng):
         j += 1
     # Event deck order
     shuffle_range(s, EVT_DECK + s[G_EVT_PTR], EVT_DECK + s[G_EVT_END], rng, 0)
-    # pending Aye/Nay picks
+    # pending Aye/Nay picks, and (2 players) bids made before the bid reveal: uniform over
+    # the legal choices (a bid halfway through its two digits keeps a multiple of 16)
     if in_simultaneous_pick(s):
         for p in range(n):
             if p != observer and s[pb(p) + F_PICK] >= 0:
                 s[pb(p) + F_PICK] = rng_below(rng, 0, 2)
+            if p != observer and s[pb(p) + F_BID] >= 0 and s[G_BID_WINNER] < 0:
+                di = s[pb(p) + F_DI]
+                o = top(s)
+                if s[G_SP] > 0 and s[o] == TK_BID and s[o + 1] == p and s[o + 2] == 1:
+                    s[pb(p) + F_BID] = N_NUM * rng_below(rng, 0, min(di // N_NUM, N_NUM - 1) + 1)
+                else:
+                    s[pb(p) + F_BID] = rng_below(rng, 0, min(di, N_NUM * N_NUM - 1) + 1)
 
 
 @nb.njit(cache=True)
@@ -2249,6 +2438,8 @@ def info_key(s, player):
         c[b + F_DPICK] = 0 if s[b + F_DPICK] < 0 else 1
         if pick:
             c[b + F_PICK] = 0 if s[b + F_PICK] < 0 else 1
+            if s[G_BID_WINNER] < 0:  # 2 players: bids are secret until the bid reveal
+                c[b + F_BID] = 0 if s[b + F_BID] < 0 else 1
     # the log pointers count chance draws, which determinize does not replay
     c[G_LOG_LEN] = 0
     c[G_LOG_PTR] = 0
@@ -2265,6 +2456,10 @@ FEATURE_NAMES = (
     + tuple(f"pts_province_{q + 1}" for q in range(N_PROV))
     + tuple(f"ruler_{r + 1}" for r in range(N_RULERS))
     + ("game_votes_called", "game_votes_passed", "game_events_drawn", "game_passes", "seat_first_final_gen")
+    # 2 players (0 otherwise): the Eternal Emperor's final score and tokens, whether it won
+    # (then every seat's win share is 0), the seat's Dynasty Influence at the end, DI spent
+    # (bids and Alliances) and bids won, and the number of bids in the game
+    + ("ee_score", "ee_tokens", "ee_won", "di_final", "di_spent", "bids_won", "game_bids")
 )
 N_FEATURES = len(FEATURE_NAMES)
 
@@ -2306,13 +2501,22 @@ def features(s, out):
         out[p, k + 2] = s[G_EVENTS_DRAWN]
         out[p, k + 3] = s[G_PASSES]
         out[p, k + 4] = 1 if s[G_FINAL_FIRST] == p else 0
+        k += 5
+        two = n == 2
+        out[p, k] = final_score(s, EE) if two else 0
+        out[p, k + 1] = tokens_total(s, EE) if two else 0
+        out[p, k + 2] = 1 if ee_wins(s) else 0
+        out[p, k + 3] = s[b + F_DI]
+        out[p, k + 4] = s[b + F_DI_SPENT]
+        out[p, k + 5] = s[b + F_BIDS_WON]
+        out[p, k + 6] = s[G_BIDS]
 
 
 @nb.njit(cache=True)
 def provisional(s, out):
     """Points so far, Coins at their mean value 1, and the board scored as if the
-    Generation ended now (the heuristic's and MCTS's estimate)."""
-    n = n_players(s)
+    Generation ended now (the heuristic's and MCTS's estimate); every colour, the EE included."""
+    n = n_colours(s)
     pts = np.zeros(MAXP + 1, np.int64)
     spts = np.zeros(MAXP + 1, np.int64)
     coin = np.zeros(MAXP + 1, np.int64)
@@ -2328,7 +2532,8 @@ def provisional(s, out):
 
 @nb.njit(cache=True)
 def evaluate(s, out):
-    """Leaf value in [0, 1]: 1 for the provisional leader, scaled by the gap to the others."""
+    """Leaf value in [0, 1]: 1 for the provisional leader, scaled by the gap to the others
+    (the Eternal Emperor counts as a rival: a seat behind it is valued below 1)."""
     n = n_players(s)
     if s[G_OVER] == 1:
         sc = np.zeros(n)
@@ -2338,7 +2543,7 @@ def evaluate(s, out):
     provisional(s, v)
     lo = v[0]
     hi = v[0]
-    for p in range(n):
+    for p in range(n_colours(s)):
         lo = min(lo, v[p])
         hi = max(hi, v[p])
     for p in range(n):

@@ -28,12 +28,16 @@ def q0(province) -> int:
 
 
 def position(n: int, rulers=None, board=None, leaders=None, structures=None, marks=None, hands=None,
-             votes=None, options=None, first: int = 0, seed: int = 0, quarantine: bool = False) -> np.ndarray:
+             votes=None, options=None, first: int = 0, seed: int = 0, quarantine: bool = False,
+             ee_start=None, keep_ee: bool = False) -> np.ndarray:
     """rulers: per seat a name or id (default a neutral Ruler); board: {(seat, province): (M, P)};
     leaders: {(seat, province): "GENERAL"/"MAGISTRATE" or both as a tuple}; structures:
     {province: ("FORTRESS", ...)}; marks: {province: L.MK_*}; hands: per seat a list of card
     keys; votes: per seat a list of Vote card keys (none by default).  The random 3-player
-    quarantine is lifted unless ``quarantine`` is true."""
+    quarantine is lifted unless ``quarantine`` is true.  With 2 players the Eternal Emperor is
+    colour ``L.EE`` in ``board``; its rolled setup (tokens and Structures) is cleared unless
+    ``keep_ee``, and ``ee_start`` sets its Starting Province.  Both players have 10 Dynasty
+    Influence."""
     s = SPEC.kernels.new_state(np.int64(seed), np.int64(n), SPEC.encode_options(options or {}))
     s[L.G_SP] = 0
     if not quarantine:  # no random quarantine: the given provinces only (3 players)
@@ -43,6 +47,12 @@ def position(n: int, rulers=None, board=None, leaders=None, structures=None, mar
         for r in range(L.N_RULERS):
             if s[L.RUL_LOC + r] == L.LOC_OUT:
                 s[L.RUL_LOC + r] = L.LOC_DISCARD
+    if n == 2 and not keep_ee:
+        s[R.ti(L.EE, 0, M):R.ti(L.EE, 0, M) + L.N_PROV * 2] = 0
+        s[L.STRUCT:L.STRUCT + L.N_PROV * 2] = 0
+    if n == 2 and ee_start is not None:
+        s[L.G_EE_START] = q0(ee_start)
+        s[R.pb(L.EE) + L.F_HOME] = q0(ee_start)
     for p in range(n):  # no Vote cards unless given
         while s[R.pb(p) + L.F_NVOTE] > 0:
             R.remove_vote(s, p, s[R.pb(p) + L.F_NVOTE] - 1)

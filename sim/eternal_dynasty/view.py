@@ -42,7 +42,10 @@ def action_name(s: np.ndarray, a: int) -> str:
             return f"card {slot} ({_card(s, int(s[R.pb(p) + L.F_HAND + slot]))})"
         return f"card {slot}"
     if a < L.A_NUM:
-        return f"player {a - L.A_PLAYER}"
+        v = a - L.A_PLAYER
+        if int(s[H_NPLAYERS]) == 2 and v == L.EE:
+            return "the Eternal Emperor"
+        return f"player {v}"
     if a < L.A_AYE:
         k = a - L.A_NUM
         kind = int(s[R.top(s)]) if s[L.G_SP] > 0 else -1
@@ -57,8 +60,16 @@ def action_name(s: np.ndarray, a: int) -> str:
                 return f"{verb} vote {slot} ({VOTE[int(s[L.VOTE_TYPE + s[R.pb(p) + L.F_VHAND + slot]])]})"
             return f"{verb} vote {slot}"
         if kind == R.TK_TAKE_OTHERS:
-            return f"remove a {TYPE[k % 2]} token of player {k // 2}"
+            who = "the Eternal Emperor" if int(s[H_NPLAYERS]) == 2 and k // 2 == L.EE else f"player {k // 2}"
+            return f"remove a {TYPE[k % 2]} token of {who}"
+        if kind == R.TK_BID:
+            o = R.top(s)
+            if s[o + 2] == 0:
+                return f"bid {k * L.N_NUM}+"
+            return f"bid {int(s[R.pb(int(s[o + 1])) + L.F_BID]) + k}"
         return f"number {k}"
+    if s[L.G_SP] > 0 and int(s[R.top(s)]) == R.TK_EE_VOTE and a in (L.A_AYE, L.A_NAY):
+        return "the Emperor votes " + ("aye" if a == L.A_AYE else "nay")
     return {L.A_AYE: "aye", L.A_NAY: "nay", L.A_SKIP: "pass"}[a]
 
 
@@ -74,11 +85,12 @@ def render(s: np.ndarray) -> str:
             lines.append(f"{q + 1:2d} {PROVINCE[q]:<10} (quarantined)")
             continue
         cells = []
-        for p in range(n):
+        for p in range(n + 1 if n == 2 else n):
             m, pp = int(s[R.ti(p, q, 0)]), int(s[R.ti(p, q, 1)])
             lead = ("G" if s[R.li(p, q, 0)] else "") + ("Mg" if s[R.li(p, q, 1)] else "")
             if m or pp or lead:
-                cells.append(f"p{p} M{m}/P{pp}" + (f" +{lead}" if lead else ""))
+                who = "EE" if n == 2 and p == L.EE else f"p{p}"
+                cells.append(f"{who} M{m}/P{pp}" + (f" +{lead}" if lead else ""))
         extra = []
         if s[L.STRUCT + q * 2]:
             extra.append("Fortress")
@@ -93,7 +105,14 @@ def render(s: np.ndarray) -> str:
         mark = "*" if p == s[H_CURRENT] else " "
         lines.append(f"{mark}seat {p}: ruler {RULER[r] if r >= 0 else '-'}, bonus M{int(s[b + L.F_BM])}/P{int(s[b + L.F_BP])}, "
                      f"{int(s[b + L.F_NDYN])} cards, {int(s[b + L.F_NVOTE])} votes, score {int(s[b + L.F_SCORE])}, "
-                     f"coins {int(s[b + L.F_COINS])}" + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else ""))
+                     f"coins {int(s[b + L.F_COINS])}" + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
+                     + (f", Dynasty Influence {int(s[b + L.F_DI])}" if n == 2 else ""))
+    if n == 2:  # the Eternal Emperor: an extra colour with no seat (spec 8)
+        b = R.pb(L.EE)
+        lines.append(f" Eternal Emperor (colour {L.EE}): Starting Province {PROVINCE[int(s[L.G_EE_START])]}, "
+                     f"tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, coins {int(s[b + L.F_COINS])}"
+                     + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
+                     + (f"; the Emperor wins, both players lose" if s[L.G_OVER] and R.ee_wins(s) else ""))
     return "\n".join(lines)
 
 
