@@ -3,7 +3,10 @@
 Invariants are checked after every decision by an independent numba checker (token,
 Leader and Structure supplies, quarantine, every card in exactly one place, bonus pools,
 Rulers never chosen twice); each Generation's scoring is recounted in plain Python from the
-board as it stood at scoring (not from the engine's running counters).
+board as it stood at scoring (not from the engine's running counters).  With 2 players the
+Eternal Emperor is one more colour (layout.EE): its tokens are checked like a player's, it
+never holds Leaders, cards or a bonus pool, Dynasty Influence never goes negative, and the
+recount scores it like a player.
 """
 
 import json
@@ -20,13 +23,15 @@ from sim.eternal_dynasty.rules import apply, is_terminal, legal_mask, new_state,
 
 K = SPEC.kernels
 COMP = json.loads(DATA_FILE.read_text())
-(E_TOKENS, E_CAP, E_LEADERS, E_STRUCTS, E_QUAR, E_DYN, E_VOTES, E_BONUS, E_RULERS, E_SCORE, E_SETASIDE) = range(1, 12)
+(E_TOKENS, E_CAP, E_LEADERS, E_STRUCTS, E_QUAR, E_DYN, E_VOTES, E_BONUS, E_RULERS, E_SCORE, E_SETASIDE,
+ E_EMPEROR, E_DI) = range(1, 14)
 SNAP_SIZE = L.LOG - L.SNAP_BOARD
 
 
 @nb.njit(cache=True)
 def check(s):
     n = s[2]
+    nc = n + 1 if n == 2 else n  # colours in play: the seats, and the Eternal Emperor in 2p
     limits = s[L.O_LIMITS] == 0
     cap = s[L.DATA + L.D_CONST + L.K_CAP]
     for p in range(L.NCOL):
@@ -34,7 +39,7 @@ def check(s):
         for q in range(L.N_PROV):
             for t in range(2):
                 v = s[L.TOK + (p * L.N_PROV + q) * 2 + t]
-                if v < 0 or (p >= n and v != 0):
+                if v < 0 or (p >= nc and v != 0):
                     return E_TOKENS
                 tot += v
         if limits and tot > cap:  # tokens on the board + supply == cap, supply >= 0
@@ -127,6 +132,20 @@ def check(s):
             return E_BONUS
         if s[pb(p) + L.F_SCORE] < 0:
             return E_SCORE
+    # 2 players: the Eternal Emperor holds no Leaders, cards, Ruler or bonus pool, keeps its
+    # Starting Province, and Dynasty Influence is never negative
+    if n == 2:
+        b = pb(L.EE)
+        for q in range(L.N_PROV):
+            for k in range(2):
+                if s[L.LEAD + (L.EE * L.N_PROV + q) * 2 + k] != 0:
+                    return E_EMPEROR
+        if s[b + L.F_NDYN] != 0 or s[b + L.F_NVOTE] != 0 or s[b + L.F_RULER] != -1 or s[b + L.F_BM] != 0 \
+                or s[b + L.F_BP] != 0 or s[b + L.F_HOME] != s[L.G_EE_START] or s[L.QUAR + s[L.G_EE_START]] != 0:
+            return E_EMPEROR
+        for p in range(2):
+            if s[pb(p) + L.F_DI] < 0:
+                return E_DI
     # a Ruler is chosen at most once in a game
     seen = np.zeros(L.N_RULERS, np.int64)
     for p in range(n):
@@ -169,7 +188,7 @@ def play_checked(seeds, n, options, snaps, n_snap_games):
                 return g, ply, 98
         if g < n_snap_games:
             for gg in range(L.MAX_GENS):
-                for p in range(n):
+                for p in range(n + 1 if n == 2 else n):
                     snaps[g, gg, SNAP_SIZE + p * 2] = s[pb(p) + L.F_GEN_PTS + gg]
                     snaps[g, gg, SNAP_SIZE + p * 2 + 1] = s[pb(p) + L.F_GEN_COINS + gg]
             snaps[g, 0, SNAP_SIZE + 12] = s[L.G_NGEN]
@@ -182,7 +201,8 @@ SC = COMP["rules_constants"]["scoring"]
 
 
 def recount_generation(snap: np.ndarray, n: int) -> tuple[list[int], list[int]]:
-    """Spec 7.1 from the board at scoring: (points, Coin awards) per seat."""
+    """Spec 7.1 from the board at scoring: (points, Coin awards) per colour (``n`` colours:
+    the seats, and with 2 players the Eternal Emperor, which has no Ruler)."""
     tok = snap[:L.NCOL * L.N_PROV * 2].reshape(L.NCOL, L.N_PROV, 2)
     lead = snap[L.LEAD - L.TOK:L.LEAD - L.TOK + L.NCOL * L.N_PROV * 2].reshape(L.NCOL, L.N_PROV, 2)
     struct = snap[L.STRUCT - L.TOK:L.STRUCT - L.TOK + L.N_PROV * 2].reshape(L.N_PROV, 2)
@@ -256,6 +276,7 @@ CONFIGS = [
     (3, {"length": "long3"}), (5, {"length": "short5"}),
     (4, {"events": "minor_only"}), (4, {"events": "none"}), (3, {"coins": "off"}),
     (5, {"adjacency": "qing"}), (4, {"enforce_token_limits": "false"}), (4, {"ruler_draft": "true"}),
+    (2, {}), (2, {"coins": "off", "events": "minor_only"}),
 ]
 GAMES = 10_000
 RECOUNT = 300
@@ -267,11 +288,12 @@ def test_invariants_and_recount_over_random_games(n, options):
     snaps = np.zeros((RECOUNT, L.MAX_GENS, SNAP_SIZE + 13), np.int32)
     g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), snaps, RECOUNT)
     assert err == 0, f"game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
+    nc = n + 1 if n == 2 else n  # the Eternal Emperor is recounted like a player
     for g in range(RECOUNT):
         for gen in range(int(snaps[g, 0, SNAP_SIZE + 12])):
-            pts, coins = recount_generation(snaps[g, gen], n)
-            engine_pts = [int(snaps[g, gen, SNAP_SIZE + 2 * p]) for p in range(n)]
-            engine_coins = [int(snaps[g, gen, SNAP_SIZE + 2 * p + 1]) for p in range(n)]
+            pts, coins = recount_generation(snaps[g, gen], nc)
+            engine_pts = [int(snaps[g, gen, SNAP_SIZE + 2 * p]) for p in range(nc)]
+            engine_coins = [int(snaps[g, gen, SNAP_SIZE + 2 * p + 1]) for p in range(nc)]
             assert engine_pts == pts and engine_coins == coins, f"game {g}, Generation {gen + 1}"
 
 
