@@ -71,3 +71,30 @@ def test_every_search_reaches_the_searchers_own_node(n):
             acts = g.legal_actions()
             g.apply(acts[int(rng.integers(len(acts)))])
     assert commits > 5
+
+
+@pytest.mark.parametrize("options", [{}, {"return_choice": "in_commitment"}])
+def test_heuristic_returns_a_member_to_a_tied_district_after_round_two_only(options):
+    """Province 3: open areas A3 B2 in district 9, A2 C3 in 10, C2 in 11.  After 4.1 A has
+    2 city members in section 9 and 1 in section 10, and ties the best rival in both open
+    areas (A1 B1, A1 C1); C holds the most city members (4).  After round 2 the heuristic
+    sends one member back to each tied district; after round 4 it keeps all; and it never
+    returns so many that a city bonus held alone is lost."""
+    from sim.core import new_rng
+    from sim.ming_dynasty import layout as L
+    from sim.ming_dynasty.scenario import position, score_from
+
+    def commit(rnd, open_):
+        s = score_from(position(3, round=rnd, start=0, open=open_, options=options))
+        assert s[L.G_PROV] == 3 and s[L.G_PHASE] == L.PH_COMMIT and s[3] == 0
+        assert [int(s[L.CITY + d * L.N_ENT]) for d in (9, 10)] == [2, 1]
+        return SPEC.action_name(s, SPEC.kernels.heuristic(s, new_rng(1)))
+
+    sections = options.get("return_choice") == "in_commitment"
+    tie = {9: {0: 3, 1: 2}, 10: {0: 2, 2: 3}, 11: {2: 2}}
+    assert commit(2, tie) == ("return 1 to district 9, 1 to district 10" if sections else "return 2")
+    assert commit(4, tie) == ("return none" if sections else "return 0")
+    # without district 11, A holds the bonus alone (3 city members against C's 2): returning
+    # even one would give up the sole lead, so A keeps all
+    del tie[11]
+    assert commit(2, tie) == ("return none" if sections else "return 0")

@@ -505,3 +505,137 @@ def test_d8_exhausted_colour_gives_no_tile_and_tiles_go_clockwise_from_the_start
     district_to_city(s, a)
     assert cty(s, a, 0) == 1 and cty(s, a, 1) == 1
     assert tiles(s, 1)[P] == 1 and tiles(s, 0)[P] == 0 and s[L.TILE_SUPPLY + P] == 0
+
+
+# ------------------------------------------------------------------ alternative rulings offered as options
+
+
+def md17_position(options=None):
+    return score_from(position(3, round=2, start=0, open={a: {0: 3, 2: 1}, b: {0: 2, 1: 2}, c: {1: 4, 2: 2, 0: 1}},
+                               options=options))
+
+
+def test_d3_in_commitment_sections_are_committed_secretly_and_no_choice_follows_the_reveal():
+    """D3 alternative (``return_choice = in_commitment``): MD-17 with the sections folded into
+    the commitment.  The default asks A's section after the reveal ("member back to district
+    10"); here A commits "1 to district 10" with the count, and the reveal returns everything
+    with no further decision: the same end position as MD-17."""
+    default = md17_position()
+    act(default, 0, "return 1")
+    act(default, 1, "return 0")
+    act(default, 2, "return 2")
+    assert default[L.G_PHASE] == L.PH_RETURN and legal_names(default) == [f"member back to district {a}",
+                                                                         f"member back to district {b}"]
+    s = md17_position({"return_choice": "in_commitment"})
+    assert s[L.G_PROV] == P and s[H_CURRENT] == 0
+    # A holds 2 in section a and 1 in section b: 3 x 2 section choices instead of the counts 0..3
+    assert legal_names(s) == ["return none", f"return 1 to district {a}", f"return 2 to district {a}",
+                              f"return 1 to district {b}", f"return 1 to district {a}, 1 to district {b}",
+                              f"return 2 to district {a}, 1 to district {b}"]
+    act(s, 0, f"return 1 to district {b}")
+    act(s, 1, "return none")
+    act(s, 2, f"return 1 to district {a}, 1 to district {c}")
+    assert s[L.G_PROV] > P or s[L.G_PHASE] not in (L.PH_COMMIT, L.PH_RETURN)  # province 3 is done
+    assert [score(s, p) for p in range(3)] == [8, 16, 0]
+    assert [opn(s, a, 0), opn(s, a, 2), opn(s, b, 0), opn(s, b, 1), opn(s, c, 1), opn(s, c, 2), opn(s, c, 0)] == \
+        [1, 1, 2, 1, 2, 2, 1]
+    # committing section a instead sends A's member back there
+    t = md17_position({"return_choice": "in_commitment"})
+    act(t, 0, f"return 1 to district {a}")
+    act(t, 1, "return none")
+    act(t, 2, f"return 1 to district {a}, 1 to district {c}")
+    assert [opn(t, a, 0), opn(t, b, 0)] == [2, 1] and score(t, 0) == 8
+
+
+def test_d3_in_commitment_hides_the_sections():
+    """The committed sections are as secret as the count: seat 1's key is the same whichever
+    sections seat 0 committed, determinize resamples them within seat 0's holdings, and
+    rewind_secrets takes them back."""
+    from sim.core import new_rng
+    k = SPEC.kernels
+    s = md17_position({"return_choice": "in_commitment"})
+    keys = set()
+    for name in ("return none", f"return 1 to district {a}", f"return 1 to district {b}", f"return 2 to district {a}"):
+        t = s.copy()
+        act(t, 0, name)
+        keys.add(k.info_key(t, 1))
+        assert k.info_key(t, 0) != k.info_key(s, 0)
+        seen = set()
+        for seed in range(30):
+            u = t.copy()
+            k.determinize(u, 1, new_rng(seed))
+            assert k.info_key(u, 1) == k.info_key(t, 1)
+            code = int(u[pb(0) + L.F_COMMIT_SEC])
+            assert code % 3 <= 2 and code // 3 % 3 <= 1 and code // 9 == 0  # within A's (2, 1, 0)
+            assert u[pb(0) + L.F_COMMIT] == code % 3 + code // 3 % 3
+            seen.add(code)
+        assert len(seen) == 6
+        k.rewind_secrets(t, 1)
+        assert np.array_equal(t, s)
+    assert len(keys) == 1
+
+
+def test_d15_discard_pile_sends_a_stayed_dragon_into_the_movement_deck():
+    """D15 alternative (``stay_dragon = discard_pile``): MD-13's dragon goes to the discard
+    pile, not back to the dragon supply; at the next reshuffle it joins the movement deck,
+    can be turned up on the display and taken from there.  A dragon spent on a step still
+    returns to the dragon supply."""
+    from sim.ming_dynasty.rules import refill
+    s = deploying(0, 7, {0: 3}, hand_cards="PD", princes={1: 0, 2: 1, 3: 2})
+    t = s.copy()
+    dragons = int(s[L.G_DRAGON_SUPPLY])
+    s[L.O_STAY_DRAGON] = 1  # the option's code, as SPEC.encode_options sets it
+    act(s, 0, "stay discarding Dragon")
+    assert s[L.G_DRAGON_SUPPLY] == dragons and s[L.G_DISCARD_D] == 1 and hand(s, 0) == [0, 0, 1, 0]
+    act(t, 0, "stay discarding Dragon")  # default: back to the dragon supply (MD-13)
+    assert t[L.G_DRAGON_SUPPLY] == dragons + 1 and t[L.G_DISCARD_D] == 0
+    # the supply runs out with only the dragon on the discard pile: the refill turns it up
+    s[L.G_DECK_PTR] = s[L.G_DECK_N]
+    s[L.G_DISCARD:L.G_DISCARD + 3] = 0
+    refill(s, 2)
+    assert s[L.DISPLAY + 2] == L.CARD_D and s[L.G_DISCARD_D] == 0 and s[L.G_RESHUFFLES] == 1
+    u = position(3, round=1, start=0, spaces={2: {0: 1}}, hands={0: "HB", 1: "HHHHH", 2: "BBBBB"},
+                 phase=L.PH_CARDS, options={"stay_dragon": "discard_pile"})
+    u[L.DISPLAY + 2] = L.CARD_D
+    assert "take Dragon from display 2" in legal_names(u)
+    act(u, 0, "take Dragon from display 2")
+    assert hand(u, 0) == [1, 1, 0, 1]
+    # a step paid with that dragon returns it to the dragon supply
+    w = position(3, round=1, start=0, princes={0: 0, 1: 17, 2: 16}, hands={0: "D"}, phase=L.PH_TURN,
+                 options={"stay_dragon": "discard_pile"})
+    before = int(w[L.G_DRAGON_SUPPLY])
+    act(w, 0, "step to 1 by Dragon")
+    assert w[L.G_DRAGON_SUPPLY] == before + 1 and w[L.G_DISCARD_D] == 0
+
+
+def test_d33_any_member_pays_a_dragon_with_another_players_member():
+    """D33 alternative (``dragon_payment = any_member``): MD-14's player may also pay the
+    dragon with a member of another seat from any province space; that member is boxed."""
+    kw = dict(round=1, start=0, spaces={2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
+              hands={0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"}, phase=L.PH_CARDS)
+    s = position(4, **kw, options={"dragon_payment": "any_member"})
+    display = f"take {('Horse', 'Boat', 'Palanquin')[s[L.DISPLAY + 2]]} from display 2"
+    assert legal_names(s) == [display, "take dragon paying a member from space 2",
+                              "take dragon paying a member of seat 1 from space 0",
+                              "take dragon paying a member of seat 2 from space 0",
+                              "take dragon paying a member of seat 3 from space 0"]
+    assert legal_names(position(4, **kw)) == [display, "take dragon paying a member from space 2"]  # MD-14
+    boxed = [int(s[L.BOXED + p]) for p in range(4)]
+    act(s, 0, "take dragon paying a member of seat 3 from space 0")
+    assert s[L.SPACE + 0 * L.MAXP + 3] == 0 and s[L.SPACE + 2 * L.MAXP + 0] == 2
+    assert [int(s[L.BOXED + p]) - boxed[p] for p in range(4)] == [0, 0, 0, 1]
+    assert hand(s, 0) == [1, 1, 1, 1] and s[pb(0) + L.F_DRAGONS_BOUGHT] == 1
+
+
+def test_d33_any_member_a_seat_left_without_members_and_dragons_takes_no_card():
+    """Under ``any_member`` rivals can take all of a seat's members off the spaces; if the
+    dragon supply is empty too, that seat can take no card and phase 2 passes it by."""
+    s = position(3, round=1, start=0, spaces={0: {1: 1}}, hands={0: "HHH", 1: "HHHH", 2: "HHHHH"},
+                 phase=L.PH_CARDS, options={"dragon_payment": "any_member"})
+    assert s[H_CURRENT] == 0  # seat 0 may still buy a dragon with seat 1's member
+    assert legal_names(s) == ["take dragon paying a member of seat 1 from space 0"]
+    s[L.G_DRAGON_SUPPLY] = 0
+    advance(s)
+    assert s[H_CURRENT] == 1
+    act(s, 1, legal_names(s)[0])
+    assert s[L.G_PHASE] == L.PH_TURN and sum(hand(s, 0)) == 3 and sum(hand(s, 1)) == 5

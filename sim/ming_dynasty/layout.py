@@ -17,7 +17,8 @@ State layout (int32; fixed offsets, room for MAXP = 4 seats and the neutral enti
     CITY        18 sections x 5 entities: members in each district's city section
     SPACE       6 province spaces x 4 seats
     DISPLAY     6 display slots: symbol (-1 empty)
-    DECK        54 supply slots: symbols; the supply is DECK[G_DECK_PTR : G_DECK_N]
+    DECK        DECK_ROOM supply slots: card kinds (movement symbols, and dragons under
+                ``stay_dragon = discard_pile``); the supply is DECK[G_DECK_PTR : G_DECK_N]
     TILE_SUPPLY 6 tiles left per colour
     PRINCE      4 districts (-1 = not placed)
     BOXED       5 members removed from the game per entity (index 4 = neutral)
@@ -37,6 +38,8 @@ SYM_H, SYM_B, SYM_P = 0, 1, 2
 CARD_D = 3  # dragon slot in a hand (hand = counts of H, B, P, D)
 N_CARD_KINDS = 4
 MAX_DECK = 54  # room for the movement deck (the data file may hold fewer cards)
+MAX_DRAGONS = 30  # most dragon cards the data file may give
+DECK_ROOM = MAX_DECK + MAX_DRAGONS  # under stay_dragon = discard_pile dragons join the deck (D15)
 MAX_DRAWS = 256
 SECTION_CAP = 3
 HAND_LIMIT = 5
@@ -58,7 +61,13 @@ A_PASS = 70
 A_DEPLOY = 71  # 71..77: DEPLOY(n_open, m) in the order of DEPLOY_OPEN / DEPLOY_MONK
 A_COMMIT = 78  # 78..84: COMMIT(k), k = 0..6
 A_START = 85  # 85..88: CHOOSE_START(seat)
-NUM_ACTIONS = 89
+A_DRAGON_OF = 89  # 89..112: TAKE_DRAGON paying seat q's member from space s: A_DRAGON_OF + s * MAXP + q
+#                   (option dragon_payment = any_member, D33; the taker's own member stays A_DRAGON)
+A_COMMIT_SEC = 113  # 113..139: COMMIT of r_j members from each section j (option return_choice =
+#                   in_commitment, D3): A_COMMIT_SEC + r_0 + 3 r_1 + 9 r_2, r_j = 0..2
+COMMIT_SEC_BASE = 3  # a player has at most 2 members in one section (4.1 moves at most 2)
+N_COMMIT_SEC = 27
+NUM_ACTIONS = 140
 N_DEPLOY = 7
 # DEPLOY(i): open members DEPLOY_OPEN[i], monastery DEPLOY_MONK[i]
 # i:        0  1  2  3  4  5  6
@@ -72,7 +81,10 @@ O_START = OPT + 0  # 0 random, 1 seat0 (D32)
 O_BONUS_TIE = OPT + 1  # 0 own_best_section, 1 fullest_section (D19)
 O_NEUTRAL_POOL = OPT + 2  # 0 rules_total (36), 1 strict_31 (D26)
 O_NEUTRAL_KEEP = OPT + 3  # 0 after_returns, 1 before_returns (D23)
-N_OPTION_CODES = 4
+O_RETURN_CHOICE = OPT + 4  # 0 after_reveal, 1 in_commitment (D3)
+O_STAY_DRAGON = OPT + 5  # 0 dragon_supply, 1 discard_pile (D15)
+O_DRAGON_PAY = OPT + 6  # 0 own_member, 1 any_member (D33)
+N_OPTION_CODES = 7
 
 # ---------------------------------------------------------------- data layout (after option codes)
 D_ADJ = 0  # 18 x 18 border symbols
@@ -135,7 +147,8 @@ G_WALK_STEPS = G + 19
 G_RESHUFFLES = G + 20
 G_NEUTRAL_SKIPPED = G + 21  # strict pool: neutral placements skipped
 G_NEUTRAL_PLACED = G + 22  # neutral placements made this placement round
-G_SIZE = 23
+G_DISCARD_D = G + 23  # dragons on the discard pile (only under stay_dragon = discard_pile, D15)
+G_SIZE = 24
 
 OPEN = G + G_SIZE
 MONK = OPEN + N_DIST * N_ENT
@@ -143,7 +156,7 @@ CITY = MONK + N_DIST
 SPACE = CITY + N_DIST * N_ENT
 DISPLAY = SPACE + N_PROV * MAXP
 DECK = DISPLAY + N_PROV
-TILE_SUPPLY = DECK + MAX_DECK
+TILE_SUPPLY = DECK + DECK_ROOM
 PRINCE = TILE_SUPPLY + N_PROV
 BOXED = PRINCE + MAXP
 LOG = BOXED + N_ENT
@@ -170,7 +183,8 @@ F_BONUS_TIE_WON = 25  # city bonuses won on the section tie-break or split
 F_OUSTS = 26  # other seats' monks ousted
 F_DEPLOYED = 27
 F_PRINCE_START = 28  # district of the prince placed at setup
-PS = 29
+F_COMMIT_SEC = 29  # phase 4 under return_choice = in_commitment: r_0 + 3 r_1 + 9 r_2 (hidden like F_COMMIT)
+PS = 30
 
 PL = LOG + MAX_DRAWS
 STATE_SIZE = PL + MAXP * PS

@@ -31,6 +31,9 @@ OPTIONS = (
     Option("city_bonus_tiebreak", "own_best_section", "D19: a tie for the city bonus is broken by each tied entity's best section, or by the fullest section(s)", ("own_best_section", "fullest_section")),
     Option("neutral_pool", "rules_total", "D26 (2p): the neutral pool holds the 36 members the rules place, or the 31 real pieces (boxed neutral members recycled, uncovered placements skipped)", ("rules_total", "strict_31")),
     Option("neutral_keep", "after_returns", "D23 (2p): a sole-majority neutral keeps one more than the largest player count after (or before) the players' returns", ("after_returns", "before_returns")),
+    Option("return_choice", "after_reveal", "D3: which sections the returned city members come from is chosen after the reveal, clockwise from the start player, or folded into the secret commitment", ("after_reveal", "in_commitment")),
+    Option("stay_dragon", "dragon_supply", "D15: a dragon discarded by STAY goes back to the dragon supply, or onto the discard pile (and is reshuffled into the movement deck with it)", ("dragon_supply", "discard_pile")),
+    Option("dragon_payment", "own_member", "D33: a dragon card is paid with one of the taker's own members from a province space, or with any player's member from any province space", ("own_member", "any_member")),
 )
 assert len(OPTIONS) == L.N_OPTION_CODES
 
@@ -150,7 +153,7 @@ def component_data(comp: dict | None = None, board: np.ndarray | None = None,
     if not set(range(L.MAX_RETURN + 1)) <= sums:
         raise DataError(f"{path}: return_card_values {ret}: laying one or more cards must make every total 0..{L.MAX_RETURN}")
     packed = (adj.ravel().tolist() + counts
-              + [_value(comp, "dragon_cards", path, 4, 99)]
+              + [_value(comp, "dragon_cards", path, 4, L.MAX_DRAGONS)]
               + _values(comp, "set6_points", path, 3) + _values(comp, "member_points", path, 3)
               + [_value(comp, "city_bonus", path, 0, 99), _value(comp, "monastery_points", path, 0, 99),
                  _value(comp, "final_set5_points", path, 0, 99), _value(comp, "final_tile_points", path, 0, 99),

@@ -6,7 +6,8 @@ performs one decision and calls ``advance`` again.  Section markers (3.2, 4.1, D
 refer to the spec.
 
 The secret, simultaneous return commitment (4.2 step 1) is taken one participant at a
-time, clockwise from the start player; a commitment is stored in ``F_COMMIT`` and is
+time, clockwise from the start player; a commitment is stored in ``F_COMMIT`` (and, under
+the option ``return_choice = in_commitment``, the sections in ``F_COMMIT_SEC``) and is
 visible to nobody else: ``info_key`` masks it, ``determinize`` resamples it and
 ``rewind_secrets`` takes it back.  Agents must not read other seats' ``F_COMMIT``
 while the phase is PH_COMMIT (the heuristic does not).
@@ -21,15 +22,15 @@ import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
 from sim.ming_dynasty.layout import (
-    A_COMMIT, A_DEPLOY, A_DIST, A_DRAGON, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, ADJ, BOXED,
-    CARD_D, CITY, D_ADJ, D_SIZE, DECK, DISPLAY, DPP, F_BONUS_TIE_WON, F_COMMIT, F_COMMITTED, F_DEPLOYED, F_PRINCE_START,
+    A_COMMIT, A_COMMIT_SEC, A_DEPLOY, A_DIST, A_DRAGON, A_DRAGON_OF, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, ADJ, BOXED,
+    CARD_D, CITY, COMMIT_SEC_BASE, D_ADJ, D_SIZE, DECK, DISPLAY, DPP, F_BONUS_TIE_WON, F_COMMIT, F_COMMIT_SEC, F_COMMITTED, F_DEPLOYED, F_PRINCE_START,
     F_DRAGONS_BOUGHT, F_HAND, F_KEPT, F_OUSTS, F_PASSED, F_RET_LEFT, F_RETURNED, F_SCORE, F_SUPPLY, F_TILES,
     F_VP_BONUS, F_VP_CITY, F_VP_MONK, F_VP_SET5, F_VP_SET6, F_VP_TILES, G_CHOOSER, G_DECK_N, G_DECK_PTR,
-    G_DISCARD, G_DRAGON_SUPPLY, G_FIRST_START, G_LOG_N, G_NEUTRAL_PLACED, G_NEUTRAL_POOL,
+    G_DISCARD, G_DISCARD_D, G_DRAGON_SUPPLY, G_FIRST_START, G_LOG_N, G_NEUTRAL_PLACED, G_NEUTRAL_POOL,
     G_NEUTRAL_SKIPPED, G_NLEFT, G_NPRE, G_NSOLE, G_PHASE, G_PROV, G_RESHUFFLES, G_ROUND, G_SCRIPT_N,
     G_START, G_SUB, G_WALK_STEPS, HAND_LIMIT, LOG, MAX_DECK, MAX_DRAWS, MAXP, MONK, N_CARD_KINDS,
-    N_DEPLOY, N_DIST, N_ENT, N_OPTION_CODES, N_PROV, N_SYM, NEUTRAL, NUM_ACTIONS, O_BONUS_TIE,
-    O_NEUTRAL_KEEP, O_NEUTRAL_POOL, O_START, OPEN, OPT, PH_CARDS, PH_CHOOSE, PH_COMMIT, PH_DEPLOY,
+    N_COMMIT_SEC, N_DEPLOY, N_DIST, N_ENT, N_OPTION_CODES, N_PROV, N_SYM, NEUTRAL, NUM_ACTIONS, O_BONUS_TIE,
+    O_DRAGON_PAY, O_NEUTRAL_KEEP, O_NEUTRAL_POOL, O_RETURN_CHOICE, O_STAY_DRAGON, O_START, OPEN, OPT, PH_CARDS, PH_CHOOSE, PH_COMMIT, PH_DEPLOY,
     PH_NEUTRAL, PH_NRETURN, PH_OVER, PH_PLACE, PH_PRINCE, PH_RETURN, PH_TURN, PH_WALK, PL, PRINCE, PS,
     ROUNDS, S_BONUS, S_CARDS, S_DEPLOY_MAX, S_DRAGONS, S_MEMBER, S_MEMBERS, S_MONK, S_NEUTRAL_EACH,
     S_NEUTRAL_MAX, S_NEUTRAL_POOL, S_NEUTRAL_STRICT, S_PLACE, S_SET5, S_SET6, S_TILE_PT, S_TILES,
@@ -119,6 +120,10 @@ def draw_card(s):
                 s[DECK + k] = sym
                 k += 1
             s[G_DISCARD + sym] = 0
+        for _ in range(s[G_DISCARD_D]):  # stay_dragon = discard_pile (D15): dragons join the deck
+            s[DECK + k] = CARD_D
+            k += 1
+        s[G_DISCARD_D] = 0
         if k == 0:
             return -1
         shuffle_range(s, DECK, DECK + k, s, H_RNG_LO)
@@ -154,6 +159,39 @@ def spend_card(s, p, kind):
         s[G_DRAGON_SUPPLY] += 1
     else:
         s[G_DISCARD + kind] += 1
+
+
+@nb.njit(cache=True)
+def stay_discard(s, p, kind):
+    """STAY's card: as ``spend_card``, except that under ``stay_dragon = discard_pile`` a dragon
+    goes onto the discard pile as the STAY paragraph says (D15 alternative), and is reshuffled
+    into the movement deck with the other discards."""
+    if kind == CARD_D and s[O_STAY_DRAGON] == 1:
+        s[pb(p) + F_HAND + kind] -= 1
+        s[G_DISCARD_D] += 1
+    else:
+        spend_card(s, p, kind)
+
+
+@nb.njit(cache=True)
+def commit_sec_legal(s, prov, p, code):
+    """Under ``return_choice = in_commitment`` (D3 alternative): does ``code`` (r_0 + 3 r_1 +
+    9 r_2) return at most the members ``p`` has in each section of province ``prov``?"""
+    for j in range(DPP):
+        r = code % COMMIT_SEC_BASE
+        code //= COMMIT_SEC_BASE
+        if r > s[CITY + (prov * DPP + j) * N_ENT + p]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def commit_sec_total(code):
+    k = 0
+    for j in range(DPP):
+        k += code % COMMIT_SEC_BASE
+        code //= COMMIT_SEC_BASE
+    return k
 
 
 # ============================================================================ movement
@@ -548,6 +586,7 @@ def start_province(s):
     for p in range(n):
         b = pb(p)
         s[b + F_COMMIT] = 0
+        s[b + F_COMMIT_SEC] = 0
         s[b + F_COMMITTED] = 0
         s[b + F_RET_LEFT] = 0
     if n == 2:
@@ -617,6 +656,24 @@ def neutral_place_legal(s, d):
 
 
 @nb.njit(cache=True)
+def can_take_card(s, p):
+    """Phase 2: has seat ``p`` a legal card to take?  Always, by default (3.2: five members
+    placed every round, and only p's own dragon purchases remove them).  Under
+    ``dragon_payment = any_member`` rivals' purchases can take all of p's members off the
+    spaces; with the dragon supply also empty p then cannot take a card, and his phase 2
+    ends below 5 cards (the phase ends when nobody below 5 can take one)."""
+    dragons = s[G_DRAGON_SUPPLY] > 0
+    for sp in range(N_PROV):
+        if s[SPACE + sp * MAXP + p] >= 1 and (dragons or s[DISPLAY + sp] >= 0):
+            return True
+        if dragons and s[O_DRAGON_PAY] == 1:
+            for q in range(n_players(s)):
+                if s[SPACE + sp * MAXP + q] >= 1:
+                    return True
+    return False
+
+
+@nb.njit(cache=True)
 def _set(s, p):
     s[H_CURRENT] = p
 
@@ -663,7 +720,7 @@ def advance(s):
             found = False
             for i in range(n):
                 p = (st + s[G_SUB] + i) % n
-                if hand_size(s, p) < HAND_LIMIT:
+                if hand_size(s, p) < HAND_LIMIT and can_take_card(s, p):
                     s[G_SUB] = (s[G_SUB] + i) % n
                     _set(s, p)
                     found = True
@@ -703,6 +760,16 @@ def advance(s):
             # reveal; returns in clockwise order from the start player
             for p in range(n):
                 s[pb(p) + F_RET_LEFT] = s[pb(p) + F_COMMIT]
+            if s[O_RETURN_CHOICE] == 1:  # D3 alternative: the sections were committed too
+                for i in range(n):
+                    p = (st + i) % n
+                    code = s[pb(p) + F_COMMIT_SEC]
+                    for j in range(DPP):
+                        for _ in range(code % COMMIT_SEC_BASE):
+                            send_back(s, p, prov * DPP + j)
+                        code //= COMMIT_SEC_BASE
+                    s[pb(p) + F_RETURNED] += s[pb(p) + F_COMMIT]
+                    s[pb(p) + F_RET_LEFT] = 0
             s[G_PHASE] = PH_RETURN
         elif ph == PH_RETURN:
             prov = s[G_PROV]
@@ -809,6 +876,11 @@ def legal_mask(s, out):
                 if s[G_DRAGON_SUPPLY] > 0:
                     out[A_DRAGON + sp] = True
                     count += 1
+            if s[O_DRAGON_PAY] == 1 and s[G_DRAGON_SUPPLY] > 0:  # D33 alternative: any member
+                for q in range(n_players(s)):
+                    if q != p and s[SPACE + sp * MAXP + q] >= 1:
+                        out[A_DRAGON_OF + sp * MAXP + q] = True
+                        count += 1
     elif ph == PH_TURN or ph == PH_WALK:
         x = s[PRINCE + p]
         for y in range(N_DIST):
@@ -839,10 +911,16 @@ def legal_mask(s, out):
                 out[A_DEPLOY + i] = True
                 count += 1
     elif ph == PH_COMMIT:
-        c = city_count(s, s[G_PROV], p)
-        for k in range(c + 1):
-            out[A_COMMIT + k] = True
-            count += 1
+        if s[O_RETURN_CHOICE] == 1:
+            for code in range(N_COMMIT_SEC):
+                if commit_sec_legal(s, s[G_PROV], p, code):
+                    out[A_COMMIT_SEC + code] = True
+                    count += 1
+        else:
+            c = city_count(s, s[G_PROV], p)
+            for k in range(c + 1):
+                out[A_COMMIT + k] = True
+                count += 1
     elif ph == PH_RETURN or ph == PH_NRETURN:
         e = p if ph == PH_RETURN else NEUTRAL
         prov = s[G_PROV]
@@ -890,11 +968,16 @@ def apply(s, a):
             s[b + F_HAND + s[DISPLAY + sp]] += 1
             refill(s, sp)
         else:
-            sp = a - A_DRAGON
+            if a >= A_DRAGON_OF:  # D33 alternative: paid with seat q's member
+                sp = (a - A_DRAGON_OF) // MAXP
+                q = (a - A_DRAGON_OF) % MAXP
+            else:
+                sp = a - A_DRAGON
+                q = p
             s[b + F_HAND + CARD_D] += 1
             s[G_DRAGON_SUPPLY] -= 1
-            s[SPACE + sp * MAXP + p] -= 1
-            s[BOXED + p] += 1
+            s[SPACE + sp * MAXP + q] -= 1
+            s[BOXED + q] += 1
             s[b + F_DRAGONS_BOUGHT] += 1
         s[G_SUB] = (s[G_SUB] + 1) % n
     elif ph == PH_TURN or ph == PH_WALK or ph == PH_DEPLOY:
@@ -902,7 +985,7 @@ def apply(s, a):
             s[b + F_PASSED] = 1
             s[G_SUB] = (s[G_SUB] + 1) % n
         elif A_STAY <= a < A_STAY + N_CARD_KINDS:
-            spend_card(s, p, a - A_STAY)
+            stay_discard(s, p, a - A_STAY)
             s[G_PHASE] = PH_DEPLOY
         elif A_STEP <= a < A_STAY:
             y = a - A_STEP if a < A_STEPD else a - A_STEPD
@@ -929,7 +1012,11 @@ def apply(s, a):
             s[G_PHASE] = PH_TURN
             s[G_SUB] = (s[G_SUB] + 1) % n
     elif ph == PH_COMMIT:
-        s[b + F_COMMIT] = a - A_COMMIT
+        if a >= A_COMMIT_SEC:
+            s[b + F_COMMIT_SEC] = a - A_COMMIT_SEC
+            s[b + F_COMMIT] = commit_sec_total(a - A_COMMIT_SEC)
+        else:
+            s[b + F_COMMIT] = a - A_COMMIT
         s[b + F_COMMITTED] = 1
     elif ph == PH_RETURN:
         send_back(s, p, a - A_DIST)
@@ -983,7 +1070,19 @@ def determinize(s, observer, rng):
     prov = s[G_PROV]
     for q in range(n_players(s)):
         if q != observer and s[pb(q) + F_COMMITTED] == 1:
-            s[pb(q) + F_COMMIT] = rng_below(rng, 0, city_count(s, prov, q) + 1)
+            if s[O_RETURN_CHOICE] == 1:  # uniform over the legal section vectors
+                code = 0
+                w = 1
+                k = 0
+                for j in range(DPP):
+                    r = rng_below(rng, 0, min(s[CITY + (prov * DPP + j) * N_ENT + q], COMMIT_SEC_BASE - 1) + 1)
+                    code += r * w
+                    w *= COMMIT_SEC_BASE
+                    k += r
+                s[pb(q) + F_COMMIT_SEC] = code
+                s[pb(q) + F_COMMIT] = k
+            else:
+                s[pb(q) + F_COMMIT] = rng_below(rng, 0, city_count(s, prov, q) + 1)
 
 
 @nb.njit(cache=True)
@@ -992,8 +1091,8 @@ def info_key(s, player):
 
     Hashes the state with the hidden parts masked: the RNG and seed words, the order of the
     undrawn supply (its composition is public), the future of a scripted replay, and,
-    during the commitment step, the other seats' commitments (only *that* they committed is
-    public).
+    during the commitment step, the other seats' commitments, with their sections under
+    ``return_choice = in_commitment`` (only *that* they committed is public).
     """
     c = s.copy()
     c[0] = 0
@@ -1003,11 +1102,11 @@ def info_key(s, player):
     c[G_SCRIPT_N] = 0
     for i in range(c[G_LOG_N], MAX_DRAWS):
         c[LOG + i] = 0
-    cnt = np.zeros(N_SYM, np.int64)
+    cnt = np.zeros(N_CARD_KINDS, np.int64)
     for i in range(s[G_DECK_PTR], s[G_DECK_N]):
         cnt[s[DECK + i]] += 1
     k = s[G_DECK_PTR]
-    for sym in range(N_SYM):
+    for sym in range(N_CARD_KINDS):
         for _ in range(cnt[sym]):
             c[DECK + k] = sym
             k += 1
@@ -1015,6 +1114,7 @@ def info_key(s, player):
         for q in range(n_players(s)):
             if q != player:
                 c[pb(q) + F_COMMIT] = 0
+                c[pb(q) + F_COMMIT_SEC] = 0
     return hash_words(c, player)
 
 
@@ -1030,6 +1130,7 @@ def rewind_secrets(s, observer):
         if q != observer and s[pb(q) + F_COMMITTED] == 1:
             s[pb(q) + F_COMMITTED] = 0
             s[pb(q) + F_COMMIT] = 0
+            s[pb(q) + F_COMMIT_SEC] = 0
             undone += 1
     s[H_PLY] -= undone
     advance(s)

@@ -50,6 +50,19 @@ def action_name(s: np.ndarray, a: int) -> str:
         return f"return {a - L.A_COMMIT}"
     if L.A_START <= a < L.A_START + L.MAXP:
         return f"start player seat {a - L.A_START}"
+    if L.A_DRAGON_OF <= a < L.A_DRAGON_OF + L.N_PROV * L.MAXP:
+        sp, q = divmod(a - L.A_DRAGON_OF, L.MAXP)
+        return f"take dragon paying a member of seat {q} from space {sp}"
+    if L.A_COMMIT_SEC <= a < L.A_COMMIT_SEC + L.N_COMMIT_SEC:
+        code = a - L.A_COMMIT_SEC
+        prov = int(s[L.G_PROV])
+        parts = []
+        for j in range(L.DPP):
+            r = code % L.COMMIT_SEC_BASE
+            code //= L.COMMIT_SEC_BASE
+            if r:
+                parts.append(f"{r} to district {prov * L.DPP + j}")
+        return "return " + (", ".join(parts) if parts else "none")
     raise ValueError(f"ming_dynasty has no action {a} (actions are 0..{L.NUM_ACTIONS - 1})")
 
 
@@ -65,6 +78,7 @@ def render(s: np.ndarray) -> str:
     lines = [f"Ming Dynasty, {n} players, round {int(s[L.G_ROUND])}, {PHASE_NAME[ph]}, start player {ENTITY[int(s[L.G_START])]}",
              "display: " + ", ".join(f"{i}:{SYM_NAME[int(s[L.DISPLAY + i])] if s[L.DISPLAY + i] >= 0 else '-'}" for i in range(L.N_PROV))
              + f"   supply {int(s[L.G_DECK_N] - s[L.G_DECK_PTR])}  discard H{int(s[L.G_DISCARD])} B{int(s[L.G_DISCARD + 1])} P{int(s[L.G_DISCARD + 2])}"
+             + (f" D{int(s[L.G_DISCARD_D])}" if s[L.G_DISCARD_D] else "")
              + f"  dragons {int(s[L.G_DRAGON_SUPPLY])}  tiles {[int(x) for x in s[L.TILE_SUPPLY:L.TILE_SUPPLY + 6]]}"]
     if n == 2:
         lines[-1] += f"  neutral pool {int(s[L.G_NEUTRAL_POOL])}"
@@ -104,7 +118,7 @@ def state_from_chance(n: int, options: np.ndarray, outcomes: list) -> np.ndarray
         if o["event"] == "start_player":
             start = int(o["seat"])
         elif o["event"] == "card":
-            if o["symbol"] not in SYM_NAME[:3]:
+            if o["symbol"] not in SYM_NAME:  # a Dragon only under stay_dragon = discard_pile
                 raise ValueError(f"chance outcomes: unknown card symbol {o['symbol']!r}")
             script.append(SYM_NAME.index(o["symbol"]))
         else:
