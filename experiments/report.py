@@ -254,12 +254,14 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
     cfg = manifest["config"]
     players = int(cfg["players"])
     groups = ()
+    can_all_lose = False
     title = cfg["game"]
     try:
         from sim.registry import get_game
 
         spec = get_game(cfg["game"])
         groups = tuple(getattr(spec, "report_groups", ()) or ())
+        can_all_lose = bool(getattr(spec, "can_all_lose", False))
         title = spec.title
     except Exception:  # a report of results from a game not installed here: generic sections only
         pass
@@ -316,6 +318,13 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                f"chi2 = {fairness['chi2']:.2f}, df = {fairness['df']}, p = {fairness['p']:.4g} — {verdict} "
                f"at the {ALPHA:.0%} level.{caveat}",
                image("win_rate_by_seat.png", "win rate by seat")]
+    if can_all_lose:  # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
+        lost = int((df.groupby("game_index")["win"].sum() < 0.5).sum())
+        lo, hi = wilson(lost, n_games)
+        blocks.append(f"Games no seat won (in this game every seat can lose, e.g. to Eternal Dynasty's Eternal "
+                      f"Emperor): {lost:,} of {n_games:,} = {lost / n_games:.3f} (95% Wilson interval "
+                      f"{lo:.3f}–{hi:.3f}); this is 1 minus the sum of the seats' win rates, and the seat "
+                      "fairness test above compares the seats over the games a seat won.")
 
     # ---- agents
     agent_t = rate_table(df, "agent")
