@@ -186,7 +186,9 @@ def test_random_games_keep_every_invariant(n):
     {"policy_start": "random", "cmax_scope": "current_active_displays", "soldier_payment_penalty": "3vp_per_missing",
      "trust_overflow": "uncapped_then_minus10", "auction_cube_loss": "frozen_until_owner_turn",
      "treasure_once_per_round": "true", "immediate_tiles_timing": "always_instant",
-     "final_tiebreak_power": "lexicographic_sorted_powers", "starting_bonus_mode": "none"},
+     "final_tiebreak_power": "lexicographic_sorted_powers", "starting_bonus_mode": "none",
+     "reveal_mode": "optional_subset"},
+    {"reveal_mode": "optional_subset"},
 ])
 def test_every_option_flag_keeps_the_invariants(options):
     opts = SPEC.encode_options(options)

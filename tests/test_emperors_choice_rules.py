@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from sim.core import H_CURRENT
+from sim.emperors_choice import SPEC
 from sim.emperors_choice import layout as L
 from sim.emperors_choice import rules as R
 from sim.emperors_choice.scenario import (
@@ -687,3 +688,69 @@ def test_soldier_payment_penalty_option(option, lost):
     set_policy(s, 3, "border_defence")
     R.score_side(s, 3, card_at(s, 3), 0, False)
     assert vp(s, 0) == 20 + 4 - lost
+
+
+def seal_lineage_position(options=None):
+    s = position(3, options=options)
+    tiles_in_order(s, 3)
+    s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP] = L.PH_MGMT, 0, 1
+    s[R.pb(0) + L.F_PENDING + L.SEAL] = 1
+    set_policy(s, 4, "lineage_3vp")
+    for p in range(3):
+        clear_cards(s, p)
+        set_player(s, p, vp=10)
+    prince, concubine = give(s, 0, "Prince"), give(s, 0, "Concubine")
+    rival = give(s, 1, "Prince")
+    for c in (concubine, rival):
+        s[L.KNOWN + c] = 0  # drawn blind: nobody else knows them
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[L.G_DECISION] == L.DK_SEAL
+    R.apply(s, L.A_SCORE + 4)
+    return s, prince, concubine, rival
+
+
+def test_reveal_mode_optional_subset_lets_each_player_choose_the_cards_to_reveal():
+    """7#36 alternative (``reveal_mode = optional_subset``): Blood Lineage by Royal Seal.
+    Compulsory: seat 0 shows both Lineage cards (+6) and seat 1 its Prince (+3).  Optional:
+    in Turn Order each player picks cards to reveal one at a time and scores only those;
+    seat 0 shows the Prince (+3) and keeps the Concubine hidden, seat 1 shows nothing (+0);
+    seat 2, with no Lineage card, is not asked."""
+    s, prince, concubine, rival = seal_lineage_position()
+    assert [vp(s, p) for p in range(3)] == [16, 13, 10] and s[L.KNOWN + concubine] == 1 and s[L.KNOWN + rival] == 1
+    assert s[L.G_DECISION] == L.DK_RESUPPLY
+    s, prince, concubine, rival = seal_lineage_position({"reveal_mode": "optional_subset"})
+    assert s[L.G_DECISION] == L.DK_REVEAL and s[H_CURRENT] == 0 and vp(s, 0) == 10
+    names = lambda: [SPEC.action_name(s, a) for a in np.flatnonzero(mask(s))]  # noqa: E731
+    from sim.emperors_choice.view import CARD_NAMES
+    assert names() == ["reveal no more", f"reveal {CARD_NAMES[prince]} [#{prince}]",
+                       f"reveal {CARD_NAMES[concubine]} [#{concubine}]"]
+    R.apply(s, L.A_CARD + prince)
+    assert names() == ["reveal no more", f"reveal {CARD_NAMES[concubine]} [#{concubine}]"]
+    R.apply(s, L.A_END)
+    assert vp(s, 0) == 13 and s[L.KNOWN + concubine] == 0  # the hidden card stays unknown
+    assert s[L.G_DECISION] == L.DK_REVEAL and s[H_CURRENT] == 1
+    R.apply(s, L.A_END)
+    assert [vp(s, p) for p in range(3)] == [13, 10, 10] and s[L.KNOWN + rival] == 0
+    assert s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0
+    assert not s[L.REVEALING:L.REVEALING + L.MAXC].any()
+
+
+def test_reveal_mode_optional_subset_meritocracy_counts_at_most_two_revealed_cards():
+    s = position(3, options={"reveal_mode": "optional_subset"})
+    tiles_in_order(s, 3)
+    for p in range(3):
+        clear_cards(s, p)
+        set_player(s, p, vp=0)
+    cards = [give(s, 0, "Prince"), give(s, 0, "Concubine"), give(s, 0, "Crown Prince")]
+    set_policy(s, 4, "top2_power")
+    R.score_side(s, 4, card_at(s, 4), 0, False)
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[L.G_DECISION] == L.DK_REVEAL and s[H_CURRENT] == 0
+    R.apply(s, L.A_CARD + cards[0])
+    R.apply(s, L.A_CARD + cards[1])
+    assert [a for a in np.flatnonzero(mask(s))] == [L.A_END]  # two shown: no third
+    R.apply(s, L.A_END)
+    powers = [int(R.cd(s, c, L.CD_POWER)) for c in cards[:2]]
+    assert vp(s, 0) == sum(powers)

@@ -18,6 +18,9 @@ Plan (docs/games/emperors_choice.md, "Heuristic"):
   gain plus side values exceeds their price; recruit a card with an end-game effect or
   Lineage when the Gold is there; never hire.
 * Jade takes an unclaimed Treasure first, otherwise one from the VP leader.
+* Reveals under ``reveal_mode = optional_subset``: reveal every card that counts (for
+  Meritocracy the two largest Powers), which is what the compulsory rule does: a revealed
+  card never lowers the VP of the scoring, and the policy choice above assumes it.
 """
 
 import numba as nb
@@ -25,7 +28,7 @@ import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS, argmax_masked
 from sim.emperors_choice.layout import *  # noqa: F401,F403
-from sim.emperors_choice.rules import cd, count_loc, legal_mask, ncards, pb, raise_cost, score_policy
+from sim.emperors_choice.rules import cd, count_loc, legal_mask, ncards, pb, power, raise_cost, score_policy
 
 TILE_VALUE = np.array([2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0])
 
@@ -73,6 +76,7 @@ def policy_gain(s, p, card):
     """Own gain minus the best rival's gain if ``card`` were scored now (on a copy)."""
     n = s[H_NPLAYERS]
     c = s.copy()
+    c[O_REVEAL] = 0  # judged as if every seat revealed everything (what the heuristic does)
     score_policy(c, card, p)
     best = -1e9
     mine = 0.0
@@ -148,6 +152,11 @@ def heuristic(s, rng):
             return A_END
     elif kind == DK_TREASURE:
         return A_OPT + 1
+    elif kind == DK_REVEAL:
+        vals[A_END] = 0.0
+        for c in range(ncards(s)):
+            if mask[A_CARD + c]:
+                vals[A_CARD + c] = 1.0 + power(s, c, p) + cd(s, c, CD_DEFENCE)
     elif kind == DK_DECREE_TILE:
         if mask[A_OPT + 1]:
             return A_OPT + 1

@@ -93,6 +93,7 @@ AT_IMM = 14  # resolve one pending immediate tile of type value
 AT_SCORE_CHOICE = 15  # choose a Policy card to score (value: chooser role)
 AT_BID_EFFECTS = 16  # value = card whose bid-time effect resolves
 AT_NEXT_AUCTION = 17  # marker: the pass procedure finished
+AT_REVEAL = 18  # reveal_mode = optional_subset: player p picks the cards to reveal for a scoring (value = card * 2 + side)
 
 # Effects: index into the effect table (data).
 MAX_OPTS = 3
@@ -138,7 +139,7 @@ D_SIZE = D_START + 6
 
 # ---------------------------------------------------------------- options
 OPT = 8
-N_OPT = 9
+N_OPT = 10
 O_POLICY_START = OPT + 0  # 0 A, 1 random
 O_BONUS_MODE = OPT + 1  # 0 random, 1 none
 O_CMAX_SCOPE = OPT + 2  # 0 historical_all_players, 1 current_active_displays
@@ -148,6 +149,7 @@ O_CUBE_LOSS = OPT + 5  # 0 recompute_next_turn, 1 frozen_until_owner_turn
 O_TREASURE_ONCE = OPT + 6  # 0 false, 1 true
 O_IMM_TIMING = OPT + 7  # 0 step2_or_instant_after, 1 always_instant
 O_TIEBREAK = OPT + 8  # 0 top_card_only, 1 lexicographic_sorted_powers
+O_REVEAL = OPT + 9  # 0 compulsory, 1 optional_subset (D#36)
 
 DAT = OPT + N_OPT
 
@@ -155,6 +157,7 @@ DAT = OPT + N_OPT
 PH_SETUP, PH_AUCTION, PH_MGMT, PH_DECREE, PH_OVER = range(5)
 DK_NONE, DK_BID, DK_LOSE, DK_WITHDRAW, DK_SIDE, DK_KEEP, DK_OPTION, DK_ORDER = range(8)
 DK_SET, DK_IMM, DK_JADE, DK_SEAL, DK_TREASURE, DK_RESUPPLY, DK_DECREE_TILE, DK_DECREE1, DK_SCORE = range(8, 17)
+DK_REVEAL = 17  # reveal_mode = optional_subset: reveal one more card (A_CARD + c) or stop (A_END)
 
 # Actions.
 A_PASS, A_CONFIRM, A_CUBE, A_END = 0, 1, 2, 3
@@ -189,8 +192,8 @@ G = DAT + D_SIZE
  G_ACTIVE, G_FIRST, G_LAST, G_RECOUNT, G_MG_IDX, G_MG_STEP, G_RS_USED, G_DC_STEP, G_DC_P, G_DC_TILE,
  G_DC_FLAGS, G_KEEP0, G_KEEP1, G_PEND_EFF, G_PEND_P, G_LOSE_V, G_SB_IDX, G_STACK_N, G_LOG_N, G_FORCED_N,
  G_SEAL_MODE, G_TR_IDX, G_EXHAUST, G_OVERFLOWS, G_SEAL_USES, G_POLICIES_SCORED, G_ORDER_CARD1,
- G_ORDER_CARD2, G_IN_FINAL, G_SETS_TAKEN, G_FIRST_START) = range(G, G + 42)
-G_SIZE = 42
+ G_ORDER_CARD2, G_IN_FINAL, G_SETS_TAKEN, G_FIRST_START, G_REVEAL_ITEM) = range(G, G + 43)
+G_SIZE = 43  # G_REVEAL_ITEM: card * 2 + side of the scoring a DK_REVEAL decision is for
 
 LOC = G + G_SIZE
 KNOWN = LOC + MAXC
@@ -207,7 +210,8 @@ SCORED_BY_SIDE = TR_USED + N_TREASURE  # 14 counters: policy scorings per card s
 STACK = SCORED_BY_SIDE + 2 * N_POLICY
 LOG = STACK + 3 * STACK_CAP
 LOGK = LOG + LOG_CAP
-PL = LOGK + LOG_CAP
+REVEALING = LOGK + LOG_CAP  # MAXC flags: card shown for the scoring under way (optional_subset)
+PL = REVEALING + MAXC
 
 # Player block fields.
 F_VP = 0

@@ -26,6 +26,7 @@ OPTIONS = (
     Option("treasure_once_per_round", "false", "7#21: a stolen Treasure used this round cannot be used again by its new owner", ("false", "true")),
     Option("immediate_tiles_timing", "step2_or_instant_after", "R-C8: immediate tiles wait for Management step 2, or resolve at once", ("step2_or_instant_after", "always_instant")),
     Option("final_tiebreak_power", "top_card_only", "7#41: final tie-break compares the top card's Power, or all Powers sorted", ("top_card_only", "lexicographic_sorted_powers")),
+    Option("reveal_mode", "compulsory", "7#36: the cards that count for Border Defence, Expedition, Meritocracy and Blood Lineage are revealed compulsorily, or each player picks which of them to reveal (only revealed cards count; at the final scoring revealing stays compulsory)", ("compulsory", "optional_subset")),
 )
 assert len(OPTIONS) == L.N_OPT
 

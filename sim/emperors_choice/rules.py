@@ -438,6 +438,12 @@ def run_atom(s, kind, val, p):
         trust_loss(s, p, val)
     elif kind == AT_TRIBUTE:
         draw_tribute(s, p)
+    elif kind == AT_REVEAL:
+        s[G_REVEAL_ITEM] = val
+        if any_reveal(s, p, s[DAT + D_POLICY + val]):
+            set_decision(s, DK_REVEAL, p)
+        else:
+            score_revealed(s, p, val)
     elif kind == AT_IMM:
         s[REMOVED + val] += 1
         if val == MESSENGER:
@@ -473,6 +479,68 @@ def reveal(s, p, what):
 
 
 @nb.njit(cache=True)
+def reveal_qualifies(s, p, c, sid):
+    """optional_subset: may card ``c`` of ``p`` still be revealed for a scoring of ``sid``?"""
+    if s[LOC + c] != LOC_HAND + p or s[REVEALING + c] == 1:
+        return False
+    if sid == SC_BORDER or sid == SC_EXPED:
+        return cd(s, c, CD_DEFENCE) > 0
+    if sid == SC_LINEAGE:
+        return cd(s, c, CD_LINEAGE) > 0
+    shown = 0  # SC_MERIT: the two cards whose Powers count
+    for x in range(ncards(s)):
+        if s[LOC + x] == LOC_HAND + p and s[REVEALING + x] == 1:
+            shown += 1
+    return shown < 2
+
+
+@nb.njit(cache=True)
+def any_reveal(s, p, sid):
+    for c in range(ncards(s)):
+        if reveal_qualifies(s, p, c, sid):
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def score_revealed(s, p, item):
+    """optional_subset (D#36 alternative): score policy side ``item`` (card * 2 + side) for
+    ``p`` counting only the cards ``p`` revealed (``REVEALING``), then clear the flags."""
+    sid = s[DAT + D_POLICY + item]
+    field = F_VP_POLICY + item
+    d = 0
+    k = 0
+    tot = 0
+    for c in range(ncards(s)):
+        if s[LOC + c] == LOC_HAND + p and s[REVEALING + c] == 1:
+            d += cd(s, c, CD_DEFENCE)
+            if cd(s, c, CD_LINEAGE) > 0:
+                k += 1
+            tot += power(s, c, p)
+            s[REVEALING + c] = 0
+    if sid == SC_BORDER:
+        lw = player_wall(s, p)
+        if BORDER_WALL_MULT * lw + d >= s[G_BARB]:
+            gain_vp(s, p, s[G_BARB] + DEFENCE_WIN_BONUS, field)
+            pay_cubes(s, p, BORDER_WIN_PAY)
+        else:
+            gain_vp(s, p, lw // 2, field)
+            pay_cubes(s, p, BORDER_LOSS_PAY)
+    elif sid == SC_EXPED:
+        d += player_wall(s, p) + cubes(s, p)
+        if d >= s[G_BARB]:
+            gain_vp(s, p, s[G_BARB] + DEFENCE_WIN_BONUS, field)
+            pay_cubes(s, p, EXPED_WIN_PAY)
+        else:
+            gain_vp(s, p, d // 2, field)
+            pay_cubes(s, p, EXPED_LOSS_PAY)
+    elif sid == SC_MERIT:
+        gain_vp(s, p, tot, field)
+    elif sid == SC_LINEAGE:
+        gain_vp(s, p, LINEAGE_VP * k, field)
+
+
+@nb.njit(cache=True)
 def hand_defence(s, p):
     d = 0
     for c in range(ncards(s)):
@@ -500,6 +568,15 @@ def score_side(s, card, side, chooser, final):
     if sid == SC_FRUGAL:
         if not final:
             draw_tribute(s, chooser)
+        return
+    if (s[O_REVEAL] == 1 and not final
+            and (sid == SC_BORDER or sid == SC_EXPED or sid == SC_MERIT or sid == SC_LINEAGE)):
+        # optional_subset: each player in Turn Order picks the cards to reveal (DK_REVEAL),
+        # then scores with those only; pushed last-first so that they run in Turn Order.
+        # (At the final scoring nothing is left to hide and revealing never costs VP, so the
+        # reveal stays compulsory there.)
+        for i in range(n - 1, -1, -1):
+            push(s, AT_REVEAL, 2 * card + side, order[i])
         return
     if sid == SC_CENTRAL:
         for i in range(n):
@@ -1288,6 +1365,14 @@ def legal_mask(s, out):
             if (s[G_DECREE_UP] >> t) & 1:
                 out[A_OPT + t] = True
                 count += 1
+    elif kind == DK_REVEAL:
+        out[A_END] = True
+        count = 1
+        sid = s[DAT + D_POLICY + s[G_REVEAL_ITEM]]
+        for c in range(ncards(s)):
+            if reveal_qualifies(s, p, c, sid):
+                out[A_CARD + c] = True
+                count += 1
     return count
 
 
@@ -1395,6 +1480,13 @@ def apply(s, a):
             s[b + F_RECRUITS] += 1
     elif kind == DK_DECREE_TILE:
         start_decree_tile(s, p, a - A_OPT)
+    elif kind == DK_REVEAL:
+        if a == A_END:
+            score_revealed(s, p, s[G_REVEAL_ITEM])
+        else:
+            s[REVEALING + a - A_CARD] = 1
+            s[KNOWN + a - A_CARD] = 1  # shown to everybody
+            set_decision(s, DK_REVEAL, p)
     elif kind == DK_DECREE1:
         if a == A_END:
             s[G_DC_FLAGS] |= 2

@@ -45,7 +45,7 @@ def action_name(s: np.ndarray, a: int) -> str:
     if a == L.A_CUBE:
         return "lose the bid cubes" if kind == L.DK_LOSE else "add a cube"
     if a == L.A_END:
-        return "end"
+        return "reveal no more" if kind == L.DK_REVEAL else "end"
     if L.A_OPT <= a < L.A_CARD:
         o = a - L.A_OPT
         if kind == L.DK_SIDE:
@@ -64,6 +64,8 @@ def action_name(s: np.ndarray, a: int) -> str:
         return f"choice {o}"
     if L.A_CARD <= a < L.A_WD:
         c = a - L.A_CARD
+        if kind == L.DK_REVEAL:
+            return f"reveal {CARD_NAMES[c]} [#{c}]"
         return f"{'lose' if kind == L.DK_LOSE else 'add'} {CARD_NAMES[c]} [#{c}]"
     if L.A_WD <= a < L.A_SET:
         i = a - L.A_WD
