@@ -15,7 +15,7 @@ import numpy as np
 
 from agents.mcts import mcts_act
 from agents.random import random_act
-from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, random_of_legal, rng_seed
+from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed
 
 RANDOM = 0
 HEURISTIC = 1
@@ -40,6 +40,22 @@ def _choose_action(G, state, kind, params, rng, mask):
     return a
 
 
+@kernel
+def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask):
+    """The hot path: play while the seat to move has a random agent; return the moves made.
+
+    A kernel without reference counting (sim.core.kernel): the calls through the game's
+    function pointers then pass the state and mask without atomic increments."""
+    steps = 0
+    while state[H_CURRENT] != NO_PLAYER:
+        p = state[H_CURRENT]
+        if agent_kind[seat_agent[g, p]] != RANDOM:
+            break
+        G.apply(state, random_of_legal(mask, G.legal_mask(state, mask), rngs, 2 * p))
+        steps += 1
+    return steps
+
+
 @nb.njit(cache=True)
 def _play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
                 num_actions, scores, wins, feats, lengths):
@@ -55,12 +71,12 @@ def _play_chunk(G, seeds, agent_seeds, n_players, options, seat_agent, agent_kin
             p = state[H_CURRENT]
             a = seat_agent[g, p]
             kind = agent_kind[a]
-            if kind == RANDOM:  # the hot path: no array views (their refcounts cost)
-                act = random_of_legal(mask, G.legal_mask(state, mask), rngs, 2 * p)
+            if kind == RANDOM:
+                steps += _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask)
             else:
                 act = _choose_action(G, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
-            G.apply(state, act)
-            steps += 1
+                G.apply(state, act)
+                steps += 1
         G.returns(state, scores[g], wins[g])
         G.features(state, feats[g])
         lengths[g] = steps

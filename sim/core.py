@@ -97,6 +97,26 @@ MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 
 
+def kernel(fn=None, *, inline=False):
+    """``@njit(cache=True)`` for a kernel that allocates no arrays, compiled without numba's
+    reference counting (``_nrt=False``).
+
+    With reference counting on, every compiled function increments and decrements the
+    reference count of each array argument on entry and exit: two calls into numba's
+    runtime and two atomic operations per array per call, whatever the function does.
+    Game kernels are many small calls on one state array, so for Middle Kingdom's random
+    play that was about a third of the time (docs/performance.md).  A kernel without it
+    must not create arrays (``np.zeros``, ``.copy()``, slices are fine: they are views
+    of arrays that live in the caller).  ``inline=True`` also inlines it into its
+    callers (numba IR level): for small helpers, whose call passes each array as a
+    seven-word struct.  Kernels that do allocate keep ``@nb.njit(cache=True)``.
+    """
+    opts = dict(cache=True, _nrt=False)
+    if inline:
+        opts["inline"] = "always"
+    return nb.njit(**opts) if fn is None else nb.njit(**opts)(fn)
+
+
 # The contract's signatures: generic kernels see each game kernel as a function pointer
 # of exactly this type (arrays: the state is a C-contiguous int32 vector).
 STATE_T = nb.types.int32[::1]
@@ -167,7 +187,7 @@ def _mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True)
+@kernel
 def hash64(a, b):
     """A 64-bit hash of two integers (used to derive seeds from a master seed)."""
     x = _mix64(np.uint64(a) + GOLDEN)
@@ -178,7 +198,7 @@ FNV_OFFSET = np.uint64(0xCBF29CE484222325)
 FNV_PRIME = np.uint64(0x100000001B3)
 
 
-@nb.njit(cache=True)
+@kernel
 def fnv_words(words, h):
     """Continue the FNV-1a hash ``h`` over integer ``words`` (each taken as 32 bits)."""
     for i in range(words.shape[0]):
@@ -186,14 +206,14 @@ def fnv_words(words, h):
     return h
 
 
-@nb.njit(cache=True)
+@kernel
 def hash_words(words, salt):
     """A 64-bit key of a word array and a salt: the last step of the games' ``info_key``
     (FNV-1a over the masked state copy, then mixed with the player)."""
     return hash64(np.int64(fnv_words(words, FNV_OFFSET)), salt)
 
 
-@nb.njit(cache=True)
+@kernel
 def game_seed(master_seed, game_index):
     """The seed of game ``game_index`` of a run: a pure function of the pair."""
     return hash64(master_seed, game_index)
@@ -218,13 +238,13 @@ def _store(buf, off, x):
     buf[off + 1] = hi
 
 
-@nb.njit(cache=True)
+@kernel
 def rng_seed(buf, off, seed):
     """Store a splitmix64 state derived from ``seed`` at ``buf[off:off+2]``."""
     _store(buf, off, _mix64(np.uint64(seed) ^ np.uint64(0x2545F4914F6CDD1D)))
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def rng_next(buf, off):
     """Advance the splitmix64 state stored at ``buf[off:off+2]``; return 64 random bits."""
     x = _load(buf, off) + GOLDEN
@@ -232,14 +252,14 @@ def rng_next(buf, off):
     return _mix64(x)
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def rng_below(buf, off, n):
     """A uniform integer in ``[0, n)`` (``n`` >= 1) from the RNG at ``buf[off]``."""
     r = rng_next(buf, off) >> np.uint64(32)
     return np.int64((r * np.uint64(n)) >> np.uint64(32))
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def rng_uniform(buf, off):
     """A uniform float in [0, 1)."""
     return np.float64(rng_next(buf, off) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
@@ -256,7 +276,7 @@ def new_rng(seed):
 # --------------------------------------------------------------------------- header
 
 
-@nb.njit(cache=True)
+@kernel
 def init_header(state, seed, n_players):
     rng_seed(state, H_RNG_LO, seed)
     state[H_NPLAYERS] = n_players
@@ -265,12 +285,12 @@ def init_header(state, seed, n_players):
     _store(state, H_SEED_LO, np.uint64(seed))
 
 
-@nb.njit(cache=True)
+@kernel
 def header_current_player(state):
     return np.int64(state[H_CURRENT])
 
 
-@nb.njit(cache=True)
+@kernel
 def header_is_terminal(state):
     return state[H_CURRENT] == NO_PLAYER
 
@@ -297,7 +317,7 @@ def kernels_from(*modules) -> Kernels:
 # --------------------------------------------------------------------------- shared kernels
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle_range(arr, lo, hi, buf, off):
     """Fisher-Yates shuffle of ``arr[lo:hi]`` in place with the RNG at ``buf[off]``."""
     for i in range(hi - 1, lo, -1):
@@ -307,7 +327,7 @@ def shuffle_range(arr, lo, hi, buf, off):
         arr[j] = t
 
 
-@nb.njit(cache=True)
+@kernel
 def random_legal(mask, buf, off):
     """A uniformly random index among the True entries of ``mask`` (-1 if none)."""
     n = 0
@@ -317,7 +337,7 @@ def random_legal(mask, buf, off):
     return random_of_legal(mask, n, buf, off)
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def random_of_legal(mask, n, buf, off):
     """As :func:`random_legal` when the number ``n`` of True entries is known (``legal_mask``
     returns it): one pass instead of two, the same draw."""
@@ -325,14 +345,13 @@ def random_of_legal(mask, n, buf, off):
         return -1
     k = rng_below(buf, off, n)
     for i in range(mask.shape[0]):
-        if mask[i]:
-            if k == 0:
-                return i
-            k -= 1
+        k -= mask[i]  # one well-predicted branch per entry, not two
+        if k < 0:
+            return i
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def argmax_masked(values, mask, buf, off):
     """Index of the largest ``values[i]`` with ``mask[i]``, ties broken uniformly at random."""
     best = -np.inf
@@ -353,7 +372,7 @@ def argmax_masked(values, mask, buf, off):
     return choice
 
 
-@nb.njit(cache=True)
+@kernel
 def win_shares(scores, tiebreak, n, wins):
     """Fill ``wins`` with 1/k for each of the k seats tied on the best (score, tiebreak)."""
     best_s = -np.inf
@@ -370,7 +389,7 @@ def win_shares(scores, tiebreak, n, wins):
         wins[p] = 1.0 / k if (scores[p] == best_s and tiebreak[p] == best_t) else 0.0
 
 
-@nb.njit(cache=True)
+@kernel
 def ranks_from_scores(scores, tiebreak, n, out):
     """Competition rank (1 = best; tied seats share the better rank) by (score, tiebreak)."""
     for p in range(n):

@@ -22,7 +22,7 @@ face-up discards, tableaux, goals, the row; never a pending secret bid):
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, argmax_masked
+from sim.core import H_CURRENT, argmax_masked, kernel
 from sim.middle_kingdom.layout import (
     A_BID, A_HOST, A_PASS, A_ROW, DK_BID, DK_EMPEROR, DK_EXCHANGE, DK_HARVEST, DK_HEIR,
     DK_HOST, DK_PICK, DR_HELD, DRAGON, EMPEROR, F_CARRY, F_DISC, F_EFF, F_EMP_SLOT, F_HAND,
@@ -39,7 +39,7 @@ HIGH_CARD_COST = 0.35  # VP-equivalent cost of spending one point of bid value
 RECALL_VALUE = 0.6  # VP-equivalent value of each discarded card recalled by a 0
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def type_gain_value(s, p, t, amount):
     """Value to seat ``p`` of ``amount`` more effective cards of type ``t``."""
     b = pb(p)
@@ -76,7 +76,7 @@ def type_gain_value(s, p, t, amount):
     return v
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def card_value(s, p, c):
     """Value of gaining row item ``c`` (a dynasty card id or the Dragon) for seat ``p``."""
     if c == ROW_DRAGON:
@@ -95,7 +95,7 @@ def card_value(s, p, c):
     return v + best
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def row_values(s, p, out):
     """Values of the row's items for ``p``, sorted descending; returns how many."""
     k = 0
@@ -161,7 +161,7 @@ def blind_bid(s, p, rng):
     return argmax_masked(vals, mask, rng, 0)
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def _my_position(s, p, total2, is_stack, top):
     """Pick position of a (p) entry against the other seats' revealed entries; -1 on a tie."""
     n = n_players(s)

@@ -15,7 +15,8 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range,
+    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, kernel, rng_below,
+    shuffle_range,
 )
 from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
 from sim.middle_kingdom.layout import (
@@ -50,13 +51,13 @@ VIA_PICK, VIA_EXCHANGE, VIA_DECKDRAW, VIA_HEIR = 0, 1, 2, 3
 # ============================================================================ small helpers
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def pb(p):
     """Offset of seat ``p``'s player block."""
     return PL + p * PS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def popcount8(x):
     c = 0
     for v in range(8):
@@ -65,25 +66,25 @@ def popcount8(x):
     return c
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def n_players(s):
     return s[H_NPLAYERS]
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def n_carry(s, p):
     b = pb(p)
     return (1 if s[b + F_CARRY] != NO_CARD else 0) + (1 if s[b + F_CARRY + 1] != NO_CARD else 0)
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def is_abstention(s, p, j):
     """A lone 0: a single entry whose only card is 0 (D1)."""
     b = pb(p)
     return s[b + F_SLOT_CARD + j] == 0 and s[b + F_SLOT_STACK + j] < 0
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def goals_held(s, p):
     c = 0
     for g in range(N_GOALS):
@@ -92,7 +93,7 @@ def goals_held(s, p):
     return c
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def dyn_count(s, p):
     """Physical dynasty cards owned (D13, D22)."""
     b = pb(p)
@@ -102,12 +103,12 @@ def dyn_count(s, p):
     return c
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def deck_left(s):
     return N_DYN - s[G_DECK_PTR]
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def row_count(s):
     c = 0
     for i in range(s[G_K]):
@@ -119,7 +120,7 @@ def row_count(s):
 # ============================================================================ gains and goals
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def goal_check(s, p, t):
     """GOAL_CHECK(p, t): take an unowned goal at the threshold, or pass it on a strict lead."""
     owner = s[GOAL_OWNER + t]
@@ -131,7 +132,7 @@ def goal_check(s, p, t):
         s[GOAL_OWNER + t] = p
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def place_card(s, p, card, host):
     """Put ``card`` on seat ``p``'s ``host`` stack (a Market Merchant may lie on another type)."""
     b = pb(p)
@@ -148,7 +149,7 @@ def place_card(s, p, card, host):
             s[b + F_EFF + MERCHANT] += 1
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def has_other_stack(s, p):
     b = pb(p)
     for h in range(N_TYPES):
@@ -157,7 +158,7 @@ def has_other_stack(s, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def take_dragon(s, p):
     """GAIN of the Dragon from the row: a 2-VP token, the Dragon set aside (D11, D18)."""
     s[G_DRAGON] = DR_SET_ASIDE
@@ -172,7 +173,7 @@ def take_dragon(s, p):
     s[pb(p) + F_TOKENS] += 1
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def gain(s, p, item, via, defer, member):
     """GAIN(p, item, via).  Returns True when a Market host decision is now pending.
 
@@ -202,7 +203,7 @@ def gain(s, p, item, via, defer, member):
 # ============================================================================ setup
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def _install_data(s, options):
     """Copy option codes and component data (spec 1.5) into the state."""
     for i in range(N_OPTION_CODES):
@@ -225,7 +226,7 @@ def _install_data(s, options):
     s[S_PHIL] = options[d + D_PHIL]
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def setup(s, n, options, deck, lead):
     """Setup (spec 2.2) from a given deck order and lead seat; ends at the first decision."""
     _install_data(s, options)
@@ -268,10 +269,11 @@ def new_state(seed, n, options):
     """A new game: shuffle the deck with the state's RNG, draw the lead seat, set up."""
     s = np.zeros(STATE_SIZE, np.int32)
     init_header(s, seed, n)
-    deck = np.arange(N_DYN).astype(np.int32)
-    shuffle_range(deck, 0, N_DYN, s, H_RNG_LO)
+    for c in range(N_DYN):  # shuffled in place: the deck's own slots serve as setup's input
+        s[DECK + c] = c
+    shuffle_range(s, DECK, DECK + N_DYN, s, H_RNG_LO)
     lead = rng_below(s, H_RNG_LO, n)
-    setup(s, n, options, deck, lead)
+    setup(s, n, options, s[DECK:DECK + N_DYN], lead)
     return s
 
 
@@ -284,7 +286,7 @@ def state_from_deck(n, options, deck, lead):
     return s
 
 
-@nb.njit(cache=True)
+@kernel
 def reveal(s):
     """P4.1 / setup: reveal K cards into the row."""
     k = s[G_K]
@@ -295,7 +297,7 @@ def reveal(s):
         s[LOC + c] = LOC_ROW
 
 
-@nb.njit(cache=True)
+@kernel
 def begin_round(s):
     """P1.0: record the public hands, clear the round's entries."""
     for p in range(n_players(s)):
@@ -316,7 +318,7 @@ def begin_round(s):
 # ============================================================================ phase 1: bids
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def lay(s, p, j, card, stack, step):
     b = pb(p)
     s[b + F_HAND] &= ~(1 << card)
@@ -327,7 +329,7 @@ def lay(s, p, j, card, stack, step):
         s[b + F_ZERO] = 1
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def commit_slot_stack(s, p, j):
     """Which carried stack the commit in slot ``j`` goes on (-1: a single)."""
     b = pb(p)
@@ -338,7 +340,7 @@ def commit_slot_stack(s, p, j):
     return j if j < n_carry(s, p) else -1
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def palace_late_stack(s, p):
     """The slot left for the Palace holder's late card (D25, 5.3)."""
     b = pb(p)
@@ -353,7 +355,7 @@ def palace_late_stack(s, p):
     return 1 - first
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def commit_decision(s, p):
     """DK_* that seat ``p`` owes in P1.1 now, or DK_NONE once its commit is complete.
 
@@ -387,7 +389,7 @@ def commit_decision(s, p):
     return DK_NONE
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def harvest_eligible(s, h):
     """P1.4 / D3 / 5.4: the holder laid a 0 and the hand count allows a swap."""
     b = pb(h)
@@ -405,7 +407,7 @@ def harvest_eligible(s, h):
     return left <= s[S_HARVEST_LIMIT]
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def emperor_entries(s, e):
     """Bitmask over slots of the Emperor holder's non-abstention entries."""
     b = pb(e)
@@ -419,7 +421,7 @@ def emperor_entries(s, e):
 # ============================================================================ phase 2: order
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def entry_key(s, p, j):
     """P2.1 ordering key: (total*2 incl. Emperor, is_stack, top card, bottom card)."""
     b = pb(p)
@@ -430,7 +432,7 @@ def entry_key(s, p, j):
     return ((total2 * 2 + is_stack) * 8 + top) * 9 + (bottom + 1)
 
 
-@nb.njit(cache=True)
+@kernel
 def build_order(s):
     """P1.6 + P2.1: build entries, discard abstentions, order them, settle ties.
 
@@ -530,7 +532,7 @@ def build_order(s):
     s[G_SUB] = 0
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def _group_end(s, pos, m):
     end = pos + 1
     while end < m and s[SCR_KEY + end] == s[SCR_KEY + pos]:
@@ -538,14 +540,14 @@ def _group_end(s, pos, m):
     return end
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def _ident_rank(s, en, lead, n):
     p = en // 2
     step = s[pb(p) + F_SLOT_STEP + en % 2]
     return step * MAXP + (p - lead + n) % n
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def discard_entry(s, p, j):
     """An entry's bid cards go to the face-up discard."""
     b = pb(p)
@@ -559,7 +561,7 @@ def discard_entry(s, p, j):
     s[b + F_SLOT_BOTTOM + j] = NO_CARD
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def exchange_mask(s, d):
     """D9: bitmask over row slots of the cards the Dragon holder may exchange for."""
     b = pb(d)
@@ -583,7 +585,7 @@ def exchange_mask(s, d):
 # ============================================================================ phases 3-4, scoring
 
 
-@nb.njit(cache=True)
+@kernel
 def summon(s):
     """P3.1: give the Dragon to the seat with the fewest goals (D13 tie-breaks)."""
     if s[G_DRAGON] != DR_DISPLAY and s[G_DRAGON] != DR_SET_ASIDE:
@@ -643,7 +645,7 @@ def summon(s):
         s[G_SUMMONS] += 1
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def _dragon_count(s, p):
     if s[O_DRAGON_TIEBREAK] == 1:
         b = pb(p)
@@ -654,7 +656,7 @@ def _dragon_count(s, p):
     return dyn_count(s, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def score_game(s):
     """Section 6, S1-S6: the Heir re-award, then each seat's score and its parts."""
     n = n_players(s)
@@ -707,7 +709,7 @@ def score_game(s):
     s[G_SCORED] = 1
 
 
-@nb.njit(cache=True)
+@kernel
 def end_round(s):
     """P2.5, P3, P4 and E1-E2.  Returns True when the game ended."""
     for i in range(s[G_K]):
@@ -741,13 +743,13 @@ def end_round(s):
 # ============================================================================ the state machine
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def _decide(s, p, kind):
     s[H_CURRENT] = p
     s[G_DECISION] = kind
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def advance(s):
     """Run automatic steps until a seat must decide (or the game ends)."""
     n = n_players(s)
@@ -836,7 +838,7 @@ def advance(s):
             return
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
 def _heir_has_choice(s):
     for i in range(s[G_K]):
         c = s[ROW + i]
@@ -845,7 +847,7 @@ def _heir_has_choice(s):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def _resolve_identical(s, pos):
     """P2.3 IDENTICAL slot starting at ``pos``: members draw in order, then stacks are
     discarded, then deferred goal checks in draw order.  ``G_SUB`` counts members done.
@@ -881,12 +883,12 @@ def _resolve_identical(s, pos):
 # ============================================================================ contract kernels
 
 
-@nb.njit(cache=True)
+@kernel
 def is_terminal(s):
     return s[G_PHASE] == PH_OVER
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_mask(s, out):
     """Fill ``out[NUM_ACTIONS]``; return the number of legal actions."""
     for i in range(NUM_ACTIONS):  # (a loop: slice assignment costs a view per call)
@@ -899,10 +901,11 @@ def legal_mask(s, out):
     k = s[G_K]
     count = 0
     if kind == DK_BID:
-        for v in range(8):
-            if (s[b + F_HAND] >> v) & 1:
-                out[A_BID + v] = True
-                count += 1
+        hand = s[b + F_HAND]
+        for v in range(8):  # branch-free: the hand's bits are what a random player's draws vary
+            bit = (hand >> v) & 1
+            out[A_BID + v] = bit != 0
+            count += bit
     elif kind == DK_SLOT:
         nc = n_carry(s, p)
         out[A_SLOT_STACK0] = True
@@ -953,7 +956,7 @@ def legal_mask(s, out):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def apply(s, a):
     """Perform decision ``a`` of the seat to move (assumed legal), then advance."""
     p = s[H_CURRENT]
@@ -1029,7 +1032,7 @@ def apply(s, a):
     advance(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def returns(s, scores, wins):
     """Final scores; win shares (1/k) by score, then physical dynasty cards (S6)."""
     n = n_players(s)
@@ -1047,7 +1050,7 @@ def returns(s, scores, wins):
         wins[p] = 1.0 / k if s[pb(p) + F_SCORE] * 1024 + s[pb(p) + F_DYN_COUNT] == best else 0.0
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(s, observer, rng):
     """Resample what ``observer`` cannot see: the deck order and other seats' hidden commits."""
     shuffle_range(s, DECK + s[G_DECK_PTR], DECK + N_DYN, rng, 0)
@@ -1089,7 +1092,7 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 
 
-@nb.njit(cache=True)
+@kernel
 def features(s, out):
     """Per-seat balance features at the end of a game (``out[n, N_FEATURES]``).
 
@@ -1178,7 +1181,7 @@ def info_key(s, player):
     return hash_words(c, player)
 
 
-@nb.njit(cache=True)
+@kernel
 def rewind_secrets(s, observer):
     """Take back the blind commits other seats made earlier in this round (contract: see
     sim.core).  Their cards return to hand and they are to choose again; the observer's own
