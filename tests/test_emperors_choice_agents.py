@@ -68,3 +68,26 @@ def test_every_search_reaches_the_searchers_own_node():
             acts = g.legal_actions()
             g.apply(acts[int(rng.integers(len(acts)))])
     assert checked > 10
+
+
+def test_mcts_plays_complete_games_choosing_its_reveals():
+    """Under ``reveal_mode = optional_subset`` MCTS (every seat, short searches) plays whole
+    games: at each decision, the choice of cards to reveal included, the search's root node
+    collects the simulations (``info_key`` stable under ``determinize``, which must keep a
+    card that has been revealed where it is) and it returns a legal action."""
+    from agents.mcts import mcts_params, search_root
+    from sim import Game
+
+    sims = 8
+    reveals = 0
+    for n, seed in ((3, 21), (4, 22)):
+        g = Game("emperors_choice", players=n, seed=seed, options={"reveal_mode": "optional_subset"})
+        params = mcts_params(sims)
+        while not g.is_over:
+            legal = g.legal_actions()
+            a, visits, _ = search_root(SPEC, g.state, params, seed * 1000 + len(g.history))
+            assert a in legal and visits.sum() >= sims - n, g.render()
+            reveals += g.state[L.G_DECISION] == L.DK_REVEAL
+            g.apply(a)
+        assert sum(g.win_shares) == pytest.approx(1.0)
+    assert reveals > 0

@@ -98,3 +98,31 @@ def test_heuristic_returns_a_member_to_a_tied_district_after_round_two_only(opti
     # even one would give up the sole lead, so A keeps all
     del tie[11]
     assert commit(2, tie) == ("return none" if sections else "return 0")
+
+
+def test_mcts_plays_complete_games_under_the_section_commitment_and_any_member_dragons():
+    """Under ``return_choice = in_commitment`` and ``dragon_payment = any_member`` MCTS (every
+    seat, short searches) plays whole games: at each decision, the secret section commitments
+    and the dragon purchases paid with a rival's member included, the search's root node
+    collects the simulations (``info_key`` stable under ``determinize`` and
+    ``rewind_secrets``), and it returns a legal action."""
+    from agents.mcts import mcts_params, search_root
+    from sim import Game
+    from sim.ming_dynasty import layout as L
+
+    options = {"return_choice": "in_commitment", "dragon_payment": "any_member"}
+    sims = 8
+    seen = {"section commitment": 0, "dragon paid with a rival's member": 0}
+    for n, seed in ((2, 11), (3, 12)):
+        g = Game("ming_dynasty", players=n, seed=seed, options=options)
+        params = mcts_params(sims)
+        while not g.is_over:
+            legal = g.legal_actions()
+            a, visits, _ = search_root(SPEC, g.state, params, seed * 1000 + len(g.history))
+            assert a in legal and visits.sum() >= sims - n, g.render()
+            seen["section commitment"] += a >= L.A_COMMIT_SEC and g.state[L.G_PHASE] == L.PH_COMMIT
+            seen["dragon paid with a rival's member"] += (g.state[L.G_PHASE] == L.PH_CARDS
+                                                         and L.A_DRAGON_OF <= a < L.A_DRAGON_OF + L.N_PROV * L.MAXP)
+            g.apply(a)
+        assert sum(g.win_shares) == pytest.approx(1.0)
+    assert all(v > 0 for v in seen.values()), seen
