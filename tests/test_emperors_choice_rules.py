@@ -643,6 +643,36 @@ def test_setup_phase_next_start_player_and_refills():
     assert sizes == [4, 3, 3, 2]
 
 
+@pytest.mark.parametrize("option", ["A", "random"])
+def test_policy_start_option(option):
+    """1.10, D#7: the Policy row starts with every card on side A, or on sides drawn at random."""
+    opts = SPEC.encode_options({"policy_start": option})
+    rows = np.array([[R.new_state(seed, 4, opts)[L.POLICY + 2 * c] for c in range(L.N_POLICY)] for seed in range(20)])
+    if option == "A":
+        assert (rows == 0).all()
+    else:
+        assert set(rows.ravel().tolist()) == {0, 1}
+        assert ((rows == 1).any(axis=0)).all() and ((rows == 0).any(axis=0)).all()  # each card shows both sides
+        assert len({tuple(r) for r in rows}) > 10
+
+
+@pytest.mark.parametrize("option", ["random", "none"])
+def test_starting_bonus_mode_option(option):
+    """1.8, D#6: every player draws a different Starting Bonus tile at setup and resolves it, or
+    nobody gets one and all seats start alike (the game then opens with the first bid)."""
+    opts = SPEC.encode_options({"starting_bonus_mode": option})
+    for seed in range(5):
+        s = R.new_state(seed, 4, opts)
+        drawn = [int(s[R.pb(p) + L.F_BONUS_TILE]) for p in range(4)]
+        if option == "random":
+            assert len(set(drawn)) == 4 and all(1 <= t <= L.N_SB for t in drawn)
+        else:
+            assert drawn == [0, 0, 0, 0]
+            assert s[L.G_PHASE] == L.PH_AUCTION and s[L.G_DECISION] == L.DK_BID
+            fields = (L.F_VP, L.F_TRUST, L.F_GOLD, L.F_CUBES)
+            assert len({tuple(int(s[R.pb(p) + f]) for f in fields) for p in range(4)}) == 1
+
+
 @pytest.mark.parametrize("option,instant", [("step2_or_instant_after", False), ("always_instant", True)])
 def test_immediate_tile_timing_option(option, instant):
     s = position(3, options={"immediate_tiles_timing": option})
