@@ -26,14 +26,14 @@ Plan (docs/games/emperors_choice.md, "Heuristic"):
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, argmax_masked
+from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked
 from sim.emperors_choice.layout import *  # noqa: F401,F403
 from sim.emperors_choice.rules import cd, count_loc, legal_mask, ncards, pb, power, raise_cost, score_policy
 
 TILE_VALUE = np.array([2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0])
 
 
-@nb.njit(cache=True)
+@kernel
 def atom_value(s, p, kind, k):
     if kind == AT_GOLD or kind == AT_VP:
         return 1.0 * k
@@ -54,7 +54,7 @@ def atom_value(s, p, kind, k):
     return 0.0
 
 
-@nb.njit(cache=True)
+@kernel
 def option_value(s, p, e, o):
     base = DAT + D_EFF + e * EFF_SIZE + 1 + o * MAX_ATOMS * 2
     v = 0.0
@@ -63,7 +63,7 @@ def option_value(s, p, e, o):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def effect_value(s, p, e):
     best = -1e9
     for o in range(s[DAT + D_EFF + e * EFF_SIZE]):

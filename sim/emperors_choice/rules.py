@@ -15,34 +15,34 @@ with the game's RNG, and logs the outcome (``LOG``/``LOGK``).  A state built wit
 import numba as nb
 import numpy as np
 
-from sim.core import FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, fnv_words, hash64, init_header, rng_below, rng_next, rng_seed
+from sim.core import kernel, FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, fnv_words, hash64, init_header, rng_below, rng_next, rng_seed
 from sim.emperors_choice.layout import *  # noqa: F401,F403
 
 
 # ============================================================================ small helpers
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def pb(p):
     return PL + p * PS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def cd(s, c, f):
     return s[DAT + D_CARDS + c * CD_SIZE + f]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def ncards(s):
     return s[DAT + D_NCARDS]
 
 
-@nb.njit(cache=True)
+@kernel
 def cubes(s, p):
     return s[pb(p) + F_CUBES] + s[pb(p) + F_BID_CUBES]
 
 
-@nb.njit(cache=True)
+@kernel
 def power(s, c, p):
     """Power of card ``c`` held by ``p`` (Field Marshal: cubes + 2, evaluated now)."""
     if cd(s, c, CD_RULE) == PR_SOLDIERS_PLUS_2:
@@ -50,25 +50,25 @@ def power(s, c, p):
     return cd(s, c, CD_POWER)
 
 
-@nb.njit(cache=True)
+@kernel
 def wall_len(towers, walls):
     """Great Wall length from the counts (spec 1.2): 2 min(T, W) + (1 if T != W)."""
     m = min(towers, walls)
     return 2 * m + (1 if towers != walls else 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def player_wall(s, p):
     b = pb(p)
     return wall_len(s[b + F_TAB + TOWER], s[b + F_TAB + WALL])
 
 
-@nb.njit(cache=True)
+@kernel
 def extravagance_up(s):
     return s[POLICY + 2 * EXTRAV_CARD] == 0
 
 
-@nb.njit(cache=True)
+@kernel
 def castles_eff(s, p):
     b = pb(p)
     c = s[b + F_TAB + CASTLE]
@@ -77,17 +77,17 @@ def castles_eff(s, p):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def pidx(s):
     return s[H_NPLAYERS] - 3
 
 
-@nb.njit(cache=True)
+@kernel
 def pool(s):
     return s[DAT + D_POOL + pidx(s)]
 
 
-@nb.njit(cache=True)
+@kernel
 def count_loc(s, loc):
     k = 0
     for c in range(ncards(s)):
@@ -96,13 +96,13 @@ def count_loc(s, loc):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def set_decision(s, kind, p):
     s[G_DECISION] = kind
     s[H_CURRENT] = p
 
 
-@nb.njit(cache=True)
+@kernel
 def turn_order(s, out):
     """Seats in ascending Turn Order tile (seat order from the start player before tiles exist)."""
     n = s[H_NPLAYERS]
@@ -118,7 +118,7 @@ def turn_order(s, out):
             out[i] = (s[G_START] + i) % n
 
 
-@nb.njit(cache=True)
+@kernel
 def holder_of_tile(s, t):
     for p in range(s[H_NPLAYERS]):
         if s[pb(p) + F_TILE] == t:
@@ -129,7 +129,7 @@ def holder_of_tile(s, t):
 # ============================================================================ chance
 
 
-@nb.njit(cache=True)
+@kernel
 def log_outcome(s, kind, v):
     i = s[G_LOG_N]
     if i >= LOG_CAP:
@@ -139,12 +139,12 @@ def log_outcome(s, kind, v):
     s[G_LOG_N] = i + 1
 
 
-@nb.njit(cache=True)
+@kernel
 def forced(s):
     return s[G_LOG_N] < s[G_FORCED_N]
 
 
-@nb.njit(cache=True)
+@kernel
 def choose(s, kind, n):
     """A uniform integer in [0, n) logged as a chance outcome (or the logged one when replaying)."""
     if forced(s):
@@ -157,7 +157,7 @@ def choose(s, kind, n):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def pick_weighted(s, kind, off, k):
     """Draw one item from the counts ``s[off:off+k]`` (returns its index, -1 if empty); logged."""
     total = 0
@@ -182,7 +182,7 @@ def pick_weighted(s, kind, off, k):
     return t
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_card(s):
     """Draw a Character card from the deck; an empty deck takes the discard pile back (R-C3)."""
     n_deck = count_loc(s, LOC_DECK)
@@ -209,7 +209,7 @@ def draw_card(s):
     return -1
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_qin_tile(s):
     """A bag tile for a player; Barbarians raise the strength, leave the game and are replaced."""
     while True:
@@ -226,13 +226,13 @@ def draw_qin_tile(s):
 # ============================================================================ tracks
 
 
-@nb.njit(cache=True)
+@kernel
 def gain_vp(s, p, k, field):
     s[pb(p) + F_VP] += k
     s[pb(p) + field] += k
 
 
-@nb.njit(cache=True)
+@kernel
 def lose_vp(s, p, k):
     """R-C6: VP never below 0; only the VP actually lost is recorded."""
     b = pb(p)
@@ -241,7 +241,7 @@ def lose_vp(s, p, k):
     s[b + F_VP_LOST] += x
 
 
-@nb.njit(cache=True)
+@kernel
 def trust_loss(s, p, k):
     b = pb(p)
     if k > s[b + F_TRUST]:
@@ -277,7 +277,7 @@ def trust_gain(s, p, k):
             overflow(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def take_cubes(s, q, k):
     """Take up to ``k`` cubes from ``q`` (hand first, then bid cubes); returns how many."""
     b = pb(q)
@@ -318,7 +318,7 @@ def gain_soldiers(s, p, k):
     s[pb(p) + F_CUBES] += x
 
 
-@nb.njit(cache=True)
+@kernel
 def pay_cubes(s, p, k):
     """A policy's cube payment: what the player has (option: 3 VP per missing cube)."""
     got = take_cubes(s, p, k)
@@ -326,7 +326,7 @@ def pay_cubes(s, p, k):
         lose_vp(s, p, EXHAUST_SHORT_VP * (k - got))
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_tribute(s, p):
     """R-C5: a private Tribute draw; an empty deck gives 3 VP instead."""
     t = pick_weighted(s, CH_TRIBUTE, TRIB_DECK, N_TRIB)
@@ -339,7 +339,7 @@ def draw_tribute(s, p):
 # ============================================================================ work stack
 
 
-@nb.njit(cache=True)
+@kernel
 def push(s, kind, val, p):
     i = s[G_STACK_N]
     if i >= STACK_CAP:
@@ -350,7 +350,7 @@ def push(s, kind, val, p):
     s[G_STACK_N] = i + 1
 
 
-@nb.njit(cache=True)
+@kernel
 def push_option(s, e, o, p):
     """Push the atoms of option ``o`` of effect ``e`` so that they run left to right."""
     base = DAT + D_EFF + e * EFF_SIZE + 1 + o * MAX_ATOMS * 2
@@ -360,7 +360,7 @@ def push_option(s, e, o, p):
             push(s, kind, s[base + 2 * a + 1], p)
 
 
-@nb.njit(cache=True)
+@kernel
 def get_tile(s, p, t):
     b = pb(p)
     if JADE <= t <= SEAL:
@@ -372,7 +372,7 @@ def get_tile(s, p, t):
         s[b + F_TAB + t] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def jade_targets(s, p):
     m = 0
     for i in range(N_TREASURE):
@@ -469,7 +469,7 @@ def run_atom(s, kind, val, p):
 # ============================================================================ policies
 
 
-@nb.njit(cache=True)
+@kernel
 def reveal(s, p, what):
     """Compulsory public reveals (D#36): defence (0), lineage (1) cards become known."""
     for c in range(ncards(s)):
@@ -478,7 +478,7 @@ def reveal(s, p, what):
                 s[KNOWN + c] = 1
 
 
-@nb.njit(cache=True)
+@kernel
 def reveal_qualifies(s, p, c, sid):
     """optional_subset: may card ``c`` of ``p`` still be revealed for a scoring of ``sid``?"""
     if s[LOC + c] != LOC_HAND + p or s[REVEALING + c] == 1:
@@ -494,7 +494,7 @@ def reveal_qualifies(s, p, c, sid):
     return shown < 2
 
 
-@nb.njit(cache=True)
+@kernel
 def any_reveal(s, p, sid):
     for c in range(ncards(s)):
         if reveal_qualifies(s, p, c, sid):
@@ -502,7 +502,7 @@ def any_reveal(s, p, sid):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def score_revealed(s, p, item):
     """optional_subset (D#36 alternative): score policy side ``item`` (card * 2 + side) for
     ``p`` counting only the cards ``p`` revealed (``REVEALING``), then clear the flags."""
@@ -540,7 +540,7 @@ def score_revealed(s, p, item):
         gain_vp(s, p, LINEAGE_VP * k, field)
 
 
-@nb.njit(cache=True)
+@kernel
 def hand_defence(s, p):
     d = 0
     for c in range(ncards(s)):
@@ -549,7 +549,7 @@ def hand_defence(s, p):
     return d
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_tiles(s, p, t, k):
     x = min(k, s[pb(p) + F_TAB + t])
     s[pb(p) + F_TAB + t] -= x
@@ -701,7 +701,7 @@ def score_policy(s, card, chooser):
         s[G_DISCS] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def flip_policy(s, card):
     s[POLICY + 2 * card] = 1 - s[POLICY + 2 * card]
 
@@ -709,7 +709,7 @@ def flip_policy(s, card):
 # ============================================================================ setup
 
 
-@nb.njit(cache=True)
+@kernel
 def fill_display(s):
     """R-S1: tiles one at a time, set by set; Barbarians raise the strength and are replaced."""
     n = s[H_NPLAYERS]
@@ -725,7 +725,7 @@ def fill_display(s):
                 s[SETS + i * N_TILE + t] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def fill_recruit(s):
     for i in range(MAX_RECRUIT):
         c = s[RECRUIT + i]
@@ -839,7 +839,7 @@ def new_state(seed, n, options):
 # ============================================================================ auction
 
 
-@nb.njit(cache=True)
+@kernel
 def declared_now(s, p):
     tot = s[pb(p) + F_BID_CUBES]
     for c in range(ncards(s)):
@@ -848,7 +848,7 @@ def declared_now(s, p):
     return tot
 
 
-@nb.njit(cache=True)
+@kernel
 def cmax_now(s):
     if s[O_CMAX_SCOPE] == 0:
         return s[G_CMAX]
@@ -859,7 +859,7 @@ def cmax_now(s):
     return m
 
 
-@nb.njit(cache=True)
+@kernel
 def pending_total(s, p):
     """Bid total if the items being added were confirmed now."""
     b = pb(p)
@@ -870,7 +870,7 @@ def pending_total(s, p):
     return tot
 
 
-@nb.njit(cache=True)
+@kernel
 def begin_auction(s):
     n = s[H_NPLAYERS]
     s[G_PHASE] = PH_AUCTION
@@ -938,7 +938,7 @@ def lost_rank_value(s, p, m):
     return srt[k - m]
 
 
-@nb.njit(cache=True)
+@kernel
 def lose_options(s, p, v):
     """Distinct items of power v (distinct card names, and the cube group): count, first card."""
     names = 0
@@ -980,7 +980,7 @@ def do_pass(s, p):
     finish_pass(s, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def finish_pass(s, p):
     b = pb(p)
     for c in range(ncards(s)):
@@ -994,7 +994,7 @@ def finish_pass(s, p):
     set_decision(s, DK_WITHDRAW, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def bid_needs_order(s, p):
     eunuch, truster = False, False
     for c in range(ncards(s)):
@@ -1039,7 +1039,7 @@ def confirm_bid(s, p, eunuch_last):
 # ============================================================================ management
 
 
-@nb.njit(cache=True)
+@kernel
 def begin_management(s):
     s[G_PHASE] = PH_MGMT
     s[G_MG_IDX] = 0
@@ -1047,7 +1047,7 @@ def begin_management(s):
     s[G_HIGH] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def management_step(s):
     n = s[H_NPLAYERS]
     if s[G_MG_IDX] >= n:
@@ -1096,7 +1096,7 @@ def management_step(s):
 # ============================================================================ decree
 
 
-@nb.njit(cache=True)
+@kernel
 def decree_select(s):
     best = -1
     bp = -1
@@ -1108,13 +1108,13 @@ def decree_select(s):
     return bp
 
 
-@nb.njit(cache=True)
+@kernel
 def begin_decree(s):
     s[G_PHASE] = PH_DECREE
     s[G_DC_STEP] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def start_decree_tile(s, p, t):
     s[G_DC_TILE] = t
     s[G_DECREE_UP] &= ~(1 << t)
@@ -1149,7 +1149,7 @@ def decree_step(s):
             setup_phase(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def setup_phase(s):
     n = s[H_NPLAYERS]
     fill_display(s)
@@ -1166,7 +1166,7 @@ def setup_phase(s):
 # ============================================================================ final scoring
 
 
-@nb.njit(cache=True)
+@kernel
 def end_card_vp(s, p):
     v = 0
     for c in range(ncards(s)):
@@ -1243,17 +1243,17 @@ def advance(s):
             decree_step(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def is_terminal(s):
     return s[H_CURRENT] == NO_PLAYER
 
 
-@nb.njit(cache=True)
+@kernel
 def raise_cost(s, k):
     return s[DAT + D_RAISE_COST + k - 1]
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_mask(s, out):
     out[:] = False
     if s[H_CURRENT] == NO_PLAYER:
@@ -1689,7 +1689,7 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 
 
-@nb.njit(cache=True)
+@kernel
 def features(s, out):
     """Per-seat balance features at the end of a game (``out[n, N_FEATURES]``); the last five are per game."""
     n = s[H_NPLAYERS]

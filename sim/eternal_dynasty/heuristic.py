@@ -29,7 +29,7 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, argmax_masked, random_legal
+from sim.core import kernel, H_CURRENT, argmax_masked, random_legal
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL,
@@ -51,7 +51,7 @@ def margin(s, p):
     return v[p] - best
 
 
-@nb.njit(cache=True)
+@kernel
 def completes_effect(kind):
     return kind != TK_ACTION and kind != TK_VOTECALL and kind != TK_FREE and kind != TK_RULER \
         and kind != TK_DRAFT and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA \

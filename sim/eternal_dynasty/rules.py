@@ -14,7 +14,7 @@ listed in ``docs/games/eternal_dynasty.md``.
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
+from sim.core import kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
 
 # task kinds --------------------------------------------------------------------------
@@ -38,39 +38,39 @@ N_OPTION_CODES = N_OPT
 # ============================================================================ small helpers
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def pb(p):
     return PL + p * PS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def ti(p, q, t):
     return TOK + (p * N_PROV + q) * 2 + t
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def li(p, q, k):
     return LEAD + (p * N_PROV + q) * 2 + k
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def n_players(s):
     return np.int64(s[H_NPLAYERS])
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def n_colours(s):
     """Colours in play: the seats, and in the 2-player game the Eternal Emperor (colour EE = 2)."""
     n = np.int64(s[H_NPLAYERS])
     return n + 1 if n == 2 else n
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def is_ee(s, p):
     return p == EE and s[H_NPLAYERS] == 2
 
 
-@nb.njit(cache=True)
+@kernel
 def colour_order(s, start, out):
     """The colours in a clockwise order: seats clockwise from ``start``, then the Eternal
     Emperor, which comes after both players in every order (spec 8, D43).  Returns the count."""
@@ -83,32 +83,32 @@ def colour_order(s, start, out):
     return n
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def dconst(s, k):
     return s[DATA + D_CONST + k]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def ruler_field(s, r, f):
     return s[DATA + D_RULER + r * RF + f]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def dyn_field(s, ct, f):
     return s[DATA + D_DYN + ct * DF + f]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def vote_field(s, vt, f):
     return s[DATA + D_VOTE + vt * VF + f]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def event_field(s, e, f):
     return s[DATA + D_EVENT + e * EF + f]
 
 
-@nb.njit(cache=True)
+@kernel
 def ability(s, p):
     """The ability kind of p's chosen Ruler this Generation (-1 if none)."""
     r = s[pb(p) + F_RULER]
@@ -117,12 +117,12 @@ def ability(s, p):
     return ruler_field(s, r, R_AB)
 
 
-@nb.njit(cache=True)
+@kernel
 def ab_arg(s, p, i):
     return ruler_field(s, s[pb(p) + F_RULER], R_A0 + i)
 
 
-@nb.njit(cache=True)
+@kernel
 def in_set(s, q, which):
     if which == SET_ALL:
         return s[QUAR + q] == 0
@@ -131,7 +131,7 @@ def in_set(s, q, which):
     return s[DATA + D_COASTAL + q] == 1 and s[QUAR + q] == 0
 
 
-@nb.njit(cache=True)
+@kernel
 def tokens_total(s, p):
     t = 0
     for q in range(N_PROV):
@@ -139,12 +139,12 @@ def tokens_total(s, p):
     return t
 
 
-@nb.njit(cache=True)
+@kernel
 def represented(s, p, q):
     return s[ti(p, q, M)] + s[ti(p, q, P)] > 0
 
 
-@nb.njit(cache=True)
+@kernel
 def leader_strength(s, p, k):
     st = dconst(s, K_LEADER_STR)
     if ability(s, p) == AB_LEADER_STRENGTH and ab_arg(s, p, 0) == k:
@@ -152,7 +152,7 @@ def leader_strength(s, p, k):
     return st
 
 
-@nb.njit(cache=True)
+@kernel
 def strength(s, p, q, t):
     """Spec 5.2: tokens plus the Leader bonus of the matching Leader (General: M)."""
     v = s[ti(p, q, t)]
@@ -162,13 +162,13 @@ def strength(s, p, q, t):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def gain_ok(s, q):
     """Step 0 of the gain procedure: never in a quarantined or PLAGUE province."""
     return s[QUAR + q] == 0 and (s[MARK + q] & MK_PLAGUE) == 0
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_set(s, p, placement, ignore_plague):
     """LEGAL(p) as a bit set (spec 5.3)."""
     rep = 0
@@ -208,7 +208,7 @@ def legal_set(s, p, placement, ignore_plague):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def target_set(s, g, target, typ):
     """Gain target sets of spec 3.1 as a bit set (PLAGUE and quarantine always left out)."""
     res = 0
@@ -235,7 +235,7 @@ def target_set(s, g, target, typ):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def popcount(x):
     c = 0
     while x:
@@ -247,7 +247,7 @@ def popcount(x):
 # ============================================================================ chance and decks
 
 
-@nb.njit(cache=True)
+@kernel
 def chance(s, k):
     """A chance outcome in [0, k): replayed from LOG while it lasts, else drawn and logged."""
     ptr = s[G_LOG_PTR]
@@ -264,7 +264,7 @@ def chance(s, k):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle(s, base, lo, hi):
     for i in range(hi - 1, lo, -1):
         j = lo + chance(s, i - lo + 1)
@@ -273,7 +273,7 @@ def shuffle(s, base, lo, hi):
         s[base + j] = t
 
 
-@nb.njit(cache=True)
+@kernel
 def roll_province(s):
     """The province die: re-roll 19-20 and quarantined provinces (spec 3.4)."""
     sides = dconst(s, K_DIE_SIDES)
@@ -283,7 +283,7 @@ def roll_province(s):
             return v
 
 
-@nb.njit(cache=True)
+@kernel
 def _draw(s, deck, loc, ptr_f, end_f, size):
     """Top card of a deck (reshuffling its discard pile when empty); -1 if none at all."""
     if s[ptr_f] >= s[end_f]:
@@ -303,7 +303,7 @@ def _draw(s, deck, loc, ptr_f, end_f, size):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_dynasty(s, p):
     if s[pb(p) + F_NDYN] >= HAND_MAX:
         return
@@ -312,7 +312,7 @@ def draw_dynasty(s, p):
         add_to_hand(s, p, c)
 
 
-@nb.njit(cache=True)
+@kernel
 def add_to_hand(s, p, c):
     b = pb(p)
     s[b + F_HAND + s[b + F_NDYN]] = c
@@ -320,7 +320,7 @@ def add_to_hand(s, p, c):
     s[DYN_LOC + c] = LOC_HAND
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_from_hand(s, p, slot):
     b = pb(p)
     c = s[b + F_HAND + slot]
@@ -332,7 +332,7 @@ def remove_from_hand(s, p, slot):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def discard_card(s, c):
     """A played or discarded Dynasty card: the set-aside copies go back (spec 3.5)."""
     if is_setaside_copy(s, c):
@@ -341,7 +341,7 @@ def discard_card(s, c):
         s[DYN_LOC + c] = LOC_DISCARD
 
 
-@nb.njit(cache=True)
+@kernel
 def is_setaside_copy(s, c):
     """The first ``set_aside_at_start`` instances of a kind are its set-aside copies."""
     ct = s[DYN_TYPE + c]
@@ -351,7 +351,7 @@ def is_setaside_copy(s, c):
     return c - first < dyn_field(s, ct, C_SETASIDE)
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_vote(s, p):
     b = pb(p)
     if s[b + F_NVOTE] >= VHAND_MAX:
@@ -363,7 +363,7 @@ def draw_vote(s, p):
         s[VOTE_LOC + c] = LOC_HAND
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_vote(s, p, slot):
     b = pb(p)
     c = s[b + F_VHAND + slot]
@@ -379,7 +379,7 @@ def remove_vote(s, p, slot):
 # ============================================================================ task stack
 
 
-@nb.njit(cache=True)
+@kernel
 def push(s, kind, p, a, b, c, d, e, f):
     sp = s[G_SP]
     if sp >= STACK_MAX:
@@ -396,17 +396,17 @@ def push(s, kind, p, a, b, c, d, e, f):
     s[G_SP] = sp + 1
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def top(s):
     return STACK + (s[G_SP] - 1) * TASK_SIZE
 
 
-@nb.njit(cache=True)
+@kernel
 def pop(s):
     s[G_SP] -= 1
 
 
-@nb.njit(cache=True)
+@kernel
 def seat_order(s, start, out):
     """Seats clockwise from ``start``."""
     n = n_players(s)
@@ -414,7 +414,7 @@ def seat_order(s, start, out):
         out[i] = (start + i) % n
 
 
-@nb.njit(cache=True)
+@kernel
 def push_gain(s, g, q, m, pp, any_n, flags):
     """One gain event (spec 5.4) of g in q, with the pre-check of step 1 taken now."""
     if not gain_ok(s, q):
@@ -424,7 +424,7 @@ def push_gain(s, g, q, m, pp, any_n, flags):
     push(s, TK_GAIN, g, q, m, pp, any_n, 0, flags)
 
 
-@nb.njit(cache=True)
+@kernel
 def precheck(s, g, q):
     f = 0
     n = n_colours(s)
@@ -440,7 +440,7 @@ def precheck(s, g, q):
     return f
 
 
-@nb.njit(cache=True)
+@kernel
 def add_tokens(s, p, q, m, pp, bm, bp):
     """Add base-and-extra tokens (m, pp) and bonus tokens (bm, bp), applying the Influence
     cap (D26); D46: what is kept first is base and extra Military, then base and extra
@@ -463,7 +463,7 @@ def add_tokens(s, p, q, m, pp, bm, bp):
 # ============================================================================ setup
 
 
-@nb.njit(cache=True)
+@kernel
 def config_row(s, n):
     for i in range(NCONFIG):
         b = DATA + D_CONFIG + i * CF
@@ -786,7 +786,7 @@ def draft_pass(s, stage):
         push(s, TK_RULER, order[i], 0, 0, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def reveal_rulers(s):
     """G5/G6: chosen Rulers revealed, unpicked ones discarded, bonus pools filled."""
     n = n_players(s)
@@ -808,7 +808,7 @@ def reveal_rulers(s):
         s[b + F_CHOICE] = -1
 
 
-@nb.njit(cache=True)
+@kernel
 def cleanup(s):
     """G11."""
     n = n_players(s)
@@ -842,7 +842,7 @@ def cleanup(s):
 # ============================================================================ coins and scoring
 
 
-@nb.njit(cache=True)
+@kernel
 def coins_out(s):
     t = 0
     for p in range(n_colours(s)):
@@ -850,7 +850,7 @@ def coins_out(s):
     return t
 
 
-@nb.njit(cache=True)
+@kernel
 def award_coins(s, p, k):
     """A Coin award (spec 7.3): face down from the bag; 1 point each with coins off or an empty bag."""
     for _ in range(k):
@@ -1014,12 +1014,12 @@ def end_game(s):
     s[G_OVER] = 1
 
 
-@nb.njit(cache=True)
+@kernel
 def final_score(s, p):
     return s[pb(p) + F_SCORE] + s[pb(p) + F_COIN_VALUE]
 
 
-@nb.njit(cache=True)
+@kernel
 def tiebreak_key(s, p):
     """7.4: Coins held, then tokens on the board, then earlier in the final Generation's order;
     the Eternal Emperor counts as after both players (D28)."""
@@ -1031,7 +1031,7 @@ def tiebreak_key(s, p):
 # ============================================================================ playability
 
 
-@nb.njit(cache=True)
+@kernel
 def protected(s, victim, actor, q, t, intrigue):
     """PROTECT Rulers against removal/conversion of type t in q by a card of ``actor``."""
     if victim == actor or victim > MAXP:
@@ -1046,14 +1046,14 @@ def protected(s, victim, actor, q, t, intrigue):
     return (bits & (PR_M if t == M else PR_P)) != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def leader_protected(s, victim, actor):
     if victim == actor or ability(s, victim) != AB_PROTECT:
         return False
     return (ab_arg(s, victim, 0) & PR_LEADERS) != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def banned(s, ctype):
     for v in range(N_VOTE_TYPES):
         if s[G_BAN + v] == 1 and vote_field(s, v, V_KIND) == VK_BAN and vote_field(s, v, V_A0) == ctype:
@@ -1061,7 +1061,7 @@ def banned(s, ctype):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def leaders_on_board(s, k):
     c = 0
     for p in range(n_players(s)):
@@ -1070,7 +1070,7 @@ def leaders_on_board(s, k):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def structures_on_board(s, k):
     c = 0
     for q in range(N_PROV):
@@ -1078,7 +1078,7 @@ def structures_on_board(s, k):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def leader_targets(s, p, k):
     if s[O_LIMITS] == 0:
         sup = dconst(s, K_SUP_GEN) if k == GENERAL else dconst(s, K_SUP_MAG)
@@ -1092,7 +1092,7 @@ def leader_targets(s, p, k):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def structure_targets(s, p, k, t):
     if s[O_LIMITS] == 0:
         sup = dconst(s, K_SUP_FORT) if k == FORTRESS else dconst(s, K_SUP_PAL)
@@ -1105,7 +1105,7 @@ def structure_targets(s, p, k, t):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def convert_targets(s, p, v):
     """Betrayal: (q, t) bit set (bit q*2+t) where both hold Influence and v has t tokens."""
     res = np.int64(0)
@@ -1118,7 +1118,7 @@ def convert_targets(s, p, v):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_targets(s, p, v, t):
     ls = legal_set(s, p, False, True)
     res = 0
@@ -1128,7 +1128,7 @@ def remove_targets(s, p, v, t):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def assassin_targets(s, p, v):
     if leader_protected(s, v, p):
         return np.int64(0)
@@ -1140,7 +1140,7 @@ def assassin_targets(s, p, v):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def uprising_targets(s, p):
     n = n_colours(s)
     res = 0
@@ -1156,7 +1156,7 @@ def uprising_targets(s, p):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def move_sources(s, p, same_type):
     """(q, t) bit set of own tokens that may move to some adjacent province."""
     res = np.int64(0)
@@ -1173,7 +1173,7 @@ def move_sources(s, p, same_type):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def victim_ok(s, p, v, purpose, ct):
     if purpose == PU_ALLY:
         # 2 players: naming the Eternal Emperor costs Dynasty Influence (DI >= cost needed)
@@ -1185,7 +1185,7 @@ def victim_ok(s, p, v, purpose, ct):
     return assassin_targets(s, p, v) != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def card_playable(s, p, c):
     """D18/D42: a card is playable when some part of it has a legal target."""
     ct = s[DYN_TYPE + c]
@@ -1216,7 +1216,7 @@ def card_playable(s, p, c):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def free_type(s, p):
     if ability(s, p) == AB_FREE_PLAY:
         return ab_arg(s, p, 0)
@@ -1355,7 +1355,7 @@ def run_auto(s, o):
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def any_free_card(s, p, ft):
     b = pb(p)
     for i in range(s[b + F_NDYN]):
@@ -1386,7 +1386,7 @@ def advance(s):
 # ---------------------------------------------------------------------------- gains
 
 
-@nb.njit(cache=True)
+@kernel
 def gain_step(s, o):
     """The gain procedure (spec 5.4) as stages: ANY split, extras, either-type extras, bonus."""
     g = s[o + 1]
@@ -1455,7 +1455,7 @@ def gain_step(s, o):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def target_candidates(s, o):
     g = s[o + 1]
     target = s[o + 2]
@@ -1468,7 +1468,7 @@ def target_candidates(s, o):
     return target_set(s, g, target, s[o + 3]) & ~s[o + 7]
 
 
-@nb.njit(cache=True)
+@kernel
 def push_typed_gain(s, g, q, typ, nn, flags):
     if typ == T_M:
         push_gain(s, g, q, nn, 0, 0, flags)
@@ -1478,7 +1478,7 @@ def push_typed_gain(s, g, q, typ, nn, flags):
         push_gain(s, g, q, 0, 0, nn, flags)
 
 
-@nb.njit(cache=True)
+@kernel
 def init_place(s, o):
     """G8: 2 M + 2 P at Home, 3 under Wu-Gui's tax (the taxed player drops M or P); no bonus."""
     p = s[o + 1]
@@ -1508,7 +1508,7 @@ def init_place(s, o):
 # ---------------------------------------------------------------------------- removals
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_own_options(s, o):
     """TK_REMOVE_OWN(p, count, q or -1, type or -1, actor or -1): (q, t) bit set."""
     p = s[o + 1]
@@ -1529,7 +1529,7 @@ def remove_own_options(s, o):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def take_others_options(s, o):
     """TK_TAKE_OTHERS(p, count, q, type or -1): bit v*2+t of other colours' tokens in q."""
     p = s[o + 1]
@@ -1545,7 +1545,7 @@ def take_others_options(s, o):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def guo_options(s, p):
     h = s[pb(p) + F_HOME]
     res = 0
@@ -1557,7 +1557,7 @@ def guo_options(s, p):
     return res
 
 
-@nb.njit(cache=True)
+@kernel
 def remove_n(s, v, q, t, k):
     r = min(k, s[ti(v, q, t)])
     s[ti(v, q, t)] -= r
@@ -1567,7 +1567,7 @@ def remove_n(s, v, q, t, k):
 # ---------------------------------------------------------------------------- abilities, votes, events
 
 
-@nb.njit(cache=True)
+@kernel
 def arc(s, p):
     """G7: a Ruler's "after Rulers are chosen" ability."""
     ab = ability(s, p)
@@ -1610,7 +1610,7 @@ def arc(s, p):
             push(s, TK_GUO, p, 0, 0, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def most_tokens_players(s, out):
     n = n_colours(s)
     best = -1
@@ -1675,7 +1675,7 @@ def resolve_vote(s):
             push(s, TK_MOVE_FROM, p, a0, 1, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def resolve_bids(s):
     """2 players, after both bids (spec 8): the higher bid wins, equal bids go to the First
     Player token holder; only the winner pays.  The bids are public from here on; the winner
@@ -1693,7 +1693,7 @@ def resolve_bids(s):
     push(s, TK_EE_VOTE, w, 0, 0, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def roll_distinct(s, k, out):
     for i in range(k):
         while True:
@@ -1707,7 +1707,7 @@ def roll_distinct(s, k, out):
                 break
 
 
-@nb.njit(cache=True)
+@kernel
 def coin_majority(s, counts, first, second):
     """7.2: event Coin awards by counts (positive only); the EE takes part (spec 8)."""
     n = n_colours(s)
@@ -1852,12 +1852,12 @@ def resolve_event(s, e):
 # ============================================================================ contract kernels
 
 
-@nb.njit(cache=True)
+@kernel
 def is_terminal(s):
     return s[H_CURRENT] == NO_PLAYER
 
 
-@nb.njit(cache=True)
+@kernel
 def _set_bits(out, base, bits, count):
     c = 0
     for i in range(count):
@@ -1867,7 +1867,7 @@ def _set_bits(out, base, bits, count):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_mask(s, out):
     out[:] = False
     if s[H_CURRENT] == NO_PLAYER:
@@ -2280,13 +2280,13 @@ def apply(s, a):
     advance(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def final_key(s, p):
     """7.4 as one number: final score, then the tie-breaks (never equal for two colours)."""
     return np.int64(final_score(s, p)) * 100000000 + tiebreak_key(s, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def ee_wins(s):
     """2 players: the Eternal Emperor finishes first (then both players lose, spec 8).  A full
     tie cannot happen: the last tie-break puts the EE after both players (D28)."""
@@ -2296,7 +2296,7 @@ def ee_wins(s):
     return k > final_key(s, 0) and k > final_key(s, 1)
 
 
-@nb.njit(cache=True)
+@kernel
 def returns(s, scores, wins):
     """Win share 1 for the colour first by 7.4; when it is the Eternal Emperor every seat
     gets 0 (the game declares ``can_all_lose``)."""
@@ -2315,13 +2315,13 @@ def returns(s, scores, wins):
 # ============================================================================ hidden information
 
 
-@nb.njit(cache=True)
+@kernel
 def in_simultaneous_pick(s):
     """True while Aye/Nay picks are being collected (before the reveal)."""
     return s[G_VOTE_CARD] >= 0 and s[G_VOTE_STAGE] == 0
 
 
-@nb.njit(cache=True)
+@kernel
 def _redeal(s, observer, rng, pool, deck, ptr, end, hand, count, loc):
     """Shuffle the undrawn part of one deck together with the other seats' hands of it and
     deal them back (hand sizes kept): what ``observer`` cannot tell apart."""
@@ -2464,7 +2464,7 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 
 
-@nb.njit(cache=True)
+@kernel
 def features(s, out):
     """Per-seat balance features (docs/games/eternal_dynasty.md)."""
     n = n_players(s)

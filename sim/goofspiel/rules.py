@@ -46,6 +46,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
+    kernel,
     H_CURRENT,
     H_NPLAYERS,
     H_PLY,
@@ -105,13 +106,13 @@ SALT_OWN_PENDING = 3
 # --------------------------------------------------------------------------- helpers
 
 
-@nb.njit(cache=True)
+@kernel
 def _fold(state, value):
     """Fold ``value`` into the public-history hash."""
     _store(state, PUBLIC_HASH, np.uint64(hash64(np.int64(_load(state, PUBLIC_HASH)), value)))
 
 
-@nb.njit(cache=True)
+@kernel
 def _turn_up(state):
     """Show the point card of round TURN (or none once the game is over)."""
     t = state[TURN]
@@ -122,7 +123,7 @@ def _turn_up(state):
         state[PRIZE] = NO_CARD
 
 
-@nb.njit(cache=True)
+@kernel
 def _lowest_card(hand):
     c = 0
     while not (hand >> c) & 1:
@@ -130,7 +131,7 @@ def _lowest_card(hand):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def _popcount(x):
     n = 0
     while x:
@@ -139,7 +140,7 @@ def _popcount(x):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def _resolve_round(state):
     """Reveal the pending bids, award (or discard) the point card, spend the bids."""
     n = state[H_NPLAYERS]
@@ -199,7 +200,7 @@ def new_state(seed, n_players, options):
     return state
 
 
-@nb.njit(cache=True)
+@kernel
 def set_point_order(state, order):
     """Replace the point deck of a fresh state by ``order`` (card ids; for replays)."""
     for i in range(order.shape[0]):
@@ -208,17 +209,17 @@ def set_point_order(state, order):
     _turn_up(state)
 
 
-@nb.njit(cache=True)
+@kernel
 def current_player(state):
     return np.int64(state[H_CURRENT])
 
 
-@nb.njit(cache=True)
+@kernel
 def is_terminal(state):
     return state[H_CURRENT] == NO_PLAYER
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_mask(state, out):
     """The cards in the hand of the seat to move (none once the game is over)."""
     out[:] = False
@@ -234,7 +235,7 @@ def legal_mask(state, out):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def apply(state, action):
     """The seat to move bids card ``action``; the last bid of a round reveals them all."""
     p = state[H_CURRENT]
@@ -254,7 +255,7 @@ def apply(state, action):
     state[H_CURRENT] = NO_PLAYER if state[TURN] >= nc else 0
 
 
-@nb.njit(cache=True)
+@kernel
 def returns(state, scores, wins):
     """OpenSpiel's returns for ``returns_type`` in ``scores``; win shares in ``wins``."""
     n = state[H_NPLAYERS]
@@ -282,7 +283,7 @@ def returns(state, scores, wins):
             scores[p] = state[POINTS + p]
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(state, observer, rng):
     """Resample what ``observer`` cannot see: other seats' pending bids (uniformly from
     their hands) and, with random points order, the order of the point cards not yet up."""
@@ -306,7 +307,7 @@ def determinize(state, observer, rng):
         shuffle_range(state, DECK + t + 1, DECK + nc, rng, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def rewind_secrets(state, observer):
     """Take back the pending bids of seats other than ``observer`` (they bid before it in
     this round, unseen); the first seat without a bid is to move again."""
@@ -323,7 +324,7 @@ def rewind_secrets(state, observer):
     state[H_CURRENT] = first
 
 
-@nb.njit(cache=True)
+@kernel
 def info_key(state, player):
     """What ``player`` knows: the public history, whose turn it is and ``player``'s own
     pending bid.  Other seats' pending bids are left out (only that they have bid, which
@@ -333,7 +334,7 @@ def info_key(state, player):
     return hash64(k, SALT_OWN_PENDING * MAX_CARDS + own)
 
 
-@nb.njit(cache=True)
+@kernel
 def heuristic(state, rng):
     """Bid the card equal to the point card if held; otherwise the lowest held card above
     it; otherwise the lowest held card.  Uses only the bidder's own hand and the prize."""
@@ -347,7 +348,7 @@ def heuristic(state, rng):
     return np.int64(_lowest_card(hand))
 
 
-@nb.njit(cache=True)
+@kernel
 def evaluate(state, out):
     """Leaf estimate per seat in [0, 1]: win shares once over; otherwise
     0.5 + 0.5 * (lead over the best other seat) / (points still to win + 1), clipped."""
@@ -375,7 +376,7 @@ def evaluate(state, out):
         out[p] = min(1.0, max(0.0, v))
 
 
-@nb.njit(cache=True)
+@kernel
 def features(state, out):
     """Per seat: points, rounds won, and the total value of the bids that won them."""
     n = state[H_NPLAYERS]

@@ -59,11 +59,9 @@ def pb(p):
 
 @kernel(inline=True)
 def popcount8(x):
-    c = 0
-    for v in range(8):
-        if (x >> v) & 1:
-            c += 1
-    return c
+    x = x - ((x >> 1) & 0x55)
+    x = (x & 0x33) + ((x >> 2) & 0x33)
+    return (x + (x >> 4)) & 0x0F
 
 
 @kernel(inline=True)
@@ -88,8 +86,7 @@ def is_abstention(s, p, j):
 def goals_held(s, p):
     c = 0
     for g in range(N_GOALS):
-        if s[GOAL_OWNER + g] == p:
-            c += 1
+        c += s[GOAL_OWNER + g] == p
     return c
 
 
@@ -112,8 +109,7 @@ def deck_left(s):
 def row_count(s):
     c = 0
     for i in range(s[G_K]):
-        if s[ROW + i] >= 0:
-            c += 1
+        c += s[ROW + i] >= 0
     return c
 
 
@@ -592,8 +588,7 @@ def summon(s):
         return
     held = 0
     for g in range(DRAGON):
-        if s[GOAL_OWNER + g] >= 0:
-            held += 1
+        held += s[GOAL_OWNER + g] >= 0
     if held < s[S_SUMMON_MIN]:
         return
     n = n_players(s)

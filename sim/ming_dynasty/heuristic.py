@@ -45,7 +45,7 @@ D11), tiles and scores; never another seat's pending return commitment):
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, argmax_masked
+from sim.core import kernel, H_CURRENT, argmax_masked
 from sim.ming_dynasty.layout import (
     A_COMMIT, A_DEPLOY, A_DIST, A_DRAGON, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, CARD_D,
     A_COMMIT_SEC, A_DRAGON_OF, CITY, COMMIT_SEC_BASE, DISPLAY, DPP, F_HAND, F_SCORE, G_PHASE, G_PROV,
@@ -68,7 +68,7 @@ RETURN_ROUND = 2  # return_plan: the scoring after which a tied district gets a 
 RIVAL_DRAGON = 1.5  # a dragon paid with another seat's member (dragon_payment = any_member)
 
 
-@nb.njit(cache=True)
+@kernel
 def best_rival_open(s, p, d):
     best = 0
     for e in range(n_entities(s)):
@@ -77,7 +77,7 @@ def best_rival_open(s, p, d):
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def return_plan(s, p, out):
     """Members of ``p`` to send back from each section of the province being scored (module
     docstring: one member where our open-area count ties the best rival's, after round 2,
@@ -106,7 +106,7 @@ def return_plan(s, p, out):
             left -= 1
 
 
-@nb.njit(cache=True)
+@kernel
 def symbol_use(s, x, sym):
     """Borders of district ``x`` showing ``sym``."""
     c = 0
@@ -116,14 +116,14 @@ def symbol_use(s, x, sym):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def card_cost(s, p, kind):
     if kind == CARD_D:
         return DRAGON_COST
     return CARD_COST + (USEFUL_CARD if symbol_use(s, s[PRINCE + p], kind) > 0 else 0.0)
 
 
-@nb.njit(cache=True)
+@kernel
 def deploy_value(s, p, d):
     if s[MONK + d] == p:
         return 0.0

@@ -20,7 +20,7 @@ offered; the walk ends with the DEPLOY decision, legal wherever no other prince 
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
+from sim.core import kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
 from sim.ming_dynasty.layout import (
     A_COMMIT, A_COMMIT_SEC, A_DEPLOY, A_DIST, A_DRAGON, A_DRAGON_OF, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, ADJ, BOXED,
     CARD_D, CITY, COMMIT_SEC_BASE, D_ADJ, D_SIZE, DECK, DISPLAY, DPP, F_BONUS_TIE_WON, F_COMMIT, F_COMMIT_SEC, F_COMMITTED, F_DEPLOYED, F_PRINCE_START,
@@ -44,40 +44,40 @@ DEPLOY_MONK = np.array([0, 0, 0, 0, 1, 1, 1], np.int64)
 # ============================================================================ small helpers
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def pb(p):
     """Offset of seat ``p``'s player block."""
     return PL + p * PS
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def n_players(s):
     return s[H_NPLAYERS]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def n_entities(s):
     """Seats, plus the neutral colour in the 2-player game (entity id NEUTRAL)."""
     return N_ENT if s[H_NPLAYERS] == 2 else s[H_NPLAYERS]
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def is_entity(s, e):
     return e < s[H_NPLAYERS] or (e == NEUTRAL and s[H_NPLAYERS] == 2)
 
 
-@nb.njit(cache=True, inline="always")
+@kernel(inline=True)
 def adj(s, a, b):
     return s[ADJ + a * N_DIST + b]
 
 
-@nb.njit(cache=True)
+@kernel
 def hand_size(s, p):
     b = pb(p)
     return s[b + F_HAND] + s[b + F_HAND + 1] + s[b + F_HAND + 2] + s[b + F_HAND + 3]
 
 
-@nb.njit(cache=True)
+@kernel
 def prince_at(s, d, exclude):
     """True if a prince of a seat other than ``exclude`` stands in district ``d``."""
     for q in range(n_players(s)):
@@ -86,7 +86,7 @@ def prince_at(s, d, exclude):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def city_count(s, prov, e):
     c = 0
     for j in range(DPP):
@@ -94,7 +94,7 @@ def city_count(s, prov, e):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def monks_of(s, p):
     c = 0
     for d in range(N_DIST):
@@ -106,7 +106,7 @@ def monks_of(s, p):
 # ============================================================================ cards
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_card(s):
     """Top card of the supply (reshuffling the discards when it is empty, D10); -1 if none.
 
@@ -146,12 +146,12 @@ def draw_card(s):
     return c
 
 
-@nb.njit(cache=True)
+@kernel
 def refill(s, slot):
     s[DISPLAY + slot] = draw_card(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def spend_card(s, p, kind):
     """A card leaves the hand: movement cards to the discard pile, dragons to their supply (D15)."""
     s[pb(p) + F_HAND + kind] -= 1
@@ -161,7 +161,7 @@ def spend_card(s, p, kind):
         s[G_DISCARD + kind] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def stay_discard(s, p, kind):
     """STAY's card: as ``spend_card``, except that under ``stay_dragon = discard_pile`` a dragon
     goes onto the discard pile as the STAY paragraph says (D15 alternative), and is reshuffled
@@ -173,7 +173,7 @@ def stay_discard(s, p, kind):
         spend_card(s, p, kind)
 
 
-@nb.njit(cache=True)
+@kernel
 def commit_sec_legal(s, prov, p, code):
     """Under ``return_choice = in_commitment`` (D3 alternative): does ``code`` (r_0 + 3 r_1 +
     9 r_2) return at most the members ``p`` has in each section of province ``prov``?"""
@@ -185,7 +185,7 @@ def commit_sec_legal(s, prov, p, code):
     return True
 
 
-@nb.njit(cache=True)
+@kernel
 def commit_sec_total(code):
     k = 0
     for j in range(DPP):
@@ -256,7 +256,7 @@ def step_legal(s, p, y, pay):
     return can_finish(s, p, y, h[0], h[1], h[2], h[3])
 
 
-@nb.njit(cache=True)
+@kernel
 def deploy_legal(s, p, i):
     x = s[PRINCE + p]
     if s[MONK + x] == p:
@@ -272,7 +272,7 @@ def deploy_legal(s, p, i):
 # ============================================================================ scoring
 
 
-@nb.njit(cache=True)
+@kernel
 def gain_tile(s, p, colour):
     """4.1: one tile of ``colour`` (none if exhausted, D8), then the immediate 6-colour set rule."""
     if s[TILE_SUPPLY + colour] == 0:
@@ -341,14 +341,14 @@ def district_to_city(s, d):
             gain_tile(s, p, colour)
 
 
-@nb.njit(cache=True)
+@kernel
 def send_back(s, e, d):
     """One city member of entity ``e`` in section ``d`` returns to the open area of ``d``."""
     s[CITY + d * N_ENT + e] -= 1
     s[OPEN + d * N_ENT + e] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def sections_with(s, prov, e):
     k = 0
     for j in range(DPP):
@@ -357,7 +357,7 @@ def sections_with(s, prov, e):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def auto_return(s, prov, e, k):
     """Send ``k`` members of ``e`` back when no choice exists (all, or all in one section)."""
     for j in range(DPP):
@@ -475,7 +475,7 @@ def final_tiles(s, p):
     s[b + F_SCORE] += sets * s[S_SET5] + left * s[S_TILE_PT]
 
 
-@nb.njit(cache=True)
+@kernel
 def score_monasteries(s):
     for d in range(N_DIST):
         p = s[MONK + d]
@@ -487,7 +487,7 @@ def score_monasteries(s):
 # ============================================================================ setup
 
 
-@nb.njit(cache=True)
+@kernel
 def _install_data(s, options):
     for i in range(N_OPTION_CODES):
         s[OPT + i] = options[i]
@@ -559,7 +559,7 @@ def state_from_script(n, options, start, script):
 # ============================================================================ the round
 
 
-@nb.njit(cache=True)
+@kernel
 def begin_round(s):
     r = s[G_ROUND]
     if n_players(s) == 2 and (r == 3 or r == 5):
@@ -650,12 +650,12 @@ def end_round(s):
     begin_round(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def neutral_place_legal(s, d):
     return s[OPEN + d * N_ENT + NEUTRAL] < s[S_NEUTRAL_MAX]
 
 
-@nb.njit(cache=True)
+@kernel
 def can_take_card(s, p):
     """Phase 2: has seat ``p`` a legal card to take?  Always, by default (3.2: five members
     placed every round, and only p's own dragon purchases remove them).  Under
@@ -673,7 +673,7 @@ def can_take_card(s, p):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def _set(s, p):
     s[H_CURRENT] = p
 
@@ -833,12 +833,12 @@ def advance(s):
 # ============================================================================ contract kernels
 
 
-@nb.njit(cache=True)
+@kernel
 def current_player(s):
     return np.int64(s[H_CURRENT])
 
 
-@nb.njit(cache=True)
+@kernel
 def is_terminal(s):
     return s[G_PHASE] == PH_OVER
 
@@ -1033,13 +1033,13 @@ def apply(s, a):
     advance(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def tiebreak(s, p):
     """D28: members in monasteries at the end."""
     return monks_of(s, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def returns(s, scores, wins):
     """Final scores; win shares (1/k) by score, then monastery members (D28)."""
     n = n_players(s)
@@ -1060,7 +1060,7 @@ def returns(s, scores, wins):
 # ============================================================================ search support
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(s, observer, rng):
     """Resample what ``observer`` cannot see: the supply order and other seats' pending commits."""
     s[G_SCRIPT_N] = s[G_LOG_N]  # a scripted replay's future draws are not known either
@@ -1147,7 +1147,7 @@ FEATURE_NAMES = (
 N_FEATURES = len(FEATURE_NAMES)
 
 
-@nb.njit(cache=True)
+@kernel
 def features(s, out):
     """Per-seat balance features at the end of a game (``out[n, N_FEATURES]``)."""
     n = n_players(s)
@@ -1182,7 +1182,7 @@ MONK_SURVIVAL = 0.5  # evaluate: chance a monk is still in place at a later scor
 EVAL_SCALE = 10.0  # evaluate: points of lead that make a logistic step of e
 
 
-@nb.njit(cache=True)
+@kernel
 def scorings_left(s):
     """Scorings still to come (this round's included while its phase 4 has not started)."""
     r = s[G_ROUND]
@@ -1192,7 +1192,7 @@ def scorings_left(s):
     return left
 
 
-@nb.njit(cache=True)
+@kernel
 def provisional_scores(s, out):
     """Score now, plus the tiles held at their end value (4.4: one point each, a lower
     bound) and the monks' expected points at the scorings still to come."""
