@@ -10,6 +10,8 @@ sample of games the same scorings are also replayed by ``rescore``, a plain-Pyth
 transcription of the spec's reference pseudo-code, which must agree with both.
 """
 
+import itertools
+
 import numba as nb
 import numpy as np
 import pytest
@@ -153,11 +155,50 @@ def majority_nb(counts, moved):
 
 
 @nb.njit(cache=True)
+def neutral_alone_wins(city, v, fullest):
+    """4.2 step 6 on ``city`` (sections x entities) with the neutral's sections replaced by
+    ``v``: True if the neutral is the bonus's only winner (D19 tie-break included)."""
+    c = city.copy()
+    c[:, 4] = v
+    tot = c.sum(axis=0)
+    best = tot.max()
+    if best == 0 or tot[4] != best:
+        return False
+    full = c.sum(axis=1)
+    key = np.full(5, -1, np.int64)
+    for e in range(5):
+        if tot[e] == best:
+            for j in range(3):
+                if not fullest or full[j] == full.max():
+                    key[e] = max(key[e], c[j, e])
+    for e in range(4):
+        if key[e] >= key[4]:
+            return False
+    return True
+
+
+@nb.njit(cache=True)
+def neutral_can_win(city, keep, fullest):
+    """Some choice of ``keep`` of the neutral's city members wins the bonus alone."""
+    v = np.zeros(3, np.int64)
+    for v0 in range(city[0, 4] + 1):
+        for v1 in range(city[1, 4] + 1):
+            v2 = keep - v0 - v1
+            if 0 <= v2 <= city[2, 4]:
+                v[0], v[1], v[2] = v0, v1, v2
+                if neutral_alone_wins(city, v, fullest):
+                    return True
+    return False
+
+
+@nb.njit(cache=True)
 def recount(s, dec, nd, out):
     """Replay one whole scoring (4.1-4.3, and 4.4 in round 6) from state ``s`` (before the
     PASS that ended phase 3): ``dec[0]`` is that PASS, ``dec[1:nd]`` the COMMIT / RETURN_FROM
     decisions taken in the scoring in order.  Writes the final scores into ``out``; returns
-    False if the decisions do not fit the position (left over, or missing)."""
+    the number of provinces where a 2-player neutral kept a tie it wins on the section
+    tie-break (neutral_keep = tie_on_tiebreak), or -1 if the decisions do not fit the
+    position (left over, missing, or a neutral return that gives up the tie-break)."""
     n = s[2]
     ents = np.zeros(5, np.bool_)
     ents[:n] = True
@@ -187,6 +228,8 @@ def recount(s, dec, nd, out):
     commit = np.zeros(4, np.int64)
     secs = np.zeros((4, 3), np.int64)
     di = 1
+    ties = 0
+    fullest = s[L.O_BONUS_TIE] == 1
     for prov in range(6):
         city[:, :] = 0
         for j in range(3):
@@ -216,7 +259,7 @@ def recount(s, dec, nd, out):
             p = (st + i) % n
             if city[:, p].sum() > 0:
                 if di >= nd:
-                    return False
+                    return -1
                 a = dec[di]
                 di += 1
                 if a >= L.A_COMMIT_SEC:
@@ -248,7 +291,7 @@ def recount(s, dec, nd, out):
                     j = first
                 else:
                     if di >= nd:
-                        return False
+                        return -1
                     j = dec[di] - L.A_DIST - 3 * prov
                     di += 1
                 city[j, p] -= 1
@@ -257,11 +300,18 @@ def recount(s, dec, nd, out):
         if n == 2:
             nn = city[:, 4].sum()
             k = nn
+            tie = False
+            keep = 0
             if sole:
                 h = pre
-                if s[L.O_NEUTRAL_KEEP] == 0:
+                if s[L.O_NEUTRAL_KEEP] != 1:  # after_returns, tie_on_tiebreak
                     h = max(city[:, 0].sum(), city[:, 1].sum())
-                k = nn - (h + 1)
+                keep = h + 1
+                if s[L.O_NEUTRAL_KEEP] == 2 and neutral_can_win(city, h, fullest):
+                    keep = h
+                    tie = True
+                    ties += 1
+                k = nn - keep
             while k > 0:
                 have = 0
                 first = -1
@@ -270,13 +320,24 @@ def recount(s, dec, nd, out):
                         have += 1
                         if first < 0:
                             first = j
+                # under a kept tie, a section is open only if the rest can still win it
+                ok = np.zeros(3, np.bool_)
+                for j in range(3):
+                    if city[j, 4] > 0:
+                        city[j, 4] -= 1
+                        ok[j] = not tie or neutral_can_win(city, keep, fullest)
+                        city[j, 4] += 1
                 if k == city[:, 4].sum() or have == 1:
                     j = first
+                elif ok.sum() == 1:
+                    j = np.argmax(ok)  # one open section: no decision is asked
                 else:
                     if di >= nd:
-                        return False
+                        return -1
                     j = dec[di] - L.A_DIST - 3 * prov
                     di += 1
+                    if not ok[j]:
+                        return -1
                 city[j, 4] -= 1
                 opn[3 * prov + j, 4] += 1
                 k -= 1
@@ -307,7 +368,7 @@ def recount(s, dec, nd, out):
                 if tied[p]:
                     score[p] += share
     if di != nd:
-        return False
+        return -1
     for d in range(18):
         if s[L.MONK + d] >= 0:
             score[s[L.MONK + d]] += s[L.S_MONK]
@@ -323,15 +384,16 @@ def recount(s, dec, nd, out):
                 sets += 1
             score[p] += sets * s[L.S_SET5] + t.sum() * s[L.S_TILE_PT]
     out[:] = score
-    return True
+    return ties
 
 
 @nb.njit(cache=True)
-def play_checked(seeds, n, options, finals, snaps, logs):
+def play_checked(seeds, n, options, finals, snaps, logs, stats):
     """Random games; returns (game index, ply, error) of the first broken invariant or -1s.
 
     Every scoring of every game is recounted by ``recount`` when it ends (error E_RECOUNT
-    if the recount differs).  For the first ``snaps.shape[0]`` games also keep the state
+    if the recount differs); ``stats[0]`` counts the provinces where the neutral kept a tie
+    won on the section tie-break.  For the first ``snaps.shape[0]`` games also keep the state
     before each scoring (snaps[g, round // 2 - 1]) and the decisions taken during it
     (logs[g, j, :], -1 padded) for the plain-Python recount.
     """
@@ -370,8 +432,10 @@ def play_checked(seeds, n, options, finals, snaps, logs):
                 dec[li] = a
                 li += 1
             if cur_scoring >= 0 and not in_scoring:
-                if not recount(snap, dec, li, got):
+                ties = recount(snap, dec, li, got)
+                if ties < 0:
                     return g, ply, E_RECOUNT
+                stats[0] += ties
                 for p in range(n):
                     if got[p] != s[pb(p) + L.F_SCORE]:
                         return g, ply, E_RECOUNT
@@ -411,6 +475,32 @@ def _majority(counts):
     return {e: 1 for e in t1}
 
 
+def _bonus_winners(rem, ents, fullest):
+    """4.2 step 6 (the spec's ``city_bonus``, both D19 readings): the entities that share it."""
+    tot = {e: sum(v) for e, v in rem.items() if sum(v) > 0}
+    if not tot:
+        return []
+    m = max(tot.values())
+    t = [e for e in tot if tot[e] == m]
+    if len(t) > 1:
+        if not fullest:
+            key = {e: max(rem[e]) for e in t}
+        else:
+            full = [sum(rem[e][j] for e in ents) for j in range(3)]
+            key = {e: max(rem[e][j] for j in range(3) if full[j] == max(full)) for e in t}
+        best = max(key.values())
+        t = [e for e in t if key[e] == best]
+    return t
+
+
+def _neutral_can_win(rem, ents, keep, fullest):
+    """Some ``keep`` of the neutral's city members (sections ``rem[4]``) win the bonus alone."""
+    for v in itertools.product(*(range(c + 1) for c in rem[4])):
+        if sum(v) == keep and _bonus_winners({**rem, 4: list(v)}, ents, fullest) == [4]:
+            return True
+    return False
+
+
 def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
     """Play one whole scoring (4.1-4.3, and 4.4 in round 6) from state ``s`` in plain Python.
 
@@ -429,6 +519,7 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
     per = [int(x) for x in s[L.S_MEMBER:L.S_MEMBER + 3]][r // 2 - 1]
     dec = iter(decisions[1:])
     order = [(st + i) % n for i in range(n)]
+    fullest = s[L.O_BONUS_TIE] == 1
     for prov in range(6):
         city = {(d, e): 0 for d in range(3 * prov, 3 * prov + 3) for e in ents}
         for d in range(3 * prov, 3 * prov + 3):
@@ -473,39 +564,43 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
                 open_[d, p] += 1
                 k -= 1
         if n == 2:
-            nn = sum(city[d, 4] for d in range(3 * prov, 3 * prov + 3))
+            secs3 = range(3 * prov, 3 * prov + 3)
+            nn = sum(city[d, 4] for d in secs3)
+            tie = False
             if not sole:
                 k = nn
             else:
-                h = pre if s[L.O_NEUTRAL_KEEP] == 1 else max(sum(city[d, p] for d in range(3 * prov, 3 * prov + 3)) for p in range(n))
-                k = nn - (h + 1)
+                h = pre if s[L.O_NEUTRAL_KEEP] == 1 else max(sum(city[d, p] for d in secs3) for p in range(n))
+                keep = h + 1
+                if s[L.O_NEUTRAL_KEEP] == 2:  # tie_on_tiebreak: h members, if some h of them win the tie
+                    rem = {e: [city[d, e] for d in secs3] for e in ents}
+                    tie = _neutral_can_win(rem, ents, h, fullest)
+                    keep = h if tie else h + 1
+                k = nn - keep
             while k > 0:
-                secs = [d for d in range(3 * prov, 3 * prov + 3) if city[d, 4] > 0]
+                secs = [d for d in secs3 if city[d, 4] > 0]
+                ok = []  # sections whose member may go: under a kept tie, the rest must still win it
+                for d in secs:
+                    rem = {e: [city[x, e] - (e == 4 and x == d) for x in secs3] for e in ents}
+                    if not tie or _neutral_can_win(rem, ents, keep, fullest):
+                        ok.append(d)
                 if k == sum(city[d, 4] for d in secs) or len(secs) == 1:
                     d = secs[0]
+                elif len(ok) == 1:
+                    d = ok[0]
                 else:
                     d = next(dec) - L.A_DIST
+                    assert d in ok, f"the neutral's member from district {d} gives up the tie-break"
                 city[d, 4] -= 1
                 open_[d, 4] += 1
                 k -= 1
         rem = {e: [city[d, e] for d in range(3 * prov, 3 * prov + 3)] for e in ents}
         for p in range(n):
             score[p] += sum(rem[p]) * per
-        tot = {e: sum(v) for e, v in rem.items() if sum(v) > 0}
-        if tot:
-            m = max(tot.values())
-            t = [e for e in tot if tot[e] == m]
-            if len(t) > 1:
-                if s[L.O_BONUS_TIE] == 0:
-                    key = {e: max(rem[e]) for e in t}
-                else:
-                    full = [sum(rem[e][j] for e in ents) for j in range(3)]
-                    key = {e: max(rem[e][j] for j in range(3) if full[j] == max(full)) for e in t}
-                best = max(key.values())
-                t = [e for e in t if key[e] == best]
-            for e in t:
-                if e != 4:
-                    score[e] += int(s[L.S_BONUS]) // len(t)
+        t = _bonus_winners(rem, ents, fullest)
+        for e in t:
+            if e != 4:
+                score[e] += int(s[L.S_BONUS]) // len(t)
     for d in range(18):
         if s[L.MONK + d] >= 0:
             score[int(s[L.MONK + d])] += int(s[L.S_MONK])
@@ -562,10 +657,12 @@ def test_invariants_and_recount_over_random_games(n):
     finals = np.zeros((GAMES, L.STATE_SIZE), np.int32)
     snaps = np.zeros((RESCORED, 3, L.STATE_SIZE), np.int32)
     logs = np.full((RESCORED, 3, 64), -1, np.int64)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options({}), finals, snaps, logs)
+    stats = np.zeros(1, np.int64)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options({}), finals, snaps, logs, stats)
     assert err == 0, f"game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
     check_finals(finals, n)
     python_recount(snaps, logs, finals, n)
+    assert stats[0] == 0  # by default the neutral never keeps a mere tie
     # by default a dragon is paid with the taker's own member and never enters the deck
     boxed = finals[:, L.BOXED:L.BOXED + n]
     kept = finals[:, [pb(p) + L.F_KEPT for p in range(n)]]
@@ -580,6 +677,8 @@ OPTION_RUNS = [
     {"return_choice": "in_commitment"},
     {"stay_dragon": "discard_pile"},
     {"dragon_payment": "any_member"},
+    {"neutral_keep": "tie_on_tiebreak"},
+    {"neutral_keep": "tie_on_tiebreak", "city_bonus_tiebreak": "fullest_section", "neutral_pool": "strict_31"},
     {"return_choice": "in_commitment", "stay_dragon": "discard_pile", "dragon_payment": "any_member",
      "city_bonus_tiebreak": "fullest_section"},
 ]
@@ -593,12 +692,15 @@ def test_invariants_under_rule_options(n, options):
     finals = np.zeros((games, L.STATE_SIZE), np.int32)
     snaps = np.zeros((20, 3, L.STATE_SIZE), np.int32)
     logs = np.full((20, 3, 64), -1, np.int64)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, snaps, logs)
+    stats = np.zeros(1, np.int64)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, snaps, logs, stats)
     assert err == 0, f"game {g}, decision {ply}: invariant {err} broken"
     check_finals(finals, n)
     python_recount(snaps, logs, finals, n)
     if options.get("start_player") == "seat0":
         assert (finals[:, L.G_FIRST_START] == 0).all()
+    # a 2-player neutral keeps a tie it wins on the section tie-break under tie_on_tiebreak only
+    assert (stats[0] > 0) == (n == 2 and options.get("neutral_keep") == "tie_on_tiebreak")
     # the options take effect in random play: dragons reshuffled into the deck and drawn,
     # dragons paid with other seats' members
     # (only after a reshuffle: about 1 random 4-player game in 3 reaches one, almost no
@@ -618,7 +720,7 @@ def test_kernel_games_are_deterministic_by_seed():
     seeds = np.arange(200, dtype=np.int64)
     f1 = np.zeros((200, L.STATE_SIZE), np.int32)
     f2 = np.zeros((200, L.STATE_SIZE), np.int32)
-    e = (np.zeros((0, 3, L.STATE_SIZE), np.int32), np.zeros((0, 3, 64), np.int64))
+    e = (np.zeros((0, 3, L.STATE_SIZE), np.int32), np.zeros((0, 3, 64), np.int64), np.zeros(1, np.int64))
     opt = SPEC.encode_options({})
     play_checked(seeds, np.int64(3), opt, f1, *e)
     play_checked(seeds, np.int64(3), opt, f2, *e)

@@ -385,6 +385,53 @@ def test_md24_alternative_reading_keeps_three():
     assert s[L.BOXED + NEUTRAL] == 3
 
 
+def tie_position(options=None):
+    """Province 3 after 4.1: the neutral holds (2, 2, 2) city members, X (1, 1, 0), Y none;
+    X keeps both.  The neutral is the sole majority (6 > 2) and H = 2 after the returns."""
+    s = neutral_city({a: {NEUTRAL: 3, 0: 1}, b: {NEUTRAL: 3, 0: 1}, c: {NEUTRAL: 2}}, options)
+    assert s[L.G_NSOLE] == 1
+    assert [cty(s, d, NEUTRAL) for d in (a, b, c)] == [2, 2, 2] and [cty(s, d, 0) for d in (a, b, c)] == [1, 1, 0]
+    act(s, 0, "return 0")
+    assert s[L.G_PHASE] == L.PH_NRETURN and s[H_CURRENT] == 0
+    return s
+
+
+def test_d23_default_keeps_one_more_than_the_best_player():
+    s = tie_position()
+    assert s[L.G_NLEFT] == 3  # keeps H + 1 = 3
+    for d in (a, a, b):
+        act(s, 0, f"neutral member back to district {d}")
+    assert s[L.G_PROV] != P and s[L.BOXED + NEUTRAL] == 3 and score(s, 0) == 8
+
+
+def test_d23_tie_on_tiebreak_keeps_a_tie_it_wins_on_the_sections():
+    """neutral_keep = tie_on_tiebreak: 2 neutral members in one section tie X's 2 and win the
+    tie-break (largest section 2 against 1), so the neutral keeps only 2; the start player
+    picks the 4 returning members, but only so that the 2 kept still win the tie-break."""
+    s = tie_position({"neutral_keep": "tie_on_tiebreak"})
+    assert s[L.G_NLEFT] == 4
+    act(s, 0, f"neutral member back to district {a}")  # (1, 2, 2): every section still open
+    assert legal_names(s) == [f"neutral member back to district {d}" for d in (a, b, c)]
+    act(s, 0, f"neutral member back to district {b}")  # (1, 1, 2): only section c can hold the kept 2
+    assert legal_names(s) == [f"neutral member back to district {d}" for d in (a, b)]
+    act(s, 0, f"neutral member back to district {a}")  # (0, 1, 2): b is the only choice, taken unasked
+    assert s[L.G_PROV] != P
+    assert s[L.BOXED + NEUTRAL] == 2 and [opn(s, d, NEUTRAL) for d in (a, b, c)] == [3, 3, 0]
+    assert score(s, 0) == 8 and score(s, 1) == 0  # X's 2 members; the neutral takes the bonus
+
+
+def test_d23_tie_on_tiebreak_keeps_one_more_when_the_tie_break_is_lost():
+    """MD-24 variant A under tie_on_tiebreak: X's 2 remaining members sit in one section, so 2
+    neutral members could at best tie the tie-break too; the neutral keeps 3 as by default."""
+    s = neutral_city({a: {NEUTRAL: 3}, b: {NEUTRAL: 2, 1: 1}, c: {0: 2, NEUTRAL: 1}}, {"neutral_keep": "tie_on_tiebreak"})
+    act(s, 0, "return 0")
+    act(s, 1, "return 1")
+    assert s[L.G_PHASE] == L.PH_NRETURN and s[L.G_NLEFT] == 2
+    act(s, 0, f"neutral member back to district {b}")
+    act(s, 0, f"neutral member back to district {b}")
+    assert score(s, 0) == 8 and s[L.BOXED + NEUTRAL] == 3
+
+
 def test_md25_neutral_not_sole():
     s = neutral_city({a: {NEUTRAL: 3}, c: {0: 2}})
     assert s[L.G_NSOLE] == 0

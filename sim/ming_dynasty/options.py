@@ -30,7 +30,7 @@ OPTIONS = (
     Option("start_player", "random", "D32: the first start player is drawn at random, or is always seat 0", ("random", "seat0")),
     Option("city_bonus_tiebreak", "own_best_section", "D19: a tie for the city bonus is broken by each tied entity's best section, or by the fullest section(s)", ("own_best_section", "fullest_section")),
     Option("neutral_pool", "rules_total", "D26 (2p): the neutral pool holds the 36 members the rules place, or the 31 real pieces (boxed neutral members recycled, uncovered placements skipped)", ("rules_total", "strict_31")),
-    Option("neutral_keep", "after_returns", "D23 (2p): a sole-majority neutral keeps one more than the largest player count after (or before) the players' returns", ("after_returns", "before_returns")),
+    Option("neutral_keep", "after_returns", "D23 (2p): a sole-majority neutral keeps one more than the largest player count after (or before) the players' returns, or as many as that count when it then wins the tie on the section tie-break (D19)", ("after_returns", "before_returns", "tie_on_tiebreak")),
     Option("return_choice", "after_reveal", "D3: which sections the returned city members come from is chosen after the reveal, clockwise from the start player, or folded into the secret commitment", ("after_reveal", "in_commitment")),
     Option("stay_dragon", "dragon_supply", "D15: a dragon discarded by STAY goes back to the dragon supply, or onto the discard pile (and is reshuffled into the movement deck with it)", ("dragon_supply", "discard_pile")),
     Option("dragon_payment", "own_member", "D33: a dragon card is paid with one of the taker's own members from a province space, or with any player's member from any province space", ("own_member", "any_member")),

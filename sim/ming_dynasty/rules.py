@@ -367,6 +367,80 @@ def auto_return(s, prov, e, k):
             k -= 1
 
 
+@kernel
+def neutral_wins_with(s, prov, v0, v1, v2):
+    """True if the neutral, keeping ``v0, v1, v2`` members in the three city sections of
+    ``prov``, would win the city bonus alone against the players' city members now: more
+    members than every player, or as many as the most and a larger key under the D19
+    tie-break in force (its best section, or its count in the fullest section(s))."""
+    t = v0 + v1 + v2
+    if t == 0:
+        return False
+    n = n_players(s)
+    base = CITY + prov * DPP * N_ENT
+    f0, f1, f2 = v0, v1, v2  # section totals, for FULLEST_SECTION
+    for p in range(n):
+        f0 += s[base + p]
+        f1 += s[base + N_ENT + p]
+        f2 += s[base + 2 * N_ENT + p]
+    fm = max(f0, max(f1, f2))
+    fullest = s[O_BONUS_TIE] == 1
+    kn = 0
+    for j in range(DPP):
+        fj = f0 if j == 0 else (f1 if j == 1 else f2)
+        vj = v0 if j == 0 else (v1 if j == 1 else v2)
+        if (not fullest or fj == fm) and vj > kn:
+            kn = vj
+    for p in range(n):
+        c = city_count(s, prov, p)
+        if c > t:
+            return False
+        if c == t:
+            kp = 0
+            for j in range(DPP):
+                fj = f0 if j == 0 else (f1 if j == 1 else f2)
+                v = s[base + j * N_ENT + p]
+                if (not fullest or fj == fm) and v > kp:
+                    kp = v
+            if kp >= kn:
+                return False
+    return True
+
+
+@kernel
+def neutral_can_keep(s, prov, keep, skip):
+    """Some ``keep`` of the neutral's city members in ``prov`` (one fewer in section ``skip``,
+    -1 for none) win the city bonus alone (D23, ``neutral_keep = tie_on_tiebreak``)."""
+    base = CITY + prov * DPP * N_ENT + NEUTRAL
+    c0 = s[base] - (1 if skip == 0 else 0)
+    c1 = s[base + N_ENT] - (1 if skip == 1 else 0)
+    c2 = s[base + 2 * N_ENT] - (1 if skip == 2 else 0)
+    for v0 in range(c0 + 1):
+        for v1 in range(c1 + 1):
+            v2 = keep - v0 - v1
+            if 0 <= v2 <= c2 and neutral_wins_with(s, prov, v0, v1, v2):
+                return True
+    return False
+
+
+@kernel
+def neutral_return_open(s, prov, j):
+    """May the start player send one of the neutral's city members back from section ``j``?
+    Always, unless the neutral keeps only a tie (``tie_on_tiebreak``): then the members left
+    must still be able to win it on the tie-break."""
+    if s[CITY + (prov * DPP + j) * N_ENT + NEUTRAL] == 0:
+        return False
+    if s[O_NEUTRAL_KEEP] != 2:
+        return True
+    keep = city_count(s, prov, NEUTRAL) - s[G_NLEFT]
+    h = 0
+    for p in range(n_players(s)):
+        h = max(h, city_count(s, prov, p))
+    if h < keep:
+        return True
+    return neutral_can_keep(s, prov, keep, j)  # it keeps as many as the best player: a tie
+
+
 @nb.njit(cache=True)
 def city_bonus(s, prov):
     """4.2 step 6: the bonus by remaining members; tie-break by sections (D19); split."""
@@ -796,13 +870,16 @@ def advance(s):
                     s[G_NLEFT] = 0
                 else:
                     h = s[G_NPRE]
-                    if s[O_NEUTRAL_KEEP] == 0:
+                    if s[O_NEUTRAL_KEEP] != 1:  # after_returns, tie_on_tiebreak
                         h = 0
                         for p in range(n):
                             c = city_count(s, prov, p)
                             if c > h:
                                 h = c
-                    s[G_NLEFT] = nn - (h + 1)
+                    keep = h + 1
+                    if s[O_NEUTRAL_KEEP] == 2 and neutral_can_keep(s, prov, h, -1):
+                        keep = h  # a tie the neutral wins on the section tie-break
+                    s[G_NLEFT] = nn - keep
                 s[G_PHASE] = PH_NRETURN
             else:
                 finish_province(s, prov)
@@ -815,8 +892,18 @@ def advance(s):
                     auto_return(s, prov, NEUTRAL, k)
                     s[G_NLEFT] = 0
                 else:
-                    _set(s, st)
-                    return
+                    n_open = 0
+                    last = -1
+                    for j in range(DPP):
+                        if neutral_return_open(s, prov, j):
+                            n_open += 1
+                            last = j
+                    if n_open > 1:
+                        _set(s, st)
+                        return
+                    send_back(s, NEUTRAL, prov * DPP + last)  # a single open section: not asked
+                    s[G_NLEFT] -= 1
+                    continue
             finish_province(s, prov)
             next_province(s)
         elif ph == PH_CHOOSE:
@@ -921,13 +1008,18 @@ def legal_mask(s, out):
             for k in range(c + 1):
                 out[A_COMMIT + k] = True
                 count += 1
-    elif ph == PH_RETURN or ph == PH_NRETURN:
-        e = p if ph == PH_RETURN else NEUTRAL
+    elif ph == PH_RETURN:
         prov = s[G_PROV]
         for j in range(DPP):
             d = prov * DPP + j
-            if s[CITY + d * N_ENT + e] > 0:
+            if s[CITY + d * N_ENT + p] > 0:
                 out[A_DIST + d] = True
+                count += 1
+    elif ph == PH_NRETURN:
+        prov = s[G_PROV]
+        for j in range(DPP):
+            if neutral_return_open(s, prov, j):
+                out[A_DIST + prov * DPP + j] = True
                 count += 1
     elif ph == PH_CHOOSE:
         for q in range(n_players(s)):
