@@ -203,7 +203,8 @@ def test_invariants_and_recount_over_random_games(n, options):
     {"harvest_count": "before_lay", "ident_draw_timing": "after_picks", "ident_goal_timing": "per_member"},
     {"ident_short_deck": "all_or_none", "dragon_held_includes_row_pick": "true", "dragon_tiebreak_dyn_count": "effective"},
     {"market_dbl_is_merchant": "true", "market_on_any_gain": "pick_only", "heir_optional": "false"},
-    {"heir_may_take_dragon": "false", "token_limit": "18", "noble_vp_table": "alt_a_6_4_2", "lead_seat": "fixed_seat0"},
+    {"heir_may_take_dragon": "false", "token_limit": "18", "noble_vp_table": "alt_a_6_4_2", "lead_seat": "fixed_seat0",
+     "emp_designation_2p": "at_commit"},
 ])
 @pytest.mark.parametrize("n", [2, 4])
 def test_invariants_under_rule_options(n, options):

@@ -5,9 +5,9 @@ import pytest
 
 from sim.core import IllegalActionError
 from sim.middle_kingdom import layout as L
-from sim.middle_kingdom.rules import score_game, summon, take_dragon
+from sim.middle_kingdom.rules import pb, score_game, summon, take_dragon
 from tests.mk_helpers import (
-    act, bids, carried, decision, discard, eff, field, goal_owner, hand, legal_names, position, row_names,
+    act, bids, carried, decision, discard, eff, field, goal_owner, hand, legal_names, phase, position, row_names,
 )
 
 FULL = set(range(8))
@@ -391,6 +391,74 @@ def test_t14_two_player_palace_and_emperor(named):
         assert order == [0, 1]  # 3.5, 2: the 6s tie
         assert carried(g, 0) == [6] and carried(g, 1) == [6]
         assert sum(int(g.state[L.LOC + c]) == L.LOC_DISCARD for c in range(L.N_DYN)) == 1
+
+
+AT_COMMIT = {"emp_designation_2p": "at_commit"}
+
+
+def test_d5_at_commit_the_emperor_names_its_bid_with_the_commit():
+    """D5 alternative: the +0.5 is named secretly as part of the commit, before the rival bids."""
+    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT,
+                 tableaux={0: ["General"] * 2, 1: ["Official"] * 2}, goals={"Emperor": 0, "Palace": 1})
+    act(g, 0, "bid 6")
+    act(g, 0, "bid 3")
+    assert g.current_player == 0 and legal_names(g) == ["+0.5 on bid 3", "+0.5 on bid 6"]
+    act(g, 0, "+0.5 on bid 3")
+    assert g.current_player == 1 and phase(g) == L.PH_COMMIT
+    act(g, 1, "bid 6")
+    act(g, 1, "late bid 2")  # no Emperor step after the reveal: the naming is already made
+    order = []
+    while int(g.state[L.G_ROUND]) == 1:
+        order.append(g.current_player)
+        act(g, g.current_player, "take")
+    assert order == [0, 1]  # 3.5, 2: the 6s tie, as in T14 with the 3 named
+    assert carried(g, 0) == [6] and carried(g, 1) == [6]
+
+
+def test_d5_at_commit_naming_is_secret_and_search_can_undo_it():
+    from sim.core import new_rng
+    from sim.middle_kingdom.rules import determinize, info_key, rewind_secrets
+    games = []
+    for named in (6, 3):
+        g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0})
+        bids(g, (0, 6), (0, 3))
+        act(g, 0, f"+0.5 on bid {named}")
+        games.append(g)
+    a, b = games
+    assert field(a, 0, L.F_EMP_SLOT) == 0 and field(b, 0, L.F_EMP_SLOT) == 1
+    assert info_key(a.state, 1) == info_key(b.state, 1)  # seat 1 sees only that a commit was made
+    assert info_key(a.state, 0) != info_key(b.state, 0)
+    slots = set()
+    for k in range(40):
+        s = a.state.copy()
+        determinize(s, 1, new_rng(k))
+        assert info_key(s, 1) == info_key(a.state, 1)
+        slots.add(int(s[pb(0) + L.F_EMP_SLOT]))
+    assert slots == {0, 1}  # the naming is resampled with the hidden cards
+    ply = int(a.state[4])
+    rewind_secrets(a.state, 1)
+    assert a.current_player == 0 and hand(a, 0) == FULL and field(a, 0, L.F_EMP_SLOT) == -1
+    assert int(a.state[4]) == ply - 3  # two cards and the naming
+
+
+def test_d5_at_commit_a_lone_zero_still_asks_and_a_one_card_commit_names_unasked():
+    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0})
+    bids(g, (0, 0), (0, 5))
+    assert legal_names(g) == ["+0.5 on bid 5"]  # asked anyway: the decision count hides the lone 0
+    act(g, 0, "+0.5 on bid 5")
+    assert field(g, 0, L.F_EMP_SLOT) == 1
+    # Emperor and Palace together: only the committed card can carry the +0.5
+    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0, "Palace": 0})
+    act(g, 0, "bid 4")
+    assert g.current_player == 1 and field(g, 0, L.F_EMP_SLOT) == 0
+    bids(g, (1, 6), (1, 5))
+    act(g, 0, "late bid 6")
+    assert decision(g) == L.DK_PICK  # no Emperor step: 4.5 named at the commit
+    post = position(2, row=["Official", "Peasant", "Merchant"], goals={"Emperor": 0, "Palace": 0})
+    act(post, 0, "bid 4")
+    bids(post, (1, 6), (1, 5))
+    act(post, 0, "late bid 6")
+    assert decision(post) == L.DK_EMPEROR  # the default names after the late bid
 
 
 # ------------------------------------------------------------------ T15: two-player zero with a tie

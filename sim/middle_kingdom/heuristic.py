@@ -246,14 +246,16 @@ def heuristic(s, rng):
                 vals[A_HOST + h] = type_gain_value(s, p, h, 1 if h == MERCHANT else 2)
         return argmax_masked(vals, mask, rng, 0)
     if kind == DK_EMPEROR:
-        # +0.5 where it breaks a tie, else on the higher bid
+        # +0.5 where it breaks a tie, else on the higher bid; named with the commit (D5
+        # at_commit) the rivals' bids are still face down: the higher bid
         b = pb(p)
+        blind = s[G_PHASE] == PH_COMMIT
         for jj in range(2):
             c = s[b + F_SLOT_CARD + jj]
             if c != NO_CARD and mask[A_BID + c]:
                 stq = s[b + F_SLOT_STACK + jj]
                 bot = s[b + F_CARRY + stq] if stq >= 0 else 0
-                pos = _my_position(s, p, 2 * (c + bot), 1 if stq >= 0 else 0, c)
+                pos = 0 if blind else _my_position(s, p, 2 * (c + bot), 1 if stq >= 0 else 0, c)
                 vals[A_BID + c] = c + (10.0 if pos < 0 else 0.0)
         return argmax_masked(vals, mask, rng, 0)
     # DK_SLOT and anything else: uniformly among the legal actions

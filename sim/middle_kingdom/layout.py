@@ -91,6 +91,7 @@ O_HEIR_OPTIONAL = OPT + 10  # 0 true, 1 false
 O_HEIR_DRAGON = OPT + 11  # 0 true, 1 false
 O_TOKEN_LIMIT = OPT + 12  # 0 none, 1 eighteen
 O_NOBLE_TABLE = OPT + 13  # 0 default_4_4_4, 1 alt_a_6_4_2, 2 alt_b_3_6_3
+O_EMP_AT_COMMIT = OPT + 14  # D5 emp_designation_2p: 0 post_reveal, 1 at_commit
 N_NOBLE_TABLES = 3
 
 # ---------------------------------------------------------------- data layout (after option codes)

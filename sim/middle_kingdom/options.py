@@ -29,8 +29,9 @@ OPTIONS = (
     Option("heir_may_take_dragon", "true", "D15: the Heir's pick may take the Dragon", ("true", "false")),
     Option("token_limit", "none", "D18: the 18 VP tokens are no limit, or a hard limit", ("none", "18")),
     Option("noble_vp_table", "default_4_4_4", "1.3: the RECONSTRUCTED Noble split (4x2/4x3/4x4, 6/4/2, 3/6/3)", ("default_4_4_4", "alt_a_6_4_2", "alt_b_3_6_3")),
+    Option("emp_designation_2p", "post_reveal", "D5 (2p, advanced 3p): the Emperor names its +0.5 bid after the reveal, Palace and Harvest steps, or secretly with its commit", ("post_reveal", "at_commit")),
 )
-assert len(OPTIONS) == 14
+assert len(OPTIONS) == 15
 TABLE_NAMES = ("default_4_4_4", "alt_a_6_4_2", "alt_b_3_6_3")
 TYPE_NAMES = ("official", "peasant", "merchant", "noble", "general")
 

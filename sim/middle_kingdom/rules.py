@@ -35,14 +35,14 @@ from sim.middle_kingdom.layout import (
     LOC_ROW, MARKET, MAX_ENTRIES, MAXP, MERCHANT, N_DYN, N_GOALS, N_NOBLE_TABLES, N_OPT, N_TYPES,
     NO_CARD, NUM_ACTIONS, O_DRAGON_ROW_PICK, O_DRAGON_TIEBREAK, O_HARVEST_COUNT, O_HEIR_DRAGON,
     O_HEIR_OPTIONAL, O_IDENT_DRAW, O_IDENT_GOAL, O_IDENT_SHORT, O_LEAD_SEAT,
-    O_MARKET_ANY_GAIN, O_MARKET_DBL_MERCHANT, O_NOBLE_TABLE, O_TOKEN_LIMIT, O_VARIANT, OFFICIAL,
+    O_EMP_AT_COMMIT, O_MARKET_ANY_GAIN, O_MARKET_DBL_MERCHANT, O_NOBLE_TABLE, O_TOKEN_LIMIT, O_VARIANT, OFFICIAL,
     OPT, ORD_ENT, ORD_GEND, ORD_GKIND, ORD_HOST, PALACE, PEASANT, PEASANT_VP, PH_COMMIT,
     PH_DRAGON, PH_EMPEROR, PH_HARVEST, PH_HEIR, PH_OVER, PH_PALACE, PH_RESOLVE, PL, PS,
     ROW, ROW_DRAGON, S_HARVEST_LIMIT, S_PENALTY, S_PHIL, S_SUMMON_MIN, S_THRESHOLD,
     S_TOKEN_SUPPLY, S_TOKEN_VP, SCR_ENT, SCR_KEY, STATE_SIZE, STEP_COMMIT, STEP_HARVEST, STEP_PALACE,
 )
 
-N_OPTION_CODES = 14  # option codes before the component data in the options array
+N_OPTION_CODES = 15  # option codes before the component data in the options array
 
 # Ways a card is gained (GAIN's ``via``).
 VIA_PICK, VIA_EXCHANGE, VIA_DECKDRAW, VIA_HEIR = 0, 1, 2, 3
@@ -355,8 +355,28 @@ def palace_late_stack(s, p):
 def commit_decision(s, p):
     """DK_* that seat ``p`` owes in P1.1 now, or DK_NONE once its commit is complete.
 
-    Forced commits (a hand of {0} with at most one stack, 5.1-5.2) are laid here.
+    Forced commits (a hand of {0} with at most one stack, 5.1-5.2) are laid here.  With
+    ``emp_designation_2p = at_commit`` (D5) the Emperor's holder names its +0.5 entry as the
+    last part of a two-card commit (a decision even when one entry qualifies, so that the
+    number of decisions does not reveal a lone 0); a one-card commit names it unasked.
     """
+    kind = _commit_cards(s, p)
+    if kind == DK_NONE and s[O_EMP_AT_COMMIT] == 1 and s[G_TWO_BID] == 1 \
+            and s[GOAL_OWNER + EMPEROR] == p and s[pb(p) + F_EMP_SLOT] < 0:
+        b = pb(p)
+        if s[b + F_SLOT_CARD] != NO_CARD and s[b + F_SLOT_CARD + 1] != NO_CARD:
+            return DK_EMPEROR
+        m = emperor_entries(s, p)
+        if m == 1:
+            s[b + F_EMP_SLOT] = 0
+        elif m == 2:
+            s[b + F_EMP_SLOT] = 1
+    return kind
+
+
+@kernel(inline=True)
+def _commit_cards(s, p):
+    """The card-laying part of :func:`commit_decision`."""
     b = pb(p)
     palace = s[GOAL_OWNER + PALACE] == p
     if s[G_TWO_BID] == 0:
@@ -1073,6 +1093,9 @@ def determinize(s, observer, rng):
                 if s[b + F_HAND_START] == 1 and n_carry(s, q) == 2:
                     st = rng_below(rng, 0, 2)  # which stack took the 0 is secret too
                 lay(s, q, j, v, st, STEP_COMMIT)
+        if s[b + F_EMP_SLOT] >= 0:  # D5 at_commit: the secret naming follows the resampled cards
+            m = emperor_entries(s, q)
+            s[b + F_EMP_SLOT] = rng_below(rng, 0, 2) if m == 3 else (0 if m == 1 else 1)
 
 
 # ============================================================================ features, evaluation
@@ -1168,6 +1191,7 @@ def info_key(s, player):
             b = pb(q)
             c[b + F_HAND] = s[b + F_HAND_START]
             c[b + F_ZERO] = 0
+            c[b + F_EMP_SLOT] = 0 if s[b + F_EMP_SLOT] >= 0 else -1  # named (D5 at_commit), not which
             for j in range(2):
                 if s[b + F_SLOT_CARD + j] != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
                     c[b + F_SLOT_CARD + j] = COMMITTED
@@ -1201,6 +1225,10 @@ def rewind_secrets(s, observer):
             undone += laid
             if s[G_TWO_BID] == 1 and s[GOAL_OWNER + PALACE] == q and nc >= 1:
                 undone += 1  # the Palace's public announcement
+        if s[b + F_EMP_SLOT] >= 0:  # D5 at_commit: the naming is taken back with the commit
+            if laid == 2:
+                undone += 1
+            s[b + F_EMP_SLOT] = -1
         for j in range(2):
             card = s[b + F_SLOT_CARD + j]
             if card != NO_CARD:
