@@ -312,12 +312,148 @@ def test_t06_book_preservation_via_score_and_flip():
     R.apply(s, L.A_SCORE + 5)
     after = [vp(s, p) for p in range(3)]
     assert after[MENG] - before[MENG] == 13 and after[LI] - before[LI] == 5
-    # the second decree (Wang Ben, Trust 10 > 8) has begun: only its own +3 VP so far
-    assert s[H_CURRENT] == WANG and s[L.G_DECISION] == L.DK_DECREE1 and after[WANG] == before[WANG] + 3
+    # the second decree (Wang Ben, Trust 10 > 8) has begun: its +3 VP waits for his order (R-D2)
+    assert s[H_CURRENT] == WANG and s[L.G_DECISION] == L.DK_DECREE1 and after[WANG] == before[WANG]
     assert sum(int(s[R.pb(p) + L.F_TAB + L.BOOK]) for p in range(3)) == 0 and s[L.REMOVED + L.BOOK] == 3
     assert tribs(s, LI) == 1 and tribs(s, MENG) == 1 and tribs(s, WANG) == 0
     assert card_at(s, 5) == 1 and s[L.POLICY + 2 * 5 + 1] == 1
     assert trust(s, MENG) == 12 - 4  # round 2 costs 4
+
+
+def decree_position(tile, options=None):
+    """Round 2 decree: Meng Tian (Trust 12) carries out Decree tile ``tile`` (0 Score + Flip,
+    1 Score + Tribute); Wang Ben (10) does the other one next; Li Xin has Trust 5."""
+    s = position(3, options=options)
+    set_player(s, LI, tile=1, trust=5)
+    set_player(s, MENG, tile=2, trust=12)
+    set_player(s, WANG, tile=3, trust=10)
+    s[L.G_ROUND] = 2
+    s[L.G_PHASE], s[L.G_DC_STEP] = L.PH_DECREE, 0
+    s[L.G_DECISION] = L.DK_NONE
+    R.advance(s)
+    assert s[H_CURRENT] == MENG and s[L.G_DECISION] == L.DK_DECREE_TILE
+    R.apply(s, L.A_OPT + tile)
+    assert s[H_CURRENT] == MENG and s[L.G_DECISION] == L.DK_DECREE1
+    return s
+
+
+def names(s):
+    return [SPEC.action_name(s, a) for a in np.flatnonzero(mask(s))]
+
+
+def test_decree_parts_are_done_in_the_order_the_player_picks():
+    """R-D2 / D#47: before the scoring every part left is offered (+3 VP, Tribute draw, flip,
+    score); once scored, the +3 VP and the Tribute left come at once and only the flip (or
+    none) is asked."""
+    s = decree_position(0)
+    start = names(s)
+    assert start[0] == "decree +3 VP now" and "decree Tribute draw now" not in start
+    assert sum(n.startswith("score ") for n in start) == 7 and sum(n.startswith("flip ") for n in start) == 7
+    assert "no flip" not in start  # declining the flip waits until after the scoring
+    v = vp(s, MENG)
+    R.apply(s, L.A_FLIP + 2)
+    assert names(s)[0] == "decree +3 VP now" and not any(n.startswith("flip ") for n in names(s))
+    R.apply(s, L.A_SCORE + 0)  # the +3 VP comes after the scoring; the tile is done
+    assert s[R.pb(MENG) + L.F_VP_DECREE] == 3 and s[H_CURRENT] == WANG and s[L.G_DECISION] == L.DK_DECREE1
+    # Wang Ben, Score + Tribute: +3 VP, Tribute draw, score -- no flip
+    w = names(s)
+    assert w[:2] == ["decree +3 VP now", "decree Tribute draw now"] and not any(n.startswith("flip ") for n in w)
+    assert not any(n.startswith("score 1 ") for n in w)  # card 1 carries the disc placed just now
+    R.apply(s, L.A_OPT)
+    assert s[R.pb(WANG) + L.F_VP_DECREE] == 3 and names(s)[0] == "decree Tribute draw now"
+    t = tribs(s, WANG)
+    R.apply(s, L.A_SCORE + 1)  # the Tribute left is drawn after the scoring: the round ends
+    assert tribs(s, WANG) == t + 1 and s[L.G_ROUND] == 3 and s[L.G_PHASE] == L.PH_AUCTION
+    assert vp(s, MENG) >= v + 3
+
+
+def test_decree_score_then_no_flip_or_a_late_flip():
+    s = decree_position(0)
+    R.apply(s, L.A_SCORE + 4)
+    assert vp(s, MENG) >= 3 and s[R.pb(MENG) + L.F_VP_DECREE] == 3  # +3 VP already given
+    assert s[H_CURRENT] == MENG and s[L.G_DECISION] == L.DK_DECREE1
+    after = names(s)
+    assert after[0] == "no flip" and len(after) == 8 and all(n.startswith("flip ") for n in after[1:])
+    side = card_at(s, 6)
+    R.apply(s, L.A_FLIP + 6)  # a flip after the scoring: the card's disc and side change stays
+    assert card_at(s, 6) == 1 - side and s[H_CURRENT] == WANG
+    s = decree_position(0)
+    R.apply(s, L.A_SCORE + 4)
+    R.apply(s, L.A_END)
+    assert s[H_CURRENT] == WANG and s[L.G_DECISION] == L.DK_DECREE1
+
+
+@pytest.mark.parametrize("vp_first,final_vp", [(True, 0), (False, 3)])
+def test_decree_vp_after_a_scoring_that_costs_vp_at_the_floor(vp_first, final_vp):
+    """R-D2 with the VP floor (R-C6): Meng Tian at 0 VP with no cubes scores Border Defence
+    and loses to the Barbarians (no Wall: 0 VP), paying 1 cube he lacks = -3 VP under
+    ``soldier_payment_penalty = 3vp_per_missing``.  +3 VP first: 3 -> 0.  Scoring first:
+    the loss stops at 0, then +3 -> 3.  The Trust cost (4 of 12) costs no VP."""
+    s = decree_position(0, {"soldier_payment_penalty": "3vp_per_missing"})
+    set_policy(s, 3, "border_defence")
+    s[L.G_BARB] = 10
+    clear_cards(s, MENG)
+    set_tiles(s, MENG, tower=0, wall=0)
+    set_player(s, MENG, vp=0, cubes=0)
+    balance_supply(s)
+    if vp_first:
+        R.apply(s, L.A_OPT)
+        assert vp(s, MENG) == 3
+    R.apply(s, L.A_SCORE + 3)
+    R.apply(s, L.A_END)  # no flip
+    assert s[H_CURRENT] == WANG and trust(s, MENG) == 8
+    assert vp(s, MENG) == final_vp and s[R.pb(MENG) + L.F_VP_DECREE] == 3
+    assert s[R.pb(MENG) + L.F_VP_LOST] == 3 - final_vp
+
+
+@pytest.mark.parametrize("tribute_first", [True, False])
+def test_decree_tribute_before_or_after_the_scoring_with_one_tribute_left(tribute_first):
+    """R-D2 with R-C5: one Tribute card is left in the deck.  Meng Tian (no books) carries
+    out Score + Tribute and scores Book Preservation, for which Li Xin (1 book) draws a
+    Tribute.  Drawn first, the card is Meng Tian's and Li Xin gets the empty deck's 3 VP;
+    scored first, Li Xin takes the card and Meng Tian gets the 3 VP."""
+    s = decree_position(1)
+    set_policy(s, 5, "books_5vp_then_burn_tribute")
+    set_tiles(s, LI, book=1)
+    set_tiles(s, MENG, book=0)
+    set_tiles(s, WANG, book=0)
+    s[L.TRIB_DECK:L.TRIB_DECK + L.N_TRIB] = 0
+    s[L.TRIB_DECK + 2] = 1  # a 4-VP Tribute
+    for p in range(3):
+        set_player(s, p, vp=10)
+    if tribute_first:
+        R.apply(s, L.A_OPT + 1)
+        assert tribs(s, MENG) == 1
+        # private: Li Xin's key does not tell which card it was, Meng Tian's does
+        t = s.copy()
+        t[R.pb(MENG) + L.F_TRIB + 2] -= 1
+        t[R.pb(MENG) + L.F_TRIB + 0] += 1
+        assert R.info_key(t, LI) == R.info_key(s, LI) and R.info_key(t, MENG) != R.info_key(s, MENG)
+    R.apply(s, L.A_SCORE + 5)
+    assert s[H_CURRENT] == WANG  # the tile is done: +3 VP and (if left) the Tribute came after
+    if tribute_first:
+        assert (tribs(s, MENG), tribs(s, LI)) == (1, 0) and s[R.pb(MENG) + L.F_TRIB + 2] == 1
+        assert (vp(s, MENG), vp(s, LI)) == (13, 10 + 5 + 3)
+    else:
+        assert (tribs(s, MENG), tribs(s, LI)) == (0, 1) and s[R.pb(LI) + L.F_TRIB + 2] == 1
+        assert (vp(s, MENG), vp(s, LI)) == (16, 15)
+
+
+def test_decree_reveals_resolve_before_the_next_part_under_optional_subset():
+    """D#36 ``optional_subset`` with R-D2: the scoring's reveals are asked right after the
+    scoring; the +3 VP left and the flip question follow them."""
+    s = decree_position(0, {"reveal_mode": "optional_subset"})
+    set_policy(s, 4, "lineage_3vp")
+    for p in range(3):
+        clear_cards(s, p)
+        set_player(s, p, vp=10)
+    prince = give(s, MENG, "Prince")
+    R.apply(s, L.A_SCORE + 4)
+    assert s[L.G_DECISION] == L.DK_REVEAL and s[H_CURRENT] == MENG and vp(s, MENG) == 10
+    R.apply(s, L.A_CARD + prince)
+    R.apply(s, L.A_END)
+    assert s[L.G_DECISION] == L.DK_DECREE1 and s[H_CURRENT] == MENG and vp(s, MENG) == 16
+    assert names(s)[0] == "no flip"
 
 
 def test_t07_legalism_tiers():

@@ -12,8 +12,12 @@ Plan (docs/games/emperors_choice.md, "Heuristic"):
 * Policy choices (decree, Royal Seal) score each disc-free card on a copy of the state
   and take the one with the largest own gain minus the best rival's gain (VP plus half
   the Trust), which uses only public information except the Tributes under cards, which
-  the copy hands out unseen as well.  The Score+Tribute decree tile is preferred, and
-  the Score+Flip tile never flips.
+  the copy hands out unseen as well.  The Score+Tribute decree tile is preferred.
+* Decree part order (R-D2, ``decree_choice``): the +3 VP after the scoring (never worse:
+  a VP loss in the scoring stops at 0); the Tribute drawn before the scoring while the
+  deck has cards (after it from an empty deck, when it is 3 VP); Score+Flip flips first
+  when a disc-free card's other side scores better than every face-up side, then scores
+  that card, and otherwise never flips.
 * Management: use every Treasure; raise the palace by the number of levels whose end-VP
   gain plus side values exceeds their price; recruit a card with an end-game effect or
   Lineage when the Gold is there; never hire.
@@ -28,7 +32,7 @@ import numpy as np
 
 from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked
 from sim.emperors_choice.layout import *  # noqa: F401,F403
-from sim.emperors_choice.rules import cd, count_loc, legal_mask, ncards, pb, power, raise_cost, score_policy
+from sim.emperors_choice.rules import cd, count_loc, flip_policy, legal_mask, ncards, pb, power, raise_cost, score_policy
 
 TILE_VALUE = np.array([2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0])
 
@@ -90,6 +94,52 @@ def policy_gain(s, p, card):
 
 
 @nb.njit(cache=True)
+def decree_choice(s, p, mask):
+    """The next part of a Decree tile (R-D2), from public information.
+
+    * The +3 VP is never taken before the scoring: it then comes automatically after it,
+      which is never worse for the player (a VP loss during the scoring stops at 0, so
+      VP held before it can only be lost) and changes nothing for anybody else.
+    * The Tribute (Score + Tribute) is drawn before the scoring while the Tribute deck has
+      cards: the card is the player's before the scoring's draws (Frugality, Book
+      Preservation, the reset at the 6th disc) can empty the deck.  From an empty deck the
+      draw is 3 VP and waits until after the scoring, like the +3 VP.
+    * The flip (Score + Flip) comes first when the other side of a disc-free card scores
+      better (own gain minus the best rival's, as ``policy_gain``) than every face-up side
+      (the seed's example: flip Book Burning to Preservation, then score it); after the
+      scoring there is no flip.
+    * Otherwise: score the card with the best ``policy_gain``.
+    """
+    f = s[G_DC_FLAGS]
+    if f & DC_SCORED:
+        return A_END
+    if not f & DC_TRIBUTE:
+        left = 0
+        for t in range(N_TRIB):
+            left += s[TRIB_DECK + t]
+        if left > 0:
+            return A_OPT + 1
+    best = -1e9
+    pick = -1
+    for c in range(N_POLICY):
+        if mask[A_SCORE + c]:
+            g = policy_gain(s, p, c)
+            if g > best:
+                best = g
+                pick = A_SCORE + c
+    if not f & DC_FLIP:
+        for c in range(N_POLICY):
+            if mask[A_SCORE + c]:
+                t = s.copy()
+                flip_policy(t, c)
+                g = policy_gain(t, p, c)
+                if g > best:
+                    best = g
+                    pick = A_FLIP + c
+    return pick
+
+
+@nb.njit(cache=True)
 def heuristic(s, rng):
     n = s[H_NPLAYERS]
     p = s[H_CURRENT]
@@ -142,7 +192,9 @@ def heuristic(s, rng):
             if mask[A_TREASURE + i]:
                 o = s[TREASURE + i]
                 vals[A_TREASURE + i] = 1000.0 if o < 0 else s[pb(o) + F_VP]
-    elif kind == DK_SEAL or kind == DK_DECREE1:
+    elif kind == DK_DECREE1:
+        return decree_choice(s, p, mask)
+    elif kind == DK_SEAL:
         any_score = False
         for c in range(N_POLICY):
             if mask[A_SCORE + c]:

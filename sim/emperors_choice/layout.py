@@ -158,6 +158,10 @@ PH_SETUP, PH_AUCTION, PH_MGMT, PH_DECREE, PH_OVER = range(5)
 DK_NONE, DK_BID, DK_LOSE, DK_WITHDRAW, DK_SIDE, DK_KEEP, DK_OPTION, DK_ORDER = range(8)
 DK_SET, DK_IMM, DK_JADE, DK_SEAL, DK_TREASURE, DK_RESUPPLY, DK_DECREE_TILE, DK_DECREE1, DK_SCORE = range(8, 17)
 DK_REVEAL = 17  # reveal_mode = optional_subset: reveal one more card (A_CARD + c) or stop (A_END)
+# G_DC_FLAGS: the parts of the Decree tile under way already done (R-D2; the part a tile
+# lacks -- Score + Flip's Tribute, Score + Tribute's flip -- is set when the tile begins)
+DC_SCORED, DC_FLIP, DC_VP, DC_TRIBUTE = 1, 2, 4, 8
+DC_ALL = 15
 
 # Actions.
 A_PASS, A_CONFIRM, A_CUBE, A_END = 0, 1, 2, 3

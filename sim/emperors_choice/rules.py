@@ -1116,11 +1116,39 @@ def begin_decree(s):
 
 @kernel
 def start_decree_tile(s, p, t):
+    """R-D2: begin Decree tile ``t`` (0 Score + Flip, 1 Score + Tribute); its parts follow
+    in the order the player picks (``decree_part``)."""
     s[G_DC_TILE] = t
     s[G_DECREE_UP] &= ~(1 << t)
-    gain_vp(s, p, DECREE_VP, F_VP_DECREE)
-    s[G_DC_FLAGS] = 0 if t == 0 else 2
+    s[G_DC_FLAGS] = DC_TRIBUTE if t == 0 else DC_FLIP  # the part the tile lacks counts as done
+
+
+@nb.njit(cache=True)
+def decree_part(s):
+    """R-D2 / D#47: the next part of the Decree tile being carried out, in the player's order.
+
+    Before the scoring the player picks any part left (``DK_DECREE1``): the +3 VP, the
+    Tribute draw (Score + Tribute), a flip (Score + Flip) or the scoring itself.  Once the
+    scoring and everything it started (reveals under ``optional_subset``) is over, the +3 VP
+    and the Tribute draw left happen at once: both only add (VP, a card or the empty deck's
+    3 VP) and nothing can take VP away before the tile ends, so their order among themselves
+    and against a later flip changes nothing; the flip left is asked (a card, or none).
+    Returns True when the tile is done.
+    """
+    p = s[G_DC_P]
+    f = s[G_DC_FLAGS]
+    if f & DC_SCORED:
+        if not f & DC_VP:
+            gain_vp(s, p, DECREE_VP, F_VP_DECREE)
+            f |= DC_VP
+        if not f & DC_TRIBUTE:
+            draw_tribute(s, p)
+            f |= DC_TRIBUTE
+        s[G_DC_FLAGS] = f
+        if f == DC_ALL:
+            return True
     set_decision(s, DK_DECREE1, p)
+    return False
 
 
 @nb.njit(cache=True)
@@ -1133,6 +1161,9 @@ def decree_step(s):
         s[pb(p) + F_DECREES] += 1
         s[G_DC_STEP] = 1
         set_decision(s, DK_DECREE_TILE, p)
+    elif st == 1 or st == 4:  # a tile under way (step 1: chosen by DK_DECREE_TILE)
+        if decree_part(s):
+            s[G_DC_STEP] = st + 1
     elif st == 2 or st == 5:
         trust_loss(s, s[G_DC_P], cost)
         s[G_DC_STEP] = st + 1
@@ -1327,19 +1358,29 @@ def legal_mask(s, out):
                 out[A_TREASURE + i] = True
                 count += 1
     elif kind == DK_SEAL or kind == DK_DECREE1:
+        # DK_DECREE1 (R-D2): before the scoring any part left -- score, +3 VP (A_OPT), draw
+        # the Tribute (A_OPT + 1), flip; after it only the flip left, or no flip (A_END)
         flags = s[G_DC_FLAGS] if kind == DK_DECREE1 else 0
-        if not flags & 1:
+        if not flags & DC_SCORED:
             for c in range(N_POLICY):
                 if s[POLICY + 2 * c + 1] == 0:
                     out[A_SCORE + c] = True
                     count += 1
-        if not flags & 2:
+        if not flags & DC_FLIP:
             for c in range(N_POLICY):
                 out[A_FLIP + c] = True
                 count += 1
-        if kind == DK_DECREE1 and flags == 1:
-            out[A_END] = True
-            count += 1
+        if kind == DK_DECREE1:
+            if flags & DC_SCORED:
+                out[A_END] = True
+                count += 1
+            else:
+                if not flags & DC_VP:
+                    out[A_OPT] = True
+                    count += 1
+                if not flags & DC_TRIBUTE:
+                    out[A_OPT + 1] = True
+                    count += 1
     elif kind == DK_RESUPPLY:
         out[A_END] = True
         count = 1
@@ -1488,20 +1529,21 @@ def apply(s, a):
             s[KNOWN + a - A_CARD] = 1  # shown to everybody
             set_decision(s, DK_REVEAL, p)
     elif kind == DK_DECREE1:
+        # one part of the Decree tile; decree_step asks for the next once the stack is empty
         if a == A_END:
-            s[G_DC_FLAGS] |= 2
+            s[G_DC_FLAGS] |= DC_FLIP  # no flip
+        elif a == A_OPT:
+            gain_vp(s, p, DECREE_VP, F_VP_DECREE)
+            s[G_DC_FLAGS] |= DC_VP
+        elif a == A_OPT + 1:
+            draw_tribute(s, p)
+            s[G_DC_FLAGS] |= DC_TRIBUTE
         elif a >= A_FLIP:
             flip_policy(s, a - A_FLIP)
-            s[G_DC_FLAGS] |= 2
+            s[G_DC_FLAGS] |= DC_FLIP
         else:
             score_policy(s, a - A_SCORE, p)
-            s[G_DC_FLAGS] |= 1
-        if s[G_DC_FLAGS] == 3:
-            if s[G_DC_TILE] == 1:
-                push(s, AT_TRIBUTE, 0, p)
-            s[G_DC_STEP] += 1
-        else:
-            set_decision(s, DK_DECREE1, p)
+            s[G_DC_FLAGS] |= DC_SCORED
     advance(s)
 
 

@@ -45,7 +45,9 @@ def action_name(s: np.ndarray, a: int) -> str:
     if a == L.A_CUBE:
         return "lose the bid cubes" if kind == L.DK_LOSE else "add a cube"
     if a == L.A_END:
-        return "reveal no more" if kind == L.DK_REVEAL else "end"
+        if kind == L.DK_REVEAL:
+            return "reveal no more"
+        return "no flip" if kind == L.DK_DECREE1 else "end"
     if L.A_OPT <= a < L.A_CARD:
         o = a - L.A_OPT
         if kind == L.DK_SIDE:
@@ -61,6 +63,8 @@ def action_name(s: np.ndarray, a: int) -> str:
             return f"{'use' if o else 'skip'} {TREASURE_NAMES[int(s[L.G_TR_IDX])]}"
         if kind == L.DK_DECREE_TILE:
             return ("decree Score + Flip", "decree Score + Tribute")[o]
+        if kind == L.DK_DECREE1 and o < 2:
+            return ("decree +3 VP now", "decree Tribute draw now")[o]
         return f"choice {o}"
     if L.A_CARD <= a < L.A_WD:
         c = a - L.A_CARD
