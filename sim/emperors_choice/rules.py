@@ -1123,7 +1123,7 @@ def start_decree_tile(s, p, t):
     s[G_DC_FLAGS] = DC_TRIBUTE if t == 0 else DC_FLIP  # the part the tile lacks counts as done
 
 
-@nb.njit(cache=True)
+@kernel
 def decree_part(s):
     """R-D2 / D#47: the next part of the Decree tile being carried out, in the player's order.
 
