@@ -838,3 +838,196 @@ def test_two_player_games_sometimes_end_with_the_emperor_winning():
         assert sum(g.win_shares) in (0.0, 1.0)
         assert "Eternal Emperor" in g.render()
     assert 0.0 in results
+
+
+# ---------------------------------------------------------------- 5.4 step 1: the pre-check reads the board from before the effect
+
+
+def _resolve_gain(s, p):
+    """Finish seat p's gain event: Military for any type choice, no bonus spent."""
+    while s[H_CURRENT] == p and top_kind(s) == R.TK_GAIN:
+        lg = legal(s)
+        K.apply(s, L.A_TYPE + 0 if L.A_TYPE + 0 in lg else L.A_NUM + 0)
+
+
+@pytest.mark.parametrize("ally_m,li_after", [(2, (4, 0)), (3, (5, 0))])
+def test_alliance_card_players_li_check_ignores_the_allys_share(ally_m, li_after):
+    # equal Military before the card: the ally's share (3 > 2) does not make Li's check hold;
+    # an ally already stronger before the card does
+    s = position(3, rulers=["Li of the Sun"], hands=[["ALLIANCE"]],
+                 board={(0, "Hunan"): (2, 0), (1, "Hunan"): (ally_m, 0)})
+    turn(s, 0)
+    K.apply(s, L.A_CARD + 0)
+    K.apply(s, L.A_PLAYER + 1)
+    assert s[H_CURRENT] == 1 and top_kind(s) == R.TK_TARGET
+    K.apply(s, prov("Hunan"))
+    _resolve_gain(s, 1)
+    assert tokens(s, 1, "Hunan") == (ally_m + 1, 0)
+    assert s[H_CURRENT] == 0 and top_kind(s) == R.TK_TARGET
+    K.apply(s, prov("Hunan"))
+    _resolve_gain(s, 0)
+    assert tokens(s, 0, "Hunan") == li_after
+
+
+@pytest.mark.parametrize("other_p,mei_after", [(2, (0, 3)), (3, (0, 4))])
+def test_vote_later_shares_check_the_board_from_before_the_vote(other_p, mei_after):
+    # Census called by Mei (seat 0): seat 1's share comes first and raises it to 3 Political
+    # in Hunan; Mei's check still reads the 2 against 2 from before the Vote
+    s = position(3, rulers=["Mei of the Moon"], votes=[["CENSUS"], [], []],
+                 board={(0, "Hunan"): (0, 2), (1, "Hunan"): (0, other_p), (2, "Yunnan"): (1, 1)})
+    turn(s, 0)
+    K.apply(s, L.A_NUM + 0)
+    _vote(s, 0, 3, {0, 1, 2})
+    assert s[H_CURRENT] == 1 and top_kind(s) == R.TK_TARGET
+    K.apply(s, prov("Hunan"))
+    _resolve_gain(s, 1)
+    assert s[H_CURRENT] == 2 and top_kind(s) == R.TK_TARGET
+    K.apply(s, prov("Yunnan"))
+    _resolve_gain(s, 2)
+    assert tokens(s, 1, "Hunan") == (0, other_p + 1)
+    assert s[H_CURRENT] == 0 and top_kind(s) == R.TK_TARGET
+    K.apply(s, prov("Hunan"))
+    _resolve_gain(s, 0)
+    assert tokens(s, 0, "Hunan") == mei_after
+
+
+def test_leader_card_li_check_is_taken_before_the_general_is_placed():
+    # 2 M against 3 M: the check holds before the card, although Li's own General (+2)
+    # makes him the stronger once placed
+    s = position(3, rulers=["Li of the Sun"], hands=[["GENERAL"]],
+                 board={(0, "Hunan"): (2, 0), (1, "Hunan"): (3, 0)})
+    turn(s, 0)
+    K.apply(s, L.A_CARD + 0)
+    K.apply(s, prov("Hunan"))
+    _resolve_gain(s, 0)
+    assert tokens(s, 0, "Hunan") == (4, 0) and s[R.li(0, q0("Hunan"), L.GENERAL)] == 1
+
+
+# ---------------------------------------------------------------- determinize: exactly what the observer cannot see
+
+
+def _play_random(s, stop, seed):
+    rng = np.random.default_rng(seed)
+    while not stop(s):
+        assert not K.is_terminal(s)
+        K.apply(s, int(rng.choice(sorted(legal(s)))))
+    return s
+
+
+def _secret_indices(s, observer):
+    """State words determinize may change for ``observer``: card places, deck orders and
+    knowledge bits, and other seats' hands, Rulers and pending secret choices."""
+    idx = set(range(L.DYN_LOC, L.VOTE_TYPE)) | set(range(L.VOTE_LOC, L.STACK))
+    for p in range(int(s[2])):
+        if p == observer:
+            continue
+        b = R.pb(p)
+        idx |= set(range(b + L.F_HAND, b + L.F_HAND + L.HAND_MAX))
+        idx |= set(range(b + L.F_VHAND, b + L.F_VHAND + L.VHAND_MAX))
+        idx |= set(range(b + L.F_DEALT, b + L.F_DEALT + 3)) | {b + L.F_KEPT, b + L.F_KEPT + 1}
+        idx |= {b + L.F_CHOICE, b + L.F_DPICK, b + L.F_PICK, b + L.F_BID}
+    return np.array(sorted(idx))
+
+
+def _family(s, observer, loc, know, size, hand, count, deck, ptr, end, dynasty):
+    """(what the observer places: card -> place, face-down discards per seat, unseen cards)."""
+    ob = 1 << observer
+    n = int(s[2])
+    seen, unseen = {}, set(int(c) for c in s[deck + s[ptr]:deck + s[end]])
+    for p in range(n):
+        for c in s[R.pb(p) + hand:R.pb(p) + hand + s[R.pb(p) + count]]:
+            c = int(c)
+            if p == observer or (dynasty and R.is_setaside_copy(s, c)):
+                seen[c] = ("hand", p)
+            else:
+                unseen.add(c)
+    fd = [0] * n
+    for c in range(size):
+        if s[loc + c] == L.LOC_DISCARD:
+            k = int(s[know + c])
+            if k != L.KNOW_ALL:
+                fd[k.bit_length() - 1] += 1
+            if k & ob:
+                seen[c] = ("discard", k)
+            else:
+                unseen.add(c)
+        elif s[loc + c] not in (L.LOC_DECK, L.LOC_HAND):
+            seen[c] = ("other", int(s[loc + c]))
+    return seen, fd, unseen
+
+
+def _fd_of(s, p, loc, know, size):
+    return frozenset(c for c in range(size) if s[loc + c] == L.LOC_DISCARD and s[know + c] == 1 << p)
+
+
+def test_determinize_resamples_other_seats_face_down_discards_and_keeps_what_the_observer_sees():
+    s = K.new_state(np.int64(11), np.int64(4), SPEC.encode_options({}))
+    _play_random(s, lambda s: s[L.G_GEN] >= 3 and s[L.G_PHASE] == L.PH_TURNS and s[L.G_ROUND] >= 2, 5)
+    dyn = (L.DYN_LOC, L.DYN_KNOW, L.N_DYN, L.F_HAND, L.F_NDYN, L.DYN_DECK, L.G_DYN_PTR, L.G_DYN_END, True)
+    vote = (L.VOTE_LOC, L.VOTE_KNOW, L.N_VOTES, L.F_VHAND, L.F_NVOTE, L.VOTE_DECK, L.G_VOTE_PTR, L.G_VOTE_END, False)
+    for observer in range(4):
+        fixed = np.setdiff1d(np.arange(L.LOG), _secret_indices(s, observer))
+        views = [_family(s, observer, *f) for f in (dyn, vote)]
+        assert all(views[0][1])  # every seat has face-down discards by now
+        others = [p for p in range(4) if p != observer]
+        fds = {p: set() for p in others}
+        rulers_seen = set()
+        for seed in range(25):
+            c = s.copy()
+            K.determinize(c, np.int64(observer), np.array([seed, 3], np.int32))
+            assert np.array_equal(c[fixed], s[fixed])  # board, own hands, counts, public discards ...
+            assert K.info_key(c, observer) == K.info_key(s, observer)
+            for f, v in zip((dyn, vote), views):
+                assert _family(c, observer, *f) == v  # own discards stay, per-seat counts kept, same unseen set
+            for p in others:
+                fds[p].add(_fd_of(c, p, L.DYN_LOC, L.DYN_KNOW, L.N_DYN))
+            rulers_seen.add(frozenset((r, int(c[L.RUL_KNOW + r])) for r in range(L.N_RULERS)  # who discarded which
+                                      if c[L.RUL_LOC + r] == L.LOC_DISCARD and not c[L.RUL_KNOW + r] >> observer & 1))
+            own = [r for r in range(L.N_RULERS) if s[L.RUL_KNOW + r] >> observer & 1]
+            assert all(c[L.RUL_LOC + r] == s[L.RUL_LOC + r] for r in own)  # the Rulers it held stay put
+        assert all(len(v) > 5 for v in fds.values())  # other seats' face-down discards are resampled
+        assert len(rulers_seen) > 5  # and so are the Rulers other seats discarded unseen
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_determinize_keeps_what_the_observer_knows_of_the_rulers_it_passed_in_the_draft(n):
+    s = K.new_state(np.int64(4), np.int64(n), SPEC.encode_options({"ruler_draft": "true"}))
+    assert top_kind(s) == R.TK_DRAFT and s[L.G_GEN] == 1  # odd Generation: pass to seat + 1
+    dealt0 = [int(r) for r in s[R.pb(0) + L.F_DEALT:R.pb(0) + L.F_DEALT + 3]]
+    x, y = 1 % n, 2 % n
+
+    def dets(s, k=40):
+        out = []
+        for seed in range(k):
+            c = s.copy()
+            K.determinize(c, np.int64(0), np.array([seed, 9], np.int32))
+            assert K.info_key(c, 0) == K.info_key(s, 0)
+            assert np.array_equal(c[R.pb(0):R.pb(0) + L.PS], s[R.pb(0):R.pb(0) + L.PS])
+            out.append(c)
+        return out
+
+    while top_kind(s) == R.TK_DRAFT and s[L.G_SP] and s[R.top(s) + 2] == 1:
+        K.apply(s, L.A_NUM + 0)  # everyone keeps their first Ruler and passes the other two
+    passed1 = set(dealt0[1:])
+    for c in dets(s):  # seat x holds exactly the two the observer passed
+        assert set(int(r) for r in c[R.pb(x) + L.F_DEALT:R.pb(x) + L.F_DEALT + 2]) == passed1
+    passed2 = int(s[R.pb(0) + L.F_DEALT + 1])  # the observer keeps slot 0 and passes slot 1
+    while top_kind(s) == R.TK_DRAFT:
+        K.apply(s, L.A_NUM + 0)
+    assert top_kind(s) == R.TK_RULER
+    held = set(dealt0) | {passed2} | {int(r) for r in s[R.pb(0) + L.F_DEALT:R.pb(0) + L.F_DEALT + 3]}
+    arrangements, unknown = set(), set()
+    for c in dets(s):
+        assert c[R.pb(x) + L.F_DEALT + 2] == passed2  # the Ruler it passed at the second pass
+        a = int(c[R.pb(x) + L.F_DEALT + 1])
+        b = int(c[R.pb(y) + L.F_DEALT + 2])
+        if n == 2:  # it got back the one x did not keep: x's second pick is known
+            assert (a, b) == (int(s[R.pb(x) + L.F_DEALT + 1]), int(s[R.pb(y) + L.F_DEALT + 2]))
+        else:  # x kept one of the two, the next seat holds the other: either way
+            assert {a, b} == passed1
+        arrangements.add((a, b))
+        u = int(c[R.pb(x) + L.F_DEALT])  # x's first pick: never seen by the observer
+        assert u not in held
+        unknown.add(u)
+    assert len(arrangements) == (1 if n == 2 else 2)
+    assert len(unknown) > 5

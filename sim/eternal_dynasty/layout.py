@@ -21,6 +21,9 @@ players in every clockwise order, spec 8)::
     RUL_LOC / RUL_DECK              36 Rulers
     VOTE_TYPE / VOTE_LOC / VOTE_DECK  30 Vote cards
     EVT_LOC / EVT_DECK              20 Event cards
+    DYN_KNOW / RUL_KNOW / VOTE_KNOW  per card, the bit set of seats that know where it lies
+                (a face-down discard: its discarder; a played or called card: everyone; a
+                Ruler: every seat that held it; 0 once it is shuffled back into its deck)
     STACK       the task stack (STACK_MAX tasks of TASK_SIZE ints, see rules.py)
     PL          player blocks of PS ints, fields F_*
     LOG         every chance outcome in order (replays from chance outcomes alone)
@@ -131,9 +134,13 @@ VOTE_LOC = VOTE_TYPE + N_VOTES
 VOTE_DECK = VOTE_LOC + N_VOTES
 EVT_LOC = VOTE_DECK + N_VOTES
 EVT_DECK = EVT_LOC + N_EVENTS
+DYN_KNOW = EVT_DECK + N_EVENTS
+RUL_KNOW = DYN_KNOW + N_DYN
+VOTE_KNOW = RUL_KNOW + N_RULERS
+KNOW_ALL = (1 << MAXP) - 1  # a public card: every seat knows it
 TASK_SIZE = 8
 STACK_MAX = 64
-STACK = EVT_DECK + N_EVENTS
+STACK = VOTE_KNOW + N_VOTES
 PL = STACK + STACK_MAX * TASK_SIZE
 
 # player block fields

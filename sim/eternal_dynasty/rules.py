@@ -32,6 +32,10 @@ TG_MASK = 8  # TK_TARGET: the candidate provinces are the bit set in the last ar
 PU_ALLY, PU_CONVERT, PU_REMOVE, PU_ASSASSIN = 0, 1, 2, 3
 # TK_GAIN flags
 GF_NO_BONUS, GF_NO_EXTRAS, GF_PRE_CATCH_M, GF_PRE_CATCH_P, GF_PRE_NEW = 1, 2, 4, 8, 16
+GF_PRE_TAKEN = 32  # the pre-check flags were taken earlier (from the board before the effect)
+# TK_TARGET's seventh word: the pre-check of every province taken when the effect began
+# (bit q: the check holds in q), with PRE_SNAP set; 0: check when the province is chosen
+PRE_SNAP = 1 << 20
 N_OPTION_CODES = N_OPT
 
 
@@ -284,14 +288,17 @@ def roll_province(s):
 
 
 @kernel
-def _draw(s, deck, loc, ptr_f, end_f, size):
-    """Top card of a deck (reshuffling its discard pile when empty); -1 if none at all."""
+def _draw(s, deck, loc, ptr_f, end_f, size, know):
+    """Top card of a deck (reshuffling its discard pile when empty); -1 if none at all.
+    ``know``: the deck's knowledge bits (-1 none), cleared for reshuffled cards."""
     if s[ptr_f] >= s[end_f]:
         k = 0
         for c in range(size):
             if s[loc + c] == LOC_DISCARD:
                 s[deck + k] = c
                 s[loc + c] = LOC_DECK
+                if know >= 0:
+                    s[know + c] = 0
                 k += 1
         s[ptr_f] = 0
         s[end_f] = k
@@ -307,7 +314,7 @@ def _draw(s, deck, loc, ptr_f, end_f, size):
 def draw_dynasty(s, p):
     if s[pb(p) + F_NDYN] >= HAND_MAX:
         return
-    c = _draw(s, DYN_DECK, DYN_LOC, G_DYN_PTR, G_DYN_END, N_DYN)
+    c = _draw(s, DYN_DECK, DYN_LOC, G_DYN_PTR, G_DYN_END, N_DYN, DYN_KNOW)
     if c >= 0:
         add_to_hand(s, p, c)
 
@@ -333,8 +340,10 @@ def remove_from_hand(s, p, slot):
 
 
 @kernel
-def discard_card(s, c):
-    """A played or discarded Dynasty card: the set-aside copies go back (spec 3.5)."""
+def discard_card(s, c, know):
+    """A played or discarded Dynasty card: the set-aside copies go back (spec 3.5).
+    ``know``: who sees it (KNOW_ALL played; the discarder's bit face down, spec 9)."""
+    s[DYN_KNOW + c] = know
     if is_setaside_copy(s, c):
         s[DYN_LOC + c] = LOC_SETASIDE
     else:
@@ -356,7 +365,7 @@ def draw_vote(s, p):
     b = pb(p)
     if s[b + F_NVOTE] >= VHAND_MAX:
         return
-    c = _draw(s, VOTE_DECK, VOTE_LOC, G_VOTE_PTR, G_VOTE_END, N_VOTES)
+    c = _draw(s, VOTE_DECK, VOTE_LOC, G_VOTE_PTR, G_VOTE_END, N_VOTES, VOTE_KNOW)
     if c >= 0:
         s[b + F_VHAND + s[b + F_NVOTE]] = c
         s[b + F_NVOTE] += 1
@@ -364,7 +373,8 @@ def draw_vote(s, p):
 
 
 @kernel
-def remove_vote(s, p, slot):
+def remove_vote(s, p, slot, know):
+    """A called (``know`` = KNOW_ALL) or spent (face down: p's bit, spec 9) Vote card."""
     b = pb(p)
     c = s[b + F_VHAND + slot]
     n = s[b + F_NVOTE]
@@ -373,6 +383,7 @@ def remove_vote(s, p, slot):
     s[b + F_VHAND + n - 1] = -1
     s[b + F_NVOTE] = n - 1
     s[VOTE_LOC + c] = LOC_DISCARD
+    s[VOTE_KNOW + c] = know
     return c
 
 
@@ -419,7 +430,7 @@ def push_gain(s, g, q, m, pp, any_n, flags):
     """One gain event (spec 5.4) of g in q, with the pre-check of step 1 taken now."""
     if not gain_ok(s, q):
         return
-    if (flags & GF_NO_EXTRAS) == 0:
+    if (flags & (GF_NO_EXTRAS | GF_PRE_TAKEN)) == 0:
         flags |= precheck(s, g, q)
     push(s, TK_GAIN, g, q, m, pp, any_n, 0, flags)
 
@@ -437,6 +448,33 @@ def precheck(s, g, q):
                 f |= GF_PRE_CATCH_M if t == M else GF_PRE_CATCH_P
     if ab == AB_EXTRA_NEW_PROVINCE and not represented(s, g, q):
         f |= GF_PRE_NEW
+    return f
+
+
+@kernel
+def precheck_snapshot(s, g):
+    """5.4 step 1 for every province at once, on the board as it stands now (taken when an
+    effect with several shares begins, for the shares resolved after others): bit q set
+    when g's pre-check holds in q, and PRE_SNAP."""
+    snap = PRE_SNAP
+    for q in range(N_PROV):
+        if precheck(s, g, q) != 0:
+            snap |= 1 << q
+    return snap
+
+
+@kernel
+def precheck_from(s, g, q, snap):
+    """The gain flags of g's pre-check in q read from a snapshot (0: none, check now)."""
+    if snap == 0:
+        return 0
+    f = GF_PRE_TAKEN
+    if (snap >> q) & 1:
+        ab = ability(s, g)
+        if ab == AB_EXTRA_CATCHUP:
+            f |= GF_PRE_CATCH_M if ab_arg(s, g, 0) == M else GF_PRE_CATCH_P
+        elif ab == AB_EXTRA_NEW_PROVINCE:
+            f |= GF_PRE_NEW
     return f
 
 
@@ -726,10 +764,11 @@ def deal(s):
     for k in range(dconst(s, K_DEALT_RULERS)):
         for i in range(n):
             p = order[i]
-            r = _draw(s, RUL_DECK, RUL_LOC, G_RUL_PTR, G_RUL_END, N_RULERS)
+            r = _draw(s, RUL_DECK, RUL_LOC, G_RUL_PTR, G_RUL_END, N_RULERS, RUL_KNOW)
             s[pb(p) + F_DEALT + k] = r
             if r >= 0:
                 s[RUL_LOC + r] = LOC_DEALT
+                s[RUL_KNOW + r] = 1 << p
     for k in range(dconst(s, K_DEALT_DYN)):
         for i in range(n):
             draw_dynasty(s, order[i])
@@ -761,6 +800,7 @@ def draft_pass(s, stage):
                 s[b + F_KEPT + stage - 1] = r
             else:
                 passed[(p + d) % n, k] = r
+                s[RUL_KNOW + r] |= 1 << ((p + d) % n)  # spec 9: seen by everyone it passes through
                 k += 1
         s[b + F_DPICK] = -1
     for p in range(n):
@@ -823,7 +863,7 @@ def cleanup(s):
     for p in range(n):
         b = pb(p)
         while s[b + F_NDYN] > 0:
-            discard_card(s, remove_from_hand(s, p, s[b + F_NDYN] - 1))
+            discard_card(s, remove_from_hand(s, p, s[b + F_NDYN] - 1), 1 << p)
         if s[b + F_RULER] >= 0:
             s[RUL_LOC + s[b + F_RULER]] = LOC_OUT
         s[b + F_RULER] = -1
@@ -1238,7 +1278,7 @@ def run_auto(s, o):
         return False
     if kind == TK_EVENT_DRAW:
         pop(s)
-        e = _draw(s, EVT_DECK, EVT_LOC, G_EVT_PTR, G_EVT_END, N_EVENTS)
+        e = _draw(s, EVT_DECK, EVT_LOC, G_EVT_PTR, G_EVT_END, N_EVENTS, -1)
         if e < 0:
             return False
         s[EVT_LOC + e] = LOC_DISCARD
@@ -1668,7 +1708,8 @@ def resolve_vote(s):
     for i in range(nc - 1, -1, -1):
         p = order[i]
         if kind == VK_EACH_GAIN:
-            push(s, TK_TARGET, p, a2, a1, a0, 1, 0, 0)
+            # 5.4 step 1: every share is checked on the board from before the first share
+            push(s, TK_TARGET, p, a2, a1, a0, 1, precheck_snapshot(s, p), 0)
         elif kind == VK_EACH_REMOVE_OWN:
             push(s, TK_REMOVE_OWN, p, a0, -1, a1, -1, 0, 0)
         elif kind == VK_EACH_MOVE:
@@ -2015,7 +2056,7 @@ def play_card(s, p, slot):
                 slot = i
                 break
     c = remove_from_hand(s, p, slot)
-    discard_card(s, c)
+    discard_card(s, c, KNOW_ALL)
     s[pb(p) + F_CARDS_PLAYED] += 1
     ct = s[DYN_TYPE + c]
     kind = dyn_field(s, ct, C_KIND)
@@ -2048,7 +2089,7 @@ def play_card(s, p, slot):
 def call_vote(s, p, slot):
     """V1-V5 pushed in order: picks from the caller's left (caller last, D48), reveal, extras, result."""
     n = n_players(s)
-    c = remove_vote(s, p, slot)
+    c = remove_vote(s, p, slot, KNOW_ALL)
     s[G_VOTE_CARD] = c
     s[G_VOTE_CALLER] = p
     s[G_VOTE_STAGE] = 0
@@ -2092,7 +2133,7 @@ def apply(s, a):
         s[b + F_DPICK] = a - A_NUM
         pop(s)
     elif kind == TK_DISCARD:
-        discard_card(s, remove_from_hand(s, p, a - A_CARD))
+        discard_card(s, remove_from_hand(s, p, a - A_CARD), 1 << p)
     elif kind == TK_VOTECALL:
         pop(s)
         if a != A_SKIP:
@@ -2145,11 +2186,12 @@ def apply(s, a):
         typ = s[o + 3]
         nn = s[o + 4]
         rem = s[o + 5]
+        snap = s[o + 6]
         excl = s[o + 7]
         pop(s)
         if rem > 1 and target != TG_MASK:
-            push(s, TK_TARGET, p, target, typ, nn, rem - 1, 0, excl | (1 << q))
-        push_typed_gain(s, p, q, typ, nn, 0)
+            push(s, TK_TARGET, p, target, typ, nn, rem - 1, snap, excl | (1 << q))
+        push_typed_gain(s, p, q, typ, nn, precheck_from(s, p, q, snap))
     elif kind == TK_INIT_PLACE:
         s[o + 2] = 1
         s[o + 3] = a - A_TYPE
@@ -2170,10 +2212,10 @@ def apply(s, a):
         else:
             k = a - A_NUM
             if k >= VHAND_MAX:
-                remove_vote(s, p, k - VHAND_MAX)
+                remove_vote(s, p, k - VHAND_MAX, 1 << p)
                 s[G_NAYS] += 1
             else:
-                remove_vote(s, p, k)
+                remove_vote(s, p, k, 1 << p)
                 s[G_AYES] += 1
     elif kind == TK_PICK_PLAYER:
         v = a - A_PLAYER
@@ -2185,8 +2227,11 @@ def apply(s, a):
             s[b + F_DI_SPENT] += dconst(s, K_ALLY_COST)
         if purpose == PU_ALLY:
             # the ally resolves first (clockwise from the card player's left, card player last)
-            push(s, TK_TARGET, p, dyn_field(s, ct, C_A0 + 4), dyn_field(s, ct, C_A0 + 3), dyn_field(s, ct, C_A0 + 2), 1, 0, 0)
-            push(s, TK_TARGET, v, dyn_field(s, ct, C_A0 + 4), dyn_field(s, ct, C_A0 + 1), dyn_field(s, ct, C_A0), 1, 0, 0)
+            # (5.4 step 1: the card player's check reads the board from before the ally's share)
+            push(s, TK_TARGET, p, dyn_field(s, ct, C_A0 + 4), dyn_field(s, ct, C_A0 + 3), dyn_field(s, ct, C_A0 + 2), 1,
+                 precheck_snapshot(s, p), 0)
+            push(s, TK_TARGET, v, dyn_field(s, ct, C_A0 + 4), dyn_field(s, ct, C_A0 + 1), dyn_field(s, ct, C_A0), 1,
+                 precheck_snapshot(s, v), 0)
         elif purpose == PU_CONVERT:
             push(s, TK_CONVERT_AT, p, v, dyn_field(s, ct, C_A0), 0, 0, 0, 0)
         elif purpose == PU_REMOVE:
@@ -2242,8 +2287,9 @@ def apply(s, a):
         typ = s[o + 3]
         nn = s[o + 4]
         pop(s)
+        pre = precheck(s, p, q) | GF_PRE_TAKEN  # 5.4 step 1: before the Leader is placed
         s[li(p, q, k)] = 1
-        push_typed_gain(s, p, q, typ, nn, 0)
+        push_typed_gain(s, p, q, typ, nn, pre)
     elif kind == TK_STRUCT:
         q = a - A_PROV
         k = s[o + 2]
@@ -2322,10 +2368,15 @@ def in_simultaneous_pick(s):
 
 
 @kernel
-def _redeal(s, observer, rng, pool, deck, ptr, end, hand, count, loc):
-    """Shuffle the undrawn part of one deck together with the other seats' hands of it and
-    deal them back (hand sizes kept): what ``observer`` cannot tell apart."""
+def _resample(s, observer, rng, pool, slot_know, deck, ptr, end, hand, count, loc, know, size, dynasty):
+    """One card family (Dynasty or Vote): shuffle together every card ``observer`` cannot
+    place -- the undrawn deck, the other seats' hands, and the discards it does not know
+    (other seats' face-down discards, spec 9) -- and deal them back into the same places, so
+    hand sizes, the deck size and every seat's count of face-down discards are kept.  A
+    card keeps the knowledge bits of the place it lands in.  Set-aside copies in a hand are
+    public (spec 3.5) and stay."""
     n = n_players(s)
+    ob = 1 << observer
     k = 0
     for i in range(s[ptr], s[end]):
         pool[k] = s[deck + i]
@@ -2333,63 +2384,153 @@ def _redeal(s, observer, rng, pool, deck, ptr, end, hand, count, loc):
     for p in range(n):
         if p != observer:
             for i in range(s[pb(p) + count]):
-                pool[k] = s[pb(p) + hand + i]
+                c = s[pb(p) + hand + i]
+                if dynasty and is_setaside_copy(s, c):
+                    continue
+                pool[k] = c
                 k += 1
+    for c in range(size):
+        if s[loc + c] == LOC_DISCARD and (s[know + c] & ob) == 0:
+            pool[k] = c
+            k += 1
+    for i in range(k):
+        slot_know[i] = s[know + pool[i]]
     shuffle_range(pool, 0, k, rng, 0)
     j = 0
-    for p in range(n):
-        if p != observer:
-            for i in range(s[pb(p) + count]):
-                s[pb(p) + hand + i] = pool[j]
-                s[loc + pool[j]] = LOC_HAND
-                j += 1
     for i in range(s[ptr], s[end]):
         s[deck + i] = pool[j]
         s[loc + pool[j]] = LOC_DECK
+        s[know + pool[j]] = slot_know[j]
+        j += 1
+    for p in range(n):
+        if p != observer:
+            for i in range(s[pb(p) + count]):
+                if dynasty and is_setaside_copy(s, s[pb(p) + hand + i]):
+                    continue
+                s[pb(p) + hand + i] = pool[j]
+                s[loc + pool[j]] = LOC_HAND
+                s[know + pool[j]] = slot_know[j]
+                j += 1
+    # the rest go to the discard places (a discard pile is a set: only the count matters)
+    while j < k:
+        s[loc + pool[j]] = LOC_DISCARD
+        s[know + pool[j]] = slot_know[j]
         j += 1
 
 
-@nb.njit(cache=True)
-def determinize(s, observer, rng):
-    """Resample what ``observer`` cannot see: other seats' Dynasty and Vote hands (sizes kept),
-    deck orders, the Rulers other seats were dealt, and other seats' pending secret choices."""
+@kernel
+def _ruler_slot(p, i):
+    """The i-th Ruler place of seat p's block: F_DEALT (3), then F_KEPT (2)."""
+    return pb(p) + (F_DEALT + i if i < 3 else F_KEPT + i - 3)
+
+
+@kernel
+def draft_passes_done(s):
+    """Ruler Draft: both passes made and the Rulers not yet revealed (the final choice)."""
+    if s[O_DRAFT] != 1 or s[G_PHASE] != PH_AFTER_CHOICE:
+        return False
+    for i in range(s[G_SP]):
+        kind = s[STACK + i * TASK_SIZE]
+        if kind == TK_DEAL or kind == TK_DRAFT_PASS or kind == TK_EVENT_DRAW:
+            return False
+    return True
+
+
+@kernel
+def _resample_rulers(s, observer, rng, pool, slot_know):
+    """Rulers: the undrawn deck, the Rulers in other seats' dealt and kept places that
+    ``observer`` never held, and the discarded Rulers it never held, shuffled together and
+    put back (every place keeps its knowledge bits).  A Ruler the observer held stays where
+    it is (spec 9: unpicked Rulers are seen by each player who held them, in the draft by
+    everyone they passed through); the one place that knowledge leaves open is handled by
+    ``determinize``."""
     n = n_players(s)
-    # Dynasty and Vote cards: the undrawn deck and other seats' hands form one unseen pool
-    pool = np.zeros(N_DYN, np.int64)
-    _redeal(s, observer, rng, pool, DYN_DECK, G_DYN_PTR, G_DYN_END, F_HAND, F_NDYN, DYN_LOC)
-    _redeal(s, observer, rng, pool, VOTE_DECK, G_VOTE_PTR, G_VOTE_END, F_VHAND, F_NVOTE, VOTE_LOC)
-    # Rulers dealt to others (before the reveal) and the undrawn Ruler deck
+    ob = 1 << observer
     k = 0
     for i in range(s[G_RUL_PTR], s[G_RUL_END]):
         pool[k] = s[RUL_DECK + i]
         k += 1
     for p in range(n):
         if p != observer:
-            for i in range(5):  # F_DEALT (3) then F_KEPT (2)
-                if s[pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)] >= 0:
-                    pool[k] = s[pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)]
+            for i in range(5):
+                r = s[_ruler_slot(p, i)]
+                if r >= 0 and (s[RUL_KNOW + r] & ob) == 0:
+                    pool[k] = r
                     k += 1
+    for r in range(N_RULERS):
+        if s[RUL_LOC + r] == LOC_DISCARD and (s[RUL_KNOW + r] & ob) == 0:
+            pool[k] = r
+            k += 1
+    for i in range(k):
+        slot_know[i] = s[RUL_KNOW + pool[i]]
     shuffle_range(pool, 0, k, rng, 0)
     j = 0
+    for i in range(s[G_RUL_PTR], s[G_RUL_END]):
+        s[RUL_DECK + i] = pool[j]
+        s[RUL_LOC + pool[j]] = LOC_DECK
+        s[RUL_KNOW + pool[j]] = slot_know[j]
+        j += 1
+    for p in range(n):
+        if p != observer:
+            for i in range(5):
+                f = _ruler_slot(p, i)
+                r = s[f]
+                if r >= 0 and (s[RUL_KNOW + r] & ob) == 0:
+                    s[f] = pool[j]
+                    s[RUL_LOC + pool[j]] = LOC_DEALT
+                    s[RUL_KNOW + pool[j]] = slot_know[j]
+                    j += 1
+    while j < k:
+        s[RUL_LOC + pool[j]] = LOC_DISCARD
+        s[RUL_KNOW + pool[j]] = slot_know[j]
+        j += 1
+
+
+@nb.njit(cache=True)
+def determinize(s, observer, rng):
+    """Resample what ``observer`` cannot see (spec 9): other seats' Dynasty and Vote hands
+    together with the decks and other seats' face-down discards (every count kept), the
+    Rulers other seats hold or discarded that the observer never held, deck orders, and
+    other seats' pending secret choices."""
+    n = n_players(s)
+    pool = np.zeros(N_DYN, np.int64)
+    slot_know = np.zeros(N_DYN, np.int64)
+    _resample(s, observer, rng, pool, slot_know, DYN_DECK, G_DYN_PTR, G_DYN_END, F_HAND, F_NDYN, DYN_LOC,
+              DYN_KNOW, N_DYN, True)
+    _resample(s, observer, rng, pool, slot_know, VOTE_DECK, G_VOTE_PTR, G_VOTE_END, F_VHAND, F_NVOTE, VOTE_LOC,
+              VOTE_KNOW, N_VOTES, False)
+    _resample_rulers(s, observer, rng, pool, slot_know)
+    if draft_passes_done(s) and n > 2:
+        # Ruler Draft after the second pass: of the two Rulers the observer passed at the
+        # first pass, its receiver X kept one (X's second pick, secret) and passed the other
+        # to the next seat Y; the observer cannot tell which (with 2 players Y is the
+        # observer, who then knows).  The two places hold them either way, equally likely.
+        d = 1 if s[G_GEN] % 2 == 1 else n - 1
+        x = (observer + d) % n
+        y = (x + d) % n
+        if y != observer:
+            fa = pb(x) + F_DEALT + 1
+            fb = pb(y) + F_DEALT + 2
+            ra = s[fa]
+            rb = s[fb]
+            ob = 1 << observer
+            if ra >= 0 and rb >= 0 and (s[RUL_KNOW + ra] & ob) != 0 and (s[RUL_KNOW + rb] & ob) != 0:
+                if rng_below(rng, 0, 2) == 1:
+                    ka = s[RUL_KNOW + ra]
+                    s[fa] = rb
+                    s[fb] = ra
+                    s[RUL_KNOW + ra] = s[RUL_KNOW + rb]
+                    s[RUL_KNOW + rb] = ka
     for p in range(n):
         if p != observer:
             nd = 0
-            for i in range(5):
-                f = pb(p) + F_DEALT + i - 3 * (i // 3) + (F_KEPT - F_DEALT) * (i // 3)
-                if s[f] >= 0:
-                    s[f] = pool[j]
-                    s[RUL_LOC + pool[j]] = LOC_DEALT
-                    j += 1
-                    if i < 3:
-                        nd += 1
+            for i in range(3):
+                if s[pb(p) + F_DEALT + i] >= 0:
+                    nd += 1
             if s[pb(p) + F_CHOICE] >= 0:
                 s[pb(p) + F_CHOICE] = rng_below(rng, 0, nd)
             if s[pb(p) + F_DPICK] >= 0:
                 s[pb(p) + F_DPICK] = rng_below(rng, 0, nd)
-    for i in range(s[G_RUL_PTR], s[G_RUL_END]):
-        s[RUL_DECK + i] = pool[j]
-        s[RUL_LOC + pool[j]] = LOC_DECK
-        j += 1
     # Event deck order
     shuffle_range(s, EVT_DECK + s[G_EVT_PTR], EVT_DECK + s[G_EVT_END], rng, 0)
     # pending Aye/Nay picks, and (2 players) bids made before the bid reveal: uniform over

@@ -55,7 +55,7 @@ def position(n: int, rulers=None, board=None, leaders=None, structures=None, mar
         s[R.pb(L.EE) + L.F_HOME] = q0(ee_start)
     for p in range(n):  # no Vote cards unless given
         while s[R.pb(p) + L.F_NVOTE] > 0:
-            R.remove_vote(s, p, s[R.pb(p) + L.F_NVOTE] - 1)
+            R.remove_vote(s, p, s[R.pb(p) + L.F_NVOTE] - 1, 1 << p)
     for p in range(n):
         b = R.pb(p)
         while s[b + L.F_NDYN] > 0:
