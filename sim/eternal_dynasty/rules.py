@@ -2551,8 +2551,9 @@ def determinize(s, observer, rng):
 @nb.njit(cache=True)
 def info_key(s, player):
     """A 64-bit key of what ``player`` knows: the state up to the chance log, with the RNG,
-    deck orders and card locations masked, other seats' hands, dealt Rulers and pending
-    secret choices masked (their counts stay)."""
+    deck orders, card locations and the knowledge bits (DYN_KNOW ...) masked, other seats'
+    hands, dealt Rulers and pending secret choices masked (their counts stay).  Everything
+    ``determinize`` changes for ``player`` is masked, so its states share the key."""
     c = s[:LOG].copy()
     c[0] = 0
     c[1] = 0
