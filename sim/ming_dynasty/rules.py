@@ -197,47 +197,40 @@ def commit_sec_total(code):
 # ============================================================================ movement
 
 
-@nb.njit(cache=True)
+@kernel
 def can_finish(s, p, d, h0, h1, h2, h3):
     """Can seat ``p``'s walk, now in ``d`` with hand (h0..h3), end legally (here or later)?"""
     if not prince_at(s, d, p):
         return True
-    depth = h0 + h1 + h2 + h3
-    if depth == 0:
+    if h0 + h1 + h2 + h3 == 0:
         return False
-    # iterative DFS over (district, hand); hands are at most 5 cards deep
-    st_d = np.empty(64, np.int64)
-    st_h = np.empty((64, 4), np.int64)
-    top = 0
-    st_d[0] = d
-    st_h[0, 0] = h0
-    st_h[0, 1] = h1
-    st_h[0, 2] = h2
-    st_h[0, 3] = h3
-    top = 1
-    while top > 0:
-        top -= 1
-        x = st_d[top]
-        hh = st_h[top].copy()
-        for y in range(N_DIST):
-            sym = adj(s, x, y)
-            if sym < 0:
+    return _walk_on(s, p, d, h0, h1, h2, h3)
+
+
+@kernel
+def _walk_on(s, p, x, h0, h1, h2, h3):
+    """Depth-first search over (district, hand) from ``x`` (held by another prince): can a
+    step, paying a card of the hand, reach a district free of other princes, possibly
+    through districts held by other princes?  Recursion depth is at most the hand size.
+    (The walk goes on only through districts held by the at most 3 other princes.)"""
+    more = h0 + h1 + h2 + h3 > 1
+    for y in range(N_DIST):
+        sym = adj(s, x, y)
+        if sym < 0:
+            continue
+        for w in range(2):
+            pay = np.int64(sym) if w == 0 else np.int64(CARD_D)
+            hp = h0 if pay == 0 else (h1 if pay == 1 else (h2 if pay == 2 else h3))
+            if hp == 0:
                 continue
-            for w in range(2):
-                pay = np.int64(sym) if w == 0 else np.int64(CARD_D)
-                if hh[pay] == 0:
-                    continue
-                if not prince_at(s, y, p):
-                    return True
-                if hh[0] + hh[1] + hh[2] + hh[3] > 1 and top < 63:
-                    st_d[top] = y
-                    st_h[top, :] = hh
-                    st_h[top, pay] -= 1
-                    top += 1
+            if not prince_at(s, y, p):
+                return True
+            if more and _walk_on(s, p, y, h0 - (pay == 0), h1 - (pay == 1), h2 - (pay == 2), h3 - (pay == 3)):
+                return True
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def step_legal(s, p, y, pay):
     """A step of seat ``p``'s prince into ``y`` paying ``pay`` (symbol or CARD_D)."""
     x = s[PRINCE + p]
@@ -249,11 +242,11 @@ def step_legal(s, p, y, pay):
     b = pb(p)
     if s[b + F_HAND + pay] == 0:
         return False
-    h = np.zeros(4, np.int64)
-    for k in range(4):
-        h[k] = s[b + F_HAND + k]
-    h[pay] -= 1
-    return can_finish(s, p, y, h[0], h[1], h[2], h[3])
+    h0 = np.int64(s[b + F_HAND]) - (pay == 0)
+    h1 = np.int64(s[b + F_HAND + 1]) - (pay == 1)
+    h2 = np.int64(s[b + F_HAND + 2]) - (pay == 2)
+    h3 = np.int64(s[b + F_HAND + 3]) - (pay == 3)
+    return can_finish(s, p, y, h0, h1, h2, h3)
 
 
 @kernel
@@ -292,11 +285,11 @@ def gain_tile(s, p, colour):
         s[b + F_VP_SET6] += v
 
 
-@nb.njit(cache=True)
+@kernel
 def district_to_city(s, d):
     """4.1 for one district: majorities move members from the open area to the city section."""
     ne = n_entities(s)
-    moved = np.zeros(N_ENT, np.int64)
+    moved = 0  # members moved per entity e (0..2): bits 2e, 2e + 1
     m1 = 0
     for e in range(ne):
         if is_entity(s, e) and s[OPEN + d * N_ENT + e] > m1:
@@ -310,7 +303,7 @@ def district_to_city(s, d):
             t1 += 1
             lead = e
     if t1 == 1:
-        moved[lead] = 2 if m1 >= 2 else 1
+        moved |= (2 if m1 >= 2 else 1) << (2 * lead)
         m2 = 0
         for e in range(ne):
             if e != lead and is_entity(s, e) and s[OPEN + d * N_ENT + e] > m2:
@@ -323,21 +316,22 @@ def district_to_city(s, d):
                     t2 += 1
                     sec = e
             if t2 == 1:
-                moved[sec] = 1
+                moved |= 1 << (2 * sec)
     elif t1 <= 3:
         for e in range(ne):
             if is_entity(s, e) and s[OPEN + d * N_ENT + e] == m1:
-                moved[e] = 1
+                moved |= 1 << (2 * e)
     n = n_players(s)
     for e in range(ne):
-        if moved[e] > 0:
-            s[OPEN + d * N_ENT + e] -= moved[e]
-            s[CITY + d * N_ENT + e] += moved[e]
+        me = (moved >> (2 * e)) & 3
+        if me > 0:
+            s[OPEN + d * N_ENT + e] -= me
+            s[CITY + d * N_ENT + e] += me
     # tiles: players moving members, clockwise from the start player, one tile at a time (D8)
     colour = d // DPP
     for i in range(n):
         p = (s[G_START] + i) % n
-        for _ in range(moved[p]):
+        for _ in range((moved >> (2 * p)) & 3):
             gain_tile(s, p, colour)
 
 
@@ -441,7 +435,21 @@ def neutral_return_open(s, prov, j):
     return neutral_can_keep(s, prov, keep, j)  # it keeps as many as the best player: a tie
 
 
-@nb.njit(cache=True)
+@kernel(inline=True)
+def _bonus_key(s, prov, e, fullest, mt, t0, t1, t2):
+    """D19 tie-break key of entity ``e``: its most members in one section (of the fullest
+    section(s) with ``fullest``; section totals t0..t2, their maximum mt)."""
+    key = 0
+    for j in range(DPP):
+        tj = t0 if j == 0 else (t1 if j == 1 else t2)
+        if not fullest or tj == mt:
+            v = s[CITY + (prov * DPP + j) * N_ENT + e]
+            if v > key:
+                key = v
+    return key
+
+
+@kernel
 def city_bonus(s, prov):
     """4.2 step 6: the bonus by remaining members; tie-break by sections (D19); split."""
     ne = n_entities(s)
@@ -453,49 +461,41 @@ def city_bonus(s, prov):
                 best = c
     if best == 0:
         return
-    tied = np.zeros(N_ENT, np.bool_)
+    tied = 0  # bit e: entity e shares the lead
     nt = 0
     for e in range(ne):
         if is_entity(s, e) and city_count(s, prov, e) == best:
-            tied[e] = True
+            tied |= 1 << e
             nt += 1
     by_tie = nt > 1
     if nt > 1:
-        key = np.zeros(N_ENT, np.int64)
-        if s[O_BONUS_TIE] == 0:  # OWN_BEST_SECTION
+        fullest = s[O_BONUS_TIE] != 0  # FULLEST_SECTION: sections holding the most members of all entities together
+        t0 = 0
+        t1 = 0
+        t2 = 0
+        if fullest:
             for e in range(ne):
-                if tied[e]:
-                    for j in range(DPP):
-                        v = s[CITY + (prov * DPP + j) * N_ENT + e]
-                        if v > key[e]:
-                            key[e] = v
-        else:  # FULLEST_SECTION: sections holding the most members of all entities together
-            tot = np.zeros(DPP, np.int64)
-            for j in range(DPP):
-                for e in range(ne):
-                    if is_entity(s, e):
-                        tot[j] += s[CITY + (prov * DPP + j) * N_ENT + e]
-            mt = tot.max()
-            for e in range(ne):
-                if tied[e]:
-                    for j in range(DPP):
-                        if tot[j] == mt:
-                            v = s[CITY + (prov * DPP + j) * N_ENT + e]
-                            if v > key[e]:
-                                key[e] = v
+                if is_entity(s, e):
+                    t0 += s[CITY + (prov * DPP) * N_ENT + e]
+                    t1 += s[CITY + (prov * DPP + 1) * N_ENT + e]
+                    t2 += s[CITY + (prov * DPP + 2) * N_ENT + e]
+        mt = max(t0, max(t1, t2))
         kb = -1
         for e in range(ne):
-            if tied[e] and key[e] > kb:
-                kb = key[e]
+            if (tied >> e) & 1:
+                k = _bonus_key(s, prov, e, fullest, mt, t0, t1, t2)
+                if k > kb:
+                    kb = k
         nt = 0
         for e in range(ne):
-            if tied[e] and key[e] != kb:
-                tied[e] = False
-            if tied[e]:
-                nt += 1
+            if (tied >> e) & 1:
+                if _bonus_key(s, prov, e, fullest, mt, t0, t1, t2) != kb:
+                    tied &= ~(1 << e)
+                else:
+                    nt += 1
     share = s[S_BONUS] // nt
     for e in range(n_players(s)):
-        if tied[e]:
+        if (tied >> e) & 1:
             b = pb(e)
             s[b + F_SCORE] += share
             s[b + F_VP_BONUS] += share
@@ -503,7 +503,7 @@ def city_bonus(s, prov):
                 s[b + F_BONUS_TIE_WON] += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def finish_province(s, prov):
     """4.2 steps 5-7 after all returns: member points, bonus, the city cleared into the box."""
     n = n_players(s)
@@ -528,22 +528,46 @@ def finish_province(s, prov):
                 s[CITY + d * N_ENT + e] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def final_tiles(s, p):
-    """4.4: as many 5-colour sets as possible (10 each), then 1 per leftover tile."""
+    """4.4: as many 5-colour sets as possible (10 each), then 1 per leftover tile.
+
+    Greedy: each set takes one tile from the five fullest colours, i.e. from every colour
+    but one of the emptiest; the sets stop when the second emptiest colour is empty.
+    Which emptiest colour is spared does not matter: the multiset of counts that follows
+    is the same."""
     b = pb(p)
-    t = np.zeros(N_PROV, np.int64)
-    for c in range(N_PROV):
-        t[c] = s[b + F_TILES + c]
+    t0 = np.int64(s[b + F_TILES])
+    t1 = np.int64(s[b + F_TILES + 1])
+    t2 = np.int64(s[b + F_TILES + 2])
+    t3 = np.int64(s[b + F_TILES + 3])
+    t4 = np.int64(s[b + F_TILES + 4])
+    t5 = np.int64(s[b + F_TILES + 5])
     sets = 0
     while True:
-        order = np.argsort(-t)
-        if t[order[4]] == 0:
+        # the emptiest colour i and the second smallest count
+        i = 0
+        lo = t0
+        for c in range(1, N_PROV):
+            tc = t1 if c == 1 else (t2 if c == 2 else (t3 if c == 3 else (t4 if c == 4 else t5)))
+            if tc < lo:
+                lo = tc
+                i = c
+        lo2 = np.int64(1 << 30)
+        for c in range(N_PROV):
+            tc = t0 if c == 0 else (t1 if c == 1 else (t2 if c == 2 else (t3 if c == 3 else (t4 if c == 4 else t5))))
+            if c != i and tc < lo2:
+                lo2 = tc
+        if lo2 == 0:
             break
-        for i in range(5):
-            t[order[i]] -= 1
+        t0 -= i != 0
+        t1 -= i != 1
+        t2 -= i != 2
+        t3 -= i != 3
+        t4 -= i != 4
+        t5 -= i != 5
         sets += 1
-    left = t.sum()
+    left = t0 + t1 + t2 + t3 + t4 + t5
     s[b + F_VP_SET5] += sets * s[S_SET5]
     s[b + F_VP_TILES] += left * s[S_TILE_PT]
     s[b + F_SCORE] += sets * s[S_SET5] + left * s[S_TILE_PT]
@@ -570,7 +594,7 @@ def _install_data(s, options):
         s[ADJ + i] = options[base + D_ADJ + i]
 
 
-@nb.njit(cache=True)
+@kernel
 def setup(s, n, options, start, script, n_script):
     """Setup (spec 2.1) with a given first start player; ``script`` fixes the first draws."""
     _install_data(s, options)
@@ -644,13 +668,13 @@ def begin_round(s):
     s[G_NEUTRAL_PLACED] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def begin_scoring(s):
     s[G_PROV] = 0
     start_province(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def start_province(s):
     """4.1 for the province G_PROV, then the commitment step (or straight on)."""
     prov = s[G_PROV]
@@ -675,7 +699,7 @@ def start_province(s):
     s[G_SUB] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def next_province(s):
     s[G_PROV] += 1
     if s[G_PROV] < N_PROV:
@@ -690,19 +714,27 @@ def next_province(s):
     end_round(s)
 
 
-@nb.njit(cache=True)
+@kernel
 def start_chooser(s, position):
     """D22: the seat at ``position`` of the ascending score ranking; ties by monks, then clockwise."""
     n = n_players(s)
-    sc = np.zeros(n, np.int64)
+    value = 0  # the score at ``position`` of the ascending order: fewer below, more up to it
     for p in range(n):
-        sc[p] = s[pb(p) + F_SCORE]
-    value = np.sort(sc)[position]
+        v = s[pb(p) + F_SCORE]
+        below = 0
+        upto = 0
+        for q in range(n):
+            if s[pb(q) + F_SCORE] < v:
+                below += 1
+            if s[pb(q) + F_SCORE] <= v:
+                upto += 1
+        if below <= position < upto:
+            value = v
     best = -1
     who = -1
     for i in range(n):
         p = (s[G_START] + 1 + i) % n
-        if sc[p] == value:
+        if s[pb(p) + F_SCORE] == value:
             m = monks_of(s, p)
             if m > best:
                 best = m
@@ -710,7 +742,7 @@ def start_chooser(s, position):
     return who
 
 
-@nb.njit(cache=True)
+@kernel
 def end_round(s):
     """Phase 5: the start player passes left, or (4p after rounds 4 and 5) is chosen."""
     r = s[G_ROUND]
@@ -752,7 +784,7 @@ def _set(s, p):
     s[H_CURRENT] = p
 
 
-@nb.njit(cache=True)
+@kernel
 def advance(s):
     """Run automatic steps until a seat must decide (sets H_CURRENT) or the game is over."""
     n = n_players(s)
@@ -930,7 +962,7 @@ def is_terminal(s):
     return s[G_PHASE] == PH_OVER
 
 
-@nb.njit(cache=True)
+@kernel
 def legal_mask(s, out):
     """Fill ``out[NUM_ACTIONS]``; return the number of legal actions."""
     out[:] = False
@@ -1028,7 +1060,7 @@ def legal_mask(s, out):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def apply(s, a):
     """Perform decision ``a`` of the seat to move (assumed legal), then advance."""
     ph = s[G_PHASE]
@@ -1210,7 +1242,7 @@ def info_key(s, player):
     return hash_words(c, player)
 
 
-@nb.njit(cache=True)
+@kernel
 def rewind_secrets(s, observer):
     """Take back the commitments other seats made earlier in this province's commitment step
     (contract: see sim.core); they choose again, the observer's own stays; the ply counter
@@ -1298,15 +1330,23 @@ def provisional_scores(s, out):
             out[p] += s[S_MONK] * monks_of(s, p) * scorings_left(s) * MONK_SURVIVAL
 
 
-@nb.njit(cache=True)
+@kernel
 def evaluate(s, out):
     """Leaf value in [0, 1] per seat: a logistic of the provisional lead over the best rival."""
     n = n_players(s)
-    sc = np.zeros(n)
-    provisional_scores(s, sc)
+    provisional_scores(s, out)
+    # the best rival of p is the largest score, or the second largest (which equals the
+    # largest when two seats share it) for the seat holding the largest
+    top = -1e9
+    arg = -1
+    for q in range(n):
+        if out[q] > top:
+            top = out[q]
+            arg = q
+    second = -1e9
+    for q in range(n):
+        if q != arg and out[q] > second:
+            second = out[q]
     for p in range(n):
-        best = -1e9
-        for q in range(n):
-            if q != p and sc[q] > best:
-                best = sc[q]
-        out[p] = 1.0 / (1.0 + np.exp(-(sc[p] - best) / EVAL_SCALE))
+        best = second if p == arg else top
+        out[p] = 1.0 / (1.0 + np.exp(-(out[p] - best) / EVAL_SCALE))
