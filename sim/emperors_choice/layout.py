@@ -20,6 +20,8 @@ State layout (int32)::
     STACK       work stack of effect atoms (kind, value, seat) run by rules.advance
     LOG/LOGK    chance outcomes in the order they happened (value, kind)
     PL          MAXP player blocks of PS ints (F_*)
+    SCRATCH     MAXC words of scratch space for kernels that would otherwise allocate; zero
+                between calls
 """
 
 MAXP = 5
@@ -258,4 +260,5 @@ F_BONUS_TILE = F_LOST_ITEMS + 1  # Starting Bonus tile drawn (1..5, 0 none)
 F_START_CAR = F_BONUS_TILE + 1  # S-Carriage type dealt (1..5)
 PS = F_START_CAR + 1
 
-STATE_SIZE = PL + MAXP * PS
+SCRATCH = PL + MAXP * PS  # MAXC words of kernel scratch (rules.determinize), zero between calls
+STATE_SIZE = SCRATCH + MAXC

@@ -102,20 +102,30 @@ def set_decision(s, kind, p):
     s[H_CURRENT] = p
 
 
-@kernel
-def turn_order(s, out):
-    """Seats in ascending Turn Order tile (seat order from the start player before tiles exist)."""
+@kernel(inline=True)
+def turn_order_code(s):
+    """The seats in Turn Order packed into one int (seat ``i`` in Turn Order: ``seat_at(code,
+    i)``, 4 bits each): ascending Turn Order tile, or seat order from the start player before
+    every seat holds a tile.  A snapshot: later changes to the tiles do not alter it."""
     n = s[H_NPLAYERS]
     have = True
     for p in range(n):
         if s[pb(p) + F_TILE] == 0:
             have = False
+    code = np.int64(0)
     if have:
         for p in range(n):
-            out[s[pb(p) + F_TILE] - 1] = p
+            sh = 4 * (s[pb(p) + F_TILE] - 1)
+            code = (code & ~(np.int64(15) << sh)) | (np.int64(p) << sh)
     else:
         for i in range(n):
-            out[i] = (s[G_START] + i) % n
+            code |= np.int64((s[G_START] + i) % n) << (4 * i)
+    return code
+
+
+@kernel(inline=True)
+def seat_at(code, i):
+    return (code >> (4 * i)) & 15
 
 
 @kernel
@@ -252,16 +262,15 @@ def trust_loss(s, p, k):
         s[b + F_TRUST] -= k
 
 
-@nb.njit(cache=True)
+@kernel
 def overflow(s):
     s[G_OVERFLOWS] += 1
-    order = np.zeros(MAXP, np.int64)
-    turn_order(s, order)
+    order = turn_order_code(s)
     for i in range(s[H_NPLAYERS]):
-        trust_loss(s, order[i], OVERFLOW_LOSS)
+        trust_loss(s, seat_at(order, i), OVERFLOW_LOSS)
 
 
-@nb.njit(cache=True)
+@kernel
 def trust_gain(s, p, k):
     """R-C4: above 30 the gainer stops at 30, then everyone loses 10 (option: keep the excess)."""
     b = pb(p)
@@ -293,20 +302,19 @@ def take_cubes(s, q, k):
     return x + y
 
 
-@nb.njit(cache=True)
+@kernel
 def exhaustion_event(s):
     """R-C2: every player returns 2 cubes; 3 VP per cube a player cannot return."""
     s[G_EXHAUST] += 1
-    order = np.zeros(MAXP, np.int64)
-    turn_order(s, order)
+    order = turn_order_code(s)
     for i in range(s[H_NPLAYERS]):
-        q = order[i]
+        q = seat_at(order, i)
         got = take_cubes(s, q, EXHAUST_CUBES)
         if got < EXHAUST_CUBES:
             lose_vp(s, q, EXHAUST_SHORT_VP * (EXHAUST_CUBES - got))
 
 
-@nb.njit(cache=True)
+@kernel
 def gain_soldiers(s, p, k):
     while s[G_SUPPLY] < k:
         before = s[G_SUPPLY]
@@ -381,7 +389,7 @@ def jade_targets(s, p):
     return m
 
 
-@nb.njit(cache=True)
+@kernel
 def run_atom(s, kind, val, p):
     """Run one atom; a decision it needs is left in G_DECISION."""
     b = pb(p)
@@ -557,14 +565,13 @@ def remove_tiles(s, p, t, k):
     return x
 
 
-@nb.njit(cache=True)
+@kernel
 def score_side(s, card, side, chooser, final):
     """Score one policy side for every player in Turn Order (spec 1.10, D#55)."""
     sid = s[DAT + D_POLICY + 2 * card + side]
     field = F_VP_POLICY + 2 * card + side
     n = s[H_NPLAYERS]
-    order = np.zeros(MAXP, np.int64)
-    turn_order(s, order)
+    order = turn_order_code(s)
     if sid == SC_FRUGAL:
         if not final:
             draw_tribute(s, chooser)
@@ -576,24 +583,24 @@ def score_side(s, card, side, chooser, final):
         # (At the final scoring nothing is left to hide and revealing never costs VP, so the
         # reveal stays compulsory there.)
         for i in range(n - 1, -1, -1):
-            push(s, AT_REVEAL, 2 * card + side, order[i])
+            push(s, AT_REVEAL, 2 * card + side, seat_at(order, i))
         return
     if sid == SC_CENTRAL:
         for i in range(n):
-            p = order[i]
+            p = seat_at(order, i)
             gain_vp(s, p, cubes(s, p), field)
         m = 0
         for p in range(n):
             m = max(m, cubes(s, p))
         if m > 0:
             for i in range(n):
-                p = order[i]
+                p = seat_at(order, i)
                 if cubes(s, p) == m:
                     pay_cubes(s, p, min(CENTRAL_PAY, m))
                     s[pb(p) + F_GOLD] += CENTRAL_GOLD
         return
     for i in range(n):
-        p = order[i]
+        p = seat_at(order, i)
         b = pb(p)
         if sid == SC_DECENTRAL:
             gain_vp(s, p, DECENTRAL_VP * castles_eff(s, p), field)
@@ -670,13 +677,13 @@ def score_side(s, card, side, chooser, final):
             gain_vp(s, p, tot + bonus, field)
     if sid == SC_BURN or sid == SC_PRESERVE:
         for i in range(n):
-            p = order[i]
+            p = seat_at(order, i)
             lost = remove_tiles(s, p, BOOK, s[pb(p) + F_TAB + BOOK])
             if sid == SC_PRESERVE and lost > 0:
                 draw_tribute(s, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def score_policy(s, card, chooser):
     """R-D3: take the Tributes under the card, score it for all, place a disc, reset at 6."""
     for t in range(N_TRIB):
@@ -888,7 +895,7 @@ def begin_auction(s):
         s[b + F_STEP2] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def auction_turn(s):
     n = s[H_NPLAYERS]
     if s[G_ACTIVE] == 0:
@@ -920,22 +927,37 @@ def auction_turn(s):
     set_decision(s, DK_BID, p)
 
 
-@nb.njit(cache=True)
+@kernel
 def lost_rank_value(s, p, m):
-    """Power of the item at rank m among p's displayed items (-1 if fewer than m items)."""
-    vals = np.zeros(MAXC + 1, np.int64)
-    k = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_BID + p:
-            vals[k] = power(s, c, p)
-            k += 1
-    if s[pb(p) + F_BID_CUBES] > 0:
-        vals[k] = s[pb(p) + F_BID_CUBES]
-        k += 1
-    if k < m:
-        return -1
-    srt = np.sort(vals[:k])
-    return srt[k - m]
+    """Power of the item at rank m among p's displayed items (-1 if fewer than m items):
+    the m-th largest Power counting equal ones, found by walking the distinct values down."""
+    cubes_v = s[pb(p) + F_BID_CUBES]
+    upper = np.int64(1) << 62
+    left = m
+    while True:
+        v = -1  # the largest value below ``upper`` and how many items have it
+        cnt = 0
+        for c in range(ncards(s)):
+            if s[LOC + c] == LOC_BID + p:
+                x = power(s, c, p)
+                if x < upper:
+                    if x > v:
+                        v = x
+                        cnt = 1
+                    elif x == v:
+                        cnt += 1
+        if cubes_v > 0 and cubes_v < upper:
+            if cubes_v > v:
+                v = cubes_v
+                cnt = 1
+            elif cubes_v == v:
+                cnt += 1
+        if cnt == 0:
+            return -1
+        if cnt >= left:
+            return v
+        left -= cnt
+        upper = v
 
 
 @kernel
@@ -957,7 +979,7 @@ def lose_options(s, p, v):
     return k, first
 
 
-@nb.njit(cache=True)
+@kernel
 def do_pass(s, p):
     """R-A5: Turn Order tile m, lose the item at rank m, the rest back to hand, a Withdrawal tile."""
     m = s[G_ACTIVE]
@@ -1006,19 +1028,21 @@ def bid_needs_order(s, p):
     return eunuch and truster
 
 
-@nb.njit(cache=True)
+@kernel
 def confirm_bid(s, p, eunuch_last):
     """Move the items added to the display; bid-time effects once each (R-A3, D-A4 order)."""
     b = pb(p)
-    added = np.zeros(MAXC, np.int64)
-    k = 0
+    # push so that effects run in card-id order, Eunuchs first or last (D-A4)
+    for phase in range(2):
+        want_eunuch = (phase == 0) == eunuch_last
+        for c in range(ncards(s) - 1, -1, -1):
+            if s[LOC + c] == LOC_PEND + p and cd(s, c, CD_BID) != BE_NONE:
+                if (cd(s, c, CD_BID) == BE_EUNUCH) == want_eunuch:
+                    push(s, AT_BID_EFFECTS, c, p)
     for c in range(ncards(s)):
         if s[LOC + c] == LOC_PEND + p:
             s[LOC + c] = LOC_BID + p
             s[KNOWN + c] = 1
-            if cd(s, c, CD_BID) != BE_NONE:
-                added[k] = c
-                k += 1
     s[b + F_BID_CUBES] += s[b + F_PEND_CUBES]
     s[b + F_CUBES] -= s[b + F_PEND_CUBES]
     s[b + F_PEND_CUBES] = 0
@@ -1027,13 +1051,6 @@ def confirm_bid(s, p, eunuch_last):
     s[G_HIGH] = tot
     s[G_CMAX] = max(s[G_CMAX], count_loc(s, LOC_BID + p))
     s[G_FIRST] = 0
-    # push so that effects run in card-id order, Eunuchs first or last (D-A4)
-    for phase in range(2):
-        want_eunuch = (phase == 0) == eunuch_last
-        for i in range(k - 1, -1, -1):
-            c = added[i]
-            if (cd(s, c, CD_BID) == BE_EUNUCH) == want_eunuch:
-                push(s, AT_BID_EFFECTS, c, p)
 
 
 # ============================================================================ management
@@ -1151,7 +1168,7 @@ def decree_part(s):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def decree_step(s):
     st = s[G_DC_STEP]
     cost = s[DAT + D_DECREE_COST + s[G_ROUND] - 1]
@@ -1213,7 +1230,7 @@ def end_card_vp(s, p):
     return v
 
 
-@nb.njit(cache=True)
+@kernel
 def final_scoring(s):
     """Spec section 4, steps 1-7, then the tie-break keys."""
     n = s[H_NPLAYERS]
@@ -1253,7 +1270,7 @@ def final_scoring(s):
 # ============================================================================ the machine
 
 
-@nb.njit(cache=True)
+@kernel
 def advance(s):
     while True:
         if s[G_DECISION] != DK_NONE or s[G_PHASE] == PH_OVER:
@@ -1417,7 +1434,7 @@ def legal_mask(s, out):
     return count
 
 
-@nb.njit(cache=True)
+@kernel
 def apply(s, a):
     p = s[H_CURRENT]
     b = pb(p)
@@ -1550,19 +1567,28 @@ def apply(s, a):
 # ============================================================================ results
 
 
-@nb.njit(cache=True)
-def sorted_powers(s, p, out):
-    k = 0
+@kernel(inline=True)
+def next_power_down(s, p, v, left):
+    """Step through seat p's hand Powers from the highest (``sorted_powers`` order, equal
+    ones repeated): from the current value ``v`` with ``left`` more copies of it still to
+    come, the next value and its copies left after it (v = -1: no more cards)."""
+    if left > 0:
+        return v, left - 1
+    nv = -1
+    cnt = 0
     for c in range(ncards(s)):
         if s[LOC + c] == LOC_HAND + p:
-            out[k] = power(s, c, p)
-            k += 1
-    srt = np.sort(out[:k])[::-1]
-    out[:k] = srt
-    return k
+            x = power(s, c, p)
+            if x < v:
+                if x > nv:
+                    nv = x
+                    cnt = 1
+                elif x == nv:
+                    cnt += 1
+    return nv, max(cnt - 1, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def better(s, p, q):
     """1 if seat p ranks above q at the end, -1 below (spec 4: VP, cards in hand, highest
     Power (top card, or all Powers sorted by option), lower Turn Order tile)."""
@@ -1574,19 +1600,22 @@ def better(s, p, q):
         if s[bp + F_TB_POWER] != s[bq + F_TB_POWER]:
             return 1 if s[bp + F_TB_POWER] > s[bq + F_TB_POWER] else -1
     else:
-        a = np.zeros(MAXC, np.int64)
-        b = np.zeros(MAXC, np.int64)
-        ka = sorted_powers(s, p, a)
-        kb = sorted_powers(s, q, b)
-        for i in range(min(ka, kb)):
-            if a[i] != b[i]:
-                return 1 if a[i] > b[i] else -1
+        # the two hands' Powers sorted high to low, compared up to the shorter hand
+        va, la = np.int64(1) << 62, 0
+        vb, lb = np.int64(1) << 62, 0
+        while True:
+            va, la = next_power_down(s, p, va, la)
+            vb, lb = next_power_down(s, q, vb, lb)
+            if va < 0 or vb < 0:
+                break
+            if va != vb:
+                return 1 if va > vb else -1
     if s[bp + F_TILE] != s[bq + F_TILE]:
         return 1 if s[bp + F_TILE] < s[bq + F_TILE] else -1
     return 0
 
 
-@nb.njit(cache=True)
+@kernel
 def returns(s, scores, wins):
     n = s[H_NPLAYERS]
     k = 0
@@ -1646,10 +1675,10 @@ def info_key(s, player):
         c[i] = 0
     c[G_LOG_N] = 0
     c[G_FORCED_N] = 0
-    return hash64(np.int64(fnv_words(hidden, fnv_words(c, FNV_OFFSET))), player)
+    return hash64(np.int64(fnv_words(hidden, fnv_words(c[:SCRATCH], FNV_OFFSET))), player)
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(s, observer, rng):
     """Resample exactly what ``observer`` cannot see (R-C7).
 
@@ -1659,32 +1688,31 @@ def determinize(s, observer, rng):
     place, keeping the counts; future chance draws get a fresh RNG stream.
     """
     n = s[H_NPLAYERS]
-    ids = np.zeros(MAXC, np.int64)
-    locs = np.zeros(MAXC, np.int64)
+    # the unknown cards' ids in SCRATCH; their locations are shuffled in place in LOC
     k = 0
     for c in range(ncards(s)):
         loc = s[LOC + c]
         if loc == LOC_DECK or (loc >= LOC_HAND and loc < LOC_HAND + MAXP and loc != LOC_HAND + observer
                                and s[KNOWN + c] == 0):
-            ids[k] = c
-            locs[k] = loc
+            s[SCRATCH + k] = c
             k += 1
     for i in range(k - 1, 0, -1):
         j = rng_below(rng, 0, i + 1)
-        t = locs[i]
-        locs[i] = locs[j]
-        locs[j] = t
+        ci = LOC + s[SCRATCH + i]
+        cj = LOC + s[SCRATCH + j]
+        t = s[ci]
+        s[ci] = s[cj]
+        s[cj] = t
     for i in range(k):
-        s[LOC + ids[i]] = locs[i]
-    # Tribute cards: pool of the deck, other hands and the cards under policies
-    poolc = np.zeros(N_TRIB, np.int64)
+        s[SCRATCH + i] = 0
+    # Tribute cards: pool of the deck, other hands and the cards under policies (counted
+    # in TRIB_DECK, which ends up holding what the holders below do not get)
     for t in range(N_TRIB):
-        poolc[t] += s[TRIB_DECK + t]
         for q in range(n):
             if q != observer:
-                poolc[t] += s[pb(q) + F_TRIB + t]
+                s[TRIB_DECK + t] += s[pb(q) + F_TRIB + t]
         for card in range(N_POLICY):
-            poolc[t] += s[UNDER + card * N_TRIB + t]
+            s[TRIB_DECK + t] += s[UNDER + card * N_TRIB + t]
     # holders: other players, policy cards; the rest is the deck
     for h in range(n + N_POLICY):
         if h < n:
@@ -1700,16 +1728,14 @@ def determinize(s, observer, rng):
         for _ in range(need):
             tot = 0
             for t in range(N_TRIB):
-                tot += poolc[t]
+                tot += s[TRIB_DECK + t]
             r = rng_below(rng, 0, tot)
             for t in range(N_TRIB):
-                if r < poolc[t]:
-                    poolc[t] -= 1
+                if r < s[TRIB_DECK + t]:
+                    s[TRIB_DECK + t] -= 1
                     s[off + t] += 1
                     break
-                r -= poolc[t]
-    for t in range(N_TRIB):
-        s[TRIB_DECK + t] = poolc[t]
+                r -= s[TRIB_DECK + t]
     rng_seed(s, H_RNG_LO, np.int64(rng_next(rng, 0) >> np.uint64(1)))
     s[G_FORCED_N] = 0
 
