@@ -45,17 +45,16 @@ D11), tiles and scores; never another seat's pending return commitment):
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, rng_below
+from sim.core import kernel, H_CURRENT, argmax_masked
 from sim.ming_dynasty.layout import (
     A_COMMIT, A_DEPLOY, A_DIST, A_DRAGON, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, CARD_D,
     A_COMMIT_SEC, A_DRAGON_OF, CITY, COMMIT_SEC_BASE, DISPLAY, DPP, F_HAND, F_SCORE, G_PHASE, G_PROV,
     G_ROUND, MAXP, MONK, N_DEPLOY, N_DIST, N_ENT, N_PROV, NEUTRAL, NUM_ACTIONS, O_RETURN_CHOICE, OPEN,
     PH_CARDS, PH_CHOOSE, PH_COMMIT, PH_DEPLOY, PH_NEUTRAL, PH_NRETURN, PH_PLACE, PH_PRINCE, PH_RETURN,
-    PH_TURN, PH_WALK, PRINCE, S_DEPLOY_MAX, SPACE, G_DRAGON_SUPPLY, N_COMMIT_SEC, O_DRAGON_PAY,
+    PH_TURN, PH_WALK, PRINCE, S_DEPLOY_MAX, SPACE,
 )
 from sim.ming_dynasty.rules import (
-    DEPLOY_MONK, DEPLOY_OPEN, adj, city_count, commit_sec_legal, deploy_legal, is_entity, n_entities,
-    neutral_place_legal, neutral_return_open, pb, prince_at, step_legal,
+    DEPLOY_MONK, DEPLOY_OPEN, adj, city_count, is_entity, legal_mask, n_entities, pb, prince_at,
 )
 
 PASS_VALUE = 0.3  # value of keeping the cards in hand for a later round
@@ -79,16 +78,15 @@ def best_rival_open(s, p, d):
 
 
 @kernel
-def return_plan(s, p):
-    """Members of ``p`` to send back from the sections of the province being scored (module
+def return_plan(s, p, out):
+    """Members of ``p`` to send back from each section of the province being scored (module
     docstring: one member where our open-area count ties the best rival's, after round 2,
-    without giving up a city bonus held alone): ``(code, total)``, the sections as the
-    commitment code r_0 + 3 r_1 + 9 r_2 (layout.A_COMMIT_SEC) and their sum."""
+    without giving up a city bonus held alone)."""
     prov = s[G_PROV]
-    code = 0
-    total = 0
+    for j in range(DPP):
+        out[j] = 0
     if s[G_ROUND] != RETURN_ROUND:
-        return code, total
+        return
     mine = city_count(s, prov, p)
     rival = 0
     for e in range(n_entities(s)):
@@ -104,10 +102,8 @@ def return_plan(s, p):
             continue
         o = s[OPEN + d * N_ENT + p]
         if o >= 1 and o == best_rival_open(s, p, d):
-            code += COMMIT_SEC_BASE ** j
-            total += 1
+            out[j] = 1
             left -= 1
-    return code, total
 
 
 @kernel
@@ -152,137 +148,83 @@ def deploy_value(s, p, d):
     return v
 
 
-@kernel(inline=True)
-def _pick(i, v, best, count, choice, rng):
-    """One legal action ``i`` of value ``v`` into the running arg-max (best value, actions
-    tied on it, choice): sim.core.argmax_masked one step at a time, legal actions visited
-    in increasing order, ties broken uniformly with the same draws."""
-    if v > best:
-        return v, np.int64(1), np.int64(i)
-    if v == best:
-        count += 1
-        if rng_below(rng, 0, count) == 0:
-            choice = np.int64(i)
-    return best, count, choice
-
-
-@kernel
+@nb.njit(cache=True)
 def heuristic(s, rng):
-    """The heuristic's action (module docstring): the best-valued legal action, ties at random.
-
-    No arrays: each phase visits its legal actions (the conditions of rules.legal_mask) in
-    increasing order and values them on the way."""
+    mask = np.zeros(NUM_ACTIONS, np.bool_)
+    legal_mask(s, mask)
+    val = np.zeros(NUM_ACTIONS)
     ph = s[G_PHASE]
     p = s[H_CURRENT]
+    b = pb(p)
     n = s[2]
-    best = -np.inf
-    count = np.int64(0)
-    choice = np.int64(-1)
     if ph == PH_PRINCE:
         for d in range(N_DIST):
-            if not prince_at(s, d, -1):
-                v = 0.0
-                for y in range(N_DIST):
-                    if adj(s, d, y) >= 0:
-                        v += 1.0
-                best, count, choice = _pick(A_DIST + d, v, best, count, choice, rng)
+            for y in range(N_DIST):
+                if adj(s, d, y) >= 0:
+                    val[A_DIST + d] += 1.0
     elif ph == PH_NEUTRAL:
         q = 1 - p
         for d in range(N_DIST):
-            if neutral_place_legal(s, d):
-                v = float(s[OPEN + d * N_ENT + q] - s[OPEN + d * N_ENT + p])
-                best, count, choice = _pick(A_DIST + d, v, best, count, choice, rng)
+            val[A_DIST + d] = s[OPEN + d * N_ENT + q] - s[OPEN + d * N_ENT + p]
     elif ph == PH_PLACE:
         x = s[PRINCE + p]
         home = x // DPP
         for sp in range(N_PROV):
             have = s[SPACE + sp * MAXP + p]
             if sp == home:
-                v = 3.0 if have < 3 else float(-have)
+                val[A_SPACE + sp] = 3.0 if have < 3 else -have
             else:
                 near = False
                 for y in range(N_DIST):
                     if adj(s, x, y) >= 0 and y // DPP == sp:
                         near = True
-                v = (1.5 if near else 0.0) - 0.5 * have
-            best, count, choice = _pick(A_SPACE + sp, v, best, count, choice, rng)
+                val[A_SPACE + sp] = (1.5 if near else 0.0) - 0.5 * have
     elif ph == PH_CARDS:
         x = s[PRINCE + p]
         for sp in range(N_PROV):
             sym = s[DISPLAY + sp]
-            if s[SPACE + sp * MAXP + p] >= 1 and sym >= 0:
-                if sym == CARD_D:
-                    v = 1.0 + symbol_use(s, x, 0) + symbol_use(s, x, 1) + symbol_use(s, x, 2)
-                else:
-                    v = 1.0 + symbol_use(s, x, sym)
-                best, count, choice = _pick(A_SPACE + sp, v, best, count, choice, rng)
-        if s[G_DRAGON_SUPPLY] > 0:
-            for sp in range(N_PROV):
-                if s[SPACE + sp * MAXP + p] >= 1:
-                    v = 0.5 - 0.1 * (3 - s[SPACE + sp * MAXP + p])
-                    best, count, choice = _pick(A_DRAGON + sp, v, best, count, choice, rng)
-            if s[O_DRAGON_PAY] == 1:  # D33 alternative: any member
-                for sp in range(N_PROV):
-                    for q in range(n):
-                        if q != p and s[SPACE + sp * MAXP + q] >= 1:
-                            v = RIVAL_DRAGON + 0.001 * s[pb(q) + F_SCORE]
-                            best, count, choice = _pick(A_DRAGON_OF + sp * MAXP + q, v, best, count, choice, rng)
+            if sym == CARD_D:
+                val[A_SPACE + sp] = 1.0 + symbol_use(s, x, 0) + symbol_use(s, x, 1) + symbol_use(s, x, 2)
+            elif sym >= 0:
+                val[A_SPACE + sp] = 1.0 + symbol_use(s, x, sym)
+            val[A_DRAGON + sp] = 0.5 - 0.1 * (3 - s[SPACE + sp * MAXP + p])
+            for q in range(n):
+                val[A_DRAGON_OF + sp * MAXP + q] = RIVAL_DRAGON + 0.001 * s[pb(q) + F_SCORE]
     elif ph == PH_TURN or ph == PH_WALK:
         x = s[PRINCE + p]
-        for w in range(2):  # the A_STEP block, then the A_STEPD block
-            for y in range(N_DIST):
-                sym = adj(s, x, y)
-                if sym < 0:
-                    continue
-                pay = np.int64(sym) if w == 0 else np.int64(CARD_D)
-                if step_legal(s, p, y, pay):
-                    base = STRANDED if prince_at(s, y, p) else deploy_value(s, p, y)
-                    v = base - card_cost(s, p, pay)
-                    best, count, choice = _pick((A_STEP if w == 0 else A_STEPD) + y, v, best, count, choice, rng)
-        if ph == PH_TURN:
-            b = pb(p)
-            for c in range(4):
-                if s[b + F_HAND + c] > 0:
-                    v = deploy_value(s, p, x) - card_cost(s, p, c)
-                    best, count, choice = _pick(A_STAY + c, v, best, count, choice, rng)
-            best, count, choice = _pick(A_PASS, PASS_VALUE, best, count, choice, rng)
-        elif not prince_at(s, x, p):
+        val[A_PASS] = PASS_VALUE
+        for c in range(4):
+            val[A_STAY + c] = deploy_value(s, p, x) - card_cost(s, p, c)
+        for y in range(N_DIST):
+            sym = adj(s, x, y)
+            if sym < 0:
+                continue
+            base = STRANDED if prince_at(s, y, p) else deploy_value(s, p, y)
+            val[A_STEP + y] = base - card_cost(s, p, sym)
+            val[A_STEPD + y] = base - card_cost(s, p, CARD_D)
+        if ph == PH_WALK:
             for i in range(N_DEPLOY):
-                if deploy_legal(s, p, i):
-                    v = 10.0 + DEPLOY_OPEN[i] + 1.5 * DEPLOY_MONK[i]
-                    best, count, choice = _pick(A_DEPLOY + i, v, best, count, choice, rng)
+                val[A_DEPLOY + i] = 10.0 + DEPLOY_OPEN[i] + 1.5 * DEPLOY_MONK[i]
     elif ph == PH_DEPLOY:
         for i in range(N_DEPLOY):
-            if deploy_legal(s, p, i):
-                v = DEPLOY_OPEN[i] + 1.5 * DEPLOY_MONK[i]
-                best, count, choice = _pick(A_DEPLOY + i, v, best, count, choice, rng)
+            val[A_DEPLOY + i] = DEPLOY_OPEN[i] + 1.5 * DEPLOY_MONK[i]
     elif ph == PH_COMMIT:
-        code, total = return_plan(s, p)
-        prov = s[G_PROV]
+        plan = np.zeros(DPP, np.int64)
+        return_plan(s, p, plan)
         if s[O_RETURN_CHOICE] == 1:
-            for c in range(N_COMMIT_SEC):
-                if commit_sec_legal(s, prov, p, c):
-                    best, count, choice = _pick(A_COMMIT_SEC + c, 1.0 if c == code else 0.0, best, count, choice, rng)
+            val[A_COMMIT_SEC + plan[0] + COMMIT_SEC_BASE * plan[1] + COMMIT_SEC_BASE * COMMIT_SEC_BASE * plan[2]] = 1.0
         else:
-            for k in range(city_count(s, prov, p) + 1):
-                best, count, choice = _pick(A_COMMIT + k, 1.0 if k == total else 0.0, best, count, choice, rng)
-    elif ph == PH_RETURN:
-        prov = s[G_PROV]
-        for j in range(DPP):
-            d = prov * DPP + j
-            if s[CITY + d * N_ENT + p] > 0:
-                bo = best_rival_open(s, p, d)
+            val[A_COMMIT + plan[0] + plan[1] + plan[2]] = 1.0
+    elif ph == PH_RETURN or ph == PH_NRETURN:
+        for d in range(N_DIST):
+            if not mask[A_DIST + d]:
+                continue
+            if ph == PH_RETURN:
+                best = best_rival_open(s, p, d)
                 o = s[OPEN + d * N_ENT + p]
-                v = -abs(o - bo) + (0.5 if o == bo and bo >= 1 else 0.0)
-                best, count, choice = _pick(A_DIST + d, v, best, count, choice, rng)
-    elif ph == PH_NRETURN:
-        prov = s[G_PROV]
-        for j in range(DPP):
-            if neutral_return_open(s, prov, j):
-                d = prov * DPP + j
-                v = float(s[OPEN + d * N_ENT + (1 - p)] - s[OPEN + d * N_ENT + p])
-                best, count, choice = _pick(A_DIST + d, v, best, count, choice, rng)
+                val[A_DIST + d] = -abs(o - best) + (0.5 if o == best and best >= 1 else 0.0)
+            else:
+                val[A_DIST + d] = s[OPEN + d * N_ENT + (1 - p)] - s[OPEN + d * N_ENT + p]
     elif ph == PH_CHOOSE:
-        for q in range(n):
-            best, count, choice = _pick(A_START + q, 1.0 if q == p else 0.0, best, count, choice, rng)
-    return choice
+        val[A_START + p] = 1.0
+    return argmax_masked(val, mask, rng, 0)
