@@ -927,6 +927,24 @@ def auction_turn(s):
     set_decision(s, DK_BID, p)
 
 
+@kernel(inline=True)
+def power_below(s, p, loc, upper):
+    """The largest Power (for seat p) below ``upper`` among the cards at ``loc``, and how
+    many of them have it; (-1, 0) if none."""
+    v = -1
+    cnt = 0
+    for c in range(ncards(s)):
+        if s[LOC + c] == loc:
+            x = power(s, c, p)
+            if x < upper:
+                if x > v:
+                    v = x
+                    cnt = 1
+                elif x == v:
+                    cnt += 1
+    return v, cnt
+
+
 @kernel
 def lost_rank_value(s, p, m):
     """Power of the item at rank m among p's displayed items (-1 if fewer than m items):
@@ -935,17 +953,7 @@ def lost_rank_value(s, p, m):
     upper = np.int64(1) << 62
     left = m
     while True:
-        v = -1  # the largest value below ``upper`` and how many items have it
-        cnt = 0
-        for c in range(ncards(s)):
-            if s[LOC + c] == LOC_BID + p:
-                x = power(s, c, p)
-                if x < upper:
-                    if x > v:
-                        v = x
-                        cnt = 1
-                    elif x == v:
-                        cnt += 1
+        v, cnt = power_below(s, p, LOC_BID + p, upper)  # the cube group counts as one item more
         if cubes_v > 0 and cubes_v < upper:
             if cubes_v > v:
                 v = cubes_v
@@ -1569,22 +1577,12 @@ def apply(s, a):
 
 @kernel(inline=True)
 def next_power_down(s, p, v, left):
-    """Step through seat p's hand Powers from the highest (``sorted_powers`` order, equal
-    ones repeated): from the current value ``v`` with ``left`` more copies of it still to
-    come, the next value and its copies left after it (v = -1: no more cards)."""
+    """Step through seat p's hand Powers from the highest, equal ones repeated: from the
+    current value ``v`` with ``left`` more copies of it still to come, the next value and
+    its copies left after it (v = -1: no more cards)."""
     if left > 0:
         return v, left - 1
-    nv = -1
-    cnt = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_HAND + p:
-            x = power(s, c, p)
-            if x < v:
-                if x > nv:
-                    nv = x
-                    cnt = 1
-                elif x == nv:
-                    cnt += 1
+    nv, cnt = power_below(s, p, LOC_HAND + p, v)
     return nv, max(cnt - 1, 0)
 
 
