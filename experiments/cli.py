@@ -1,6 +1,6 @@
 """The ``dynasty`` command: run experiments, write reports, run benchmarks, list games.
 
-    dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--quiet]
+    dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--niceness N] [--quiet]
     dynasty report RESULTS_DIR [--out DIR]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
@@ -36,6 +36,16 @@ def _positive(text: str) -> int:
     return v
 
 
+def _niceness(text: str) -> int:
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer from -20 to 19, got {text!r}") from None
+    if not -20 <= v <= 19:
+        raise argparse.ArgumentTypeError(f"expected an integer from -20 to 19, got {v}")
+    return v
+
+
 def _sigterm_as_interrupt(signum, frame):
     raise KeyboardInterrupt
 
@@ -46,7 +56,8 @@ def cmd_run(args) -> int:
 
     cfg = load_config(args.config)
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-    s = run(cfg, address=args.address, workers=args.workers, chunk_size=args.chunk_size, progress=not args.quiet)
+    s = run(cfg, address=args.address, workers=args.workers, chunk_size=args.chunk_size, progress=not args.quiet,
+            niceness=args.niceness)
     t = s.timings
     if s.status == "interrupted":
         from experiments import store
@@ -128,6 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)")
     r.add_argument("--workers", type=_positive, help="worker processes (default: every CPU of the cluster)")
     r.add_argument("--chunk-size", type=_positive, help="games per Ray task (default: automatic)")
+    r.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness, e.g. 10 to yield "
+                   "to other work (default: the niceness of this command; a cluster keeps its own setting)")
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
 

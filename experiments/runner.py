@@ -9,7 +9,9 @@ cluster: a game's seeds and seats come from its index alone (:mod:`experiments.p
 
 Ray is started locally (dashboard off) and stopped again unless an address is given
 (``--address`` or ``RAY_ADDRESS``), in which case the run joins that cluster.  A Ray session
-already open in the calling process (tests, notebooks) is used as it is.
+already open in the calling process (tests, notebooks) is used as it is.  A local Ray starts
+its workers at the driver's niceness (Ray's own default, 15, would leave them a few percent of
+a core next to any ordinary process), or at ``niceness`` when the run asks for it.
 """
 
 from __future__ import annotations
@@ -184,7 +186,8 @@ def _actor_class():
             return self.contexts[key]
 
         def ready(self):
-            return {"warm_s": self.warm_s, "pid": os.getpid(), "node": ray.get_runtime_context().get_node_id()}
+            return {"warm_s": self.warm_s, "pid": os.getpid(), "node": ray.get_runtime_context().get_node_id(),
+                    "niceness": os.getpriority(os.PRIO_PROCESS, 0)}
 
         def play(self, job, start, stop):
             return self._ctx(job).play_encoded(start, stop)
@@ -245,25 +248,45 @@ class RunSummary:
     timings: dict[str, float] = field(default_factory=dict)
 
 
-def _start_ray(address: str | None, workers: int | None):
+NICENESS_RANGE = (-20, 19)  # the operating system's range; below the driver's own needs privileges
+
+
+def local_ray_options(workers: int | None = None, niceness: int | None = None) -> dict[str, Any]:
+    """``ray.init`` arguments of a local Ray for runs: dashboard off, and workers at ``niceness``
+    (default: the calling process's own), not at Ray's default of 15."""
+    nice = os.getpriority(os.PRIO_PROCESS, 0) if niceness is None else int(niceness)
+    return dict(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, logging_level=logging.WARNING,
+                log_to_driver=True, _system_config={"worker_niceness": nice})
+
+
+def _start_ray(address: str | None, workers: int | None, niceness: int | None = None):
     """(ray module, started_here): joins ``address`` / RAY_ADDRESS, or starts a local Ray."""
     import ray
 
+    if niceness is not None and not NICENESS_RANGE[0] <= niceness <= NICENESS_RANGE[1]:
+        raise RunError(f"niceness {niceness}: expected {NICENESS_RANGE[0]}..{NICENESS_RANGE[1]}")
     if ray.is_initialized():
+        if niceness is not None:
+            raise RunError("niceness applies to a Ray the run starts itself; this process already has a Ray "
+                           "session, whose workers keep the niceness they were started with")
         return ray, False
     address = address or os.environ.get("RAY_ADDRESS") or None
-    kwargs: dict[str, Any] = dict(include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
     if address:
-        ray.init(address=address, **kwargs)
+        if niceness is not None:
+            raise RunError("niceness applies to a local Ray only; on a cluster the nodes' own setting stands "
+                           "(start each node with RAY_worker_niceness=N ray start ..., see docs/experiments.md)")
+        ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
     else:
-        ray.init(num_cpus=workers or os.cpu_count() or 1, **kwargs)
+        ray.init(**local_ray_options(workers, niceness))
     return ray, True
 
 
 def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_size: int | None = None,
-        progress: bool = True, stop_after: int | None = None, on_chunk=None) -> RunSummary:
+        progress: bool = True, stop_after: int | None = None, on_chunk=None,
+        niceness: int | None = None) -> RunSummary:
     """Play every game of ``cfg`` not yet in ``cfg.output``; return what was done and how long it took.
 
+    ``niceness`` starts a local Ray's workers at that niceness instead of the driver's own.
     ``stop_after`` (chunks) ends the session early as an interruption would, and
     ``on_chunk(chunks_written, actors)`` is called after each part file (both for tests).
     """
@@ -272,13 +295,14 @@ def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_si
     manifest = store.open_results(out, cfg)
     held = store.lock(out)
     try:
-        return _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after, on_chunk)
+        return _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after, on_chunk,
+                           niceness)
     finally:
         held.close()
 
 
 def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after,
-                on_chunk) -> RunSummary:
+                on_chunk, niceness) -> RunSummary:
     store.remove_partial_files(out, cfg.game)
     done = store.done_ranges(out, cfg.game)
     todo_ranges = missing_ranges(done, cfg.games)
@@ -308,7 +332,7 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
             warm_leaf_kernels(get_game(cfg.game), cfg.players, get_game(cfg.game).encode_options(cfg.options))
             ChunkContext(job).play(0, 1)  # the generic kernels are cached on disk too: fill that cache as well
             t1 = time.perf_counter()
-            ray, started_here = _start_ray(address, workers)
+            ray, started_here = _start_ray(address, workers, niceness)
             timings["driver_warm_s"], timings["ray_start_s"] = t1 - t0, time.perf_counter() - t1
             cpus = int(ray.cluster_resources().get("CPU", 1))
             n_workers = workers or cpus
@@ -323,7 +347,8 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
             actors, infos = _workers(ray, job, min(n_workers, len(chunks)))
             summary.workers, summary.nodes, summary.chunk_size = len(actors), len({i["node"] for i in infos}), size
             session.update(workers=len(actors), nodes=summary.nodes, chunk_size=size,
-                           address=address or os.environ.get("RAY_ADDRESS") or "local")
+                           address=address or os.environ.get("RAY_ADDRESS") or "local",
+                           worker_niceness=sorted({i["niceness"] for i in infos}))
             t_ready = time.perf_counter()
             timings["startup_s"] = t_ready - t_start
             timings["worker_warm_s"] = max(i["warm_s"] for i in infos)

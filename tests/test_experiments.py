@@ -174,7 +174,9 @@ def test_results_doc_lists_every_fixed_column():
 def ray_session():
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    from experiments.runner import local_ray_options
+
+    ray.init(**local_ray_options(workers=2))
     yield ray
     ray.shutdown()
 
