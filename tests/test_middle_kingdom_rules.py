@@ -222,6 +222,18 @@ def test_t6_short_deck(short, expect_seat3):
     assert discard(g, 1) == {6, 2} and discard(g, 3) == {6, 2}
 
 
+@pytest.mark.parametrize("short", ["each_while_cards", "all_or_none"])
+def test_t6_deck_of_exactly_as_many_cards_as_members_serves_them_all(short):
+    """D33 all_or_none: "if the deck holds fewer cards than there are members, nobody in the
+    slot draws" is judged once, at the start of the slot, not against the shrinking deck."""
+    g = t6_position({"ident_short_deck": short}, deck_size=2)
+    assert 62 - int(g.state[L.G_DECK_PTR]) == 2
+    bids(g, (0, 5), (1, 2), (2, 7), (3, 2))
+    assert eff(g, 3, L.MERCHANT) == 1 and int(g.state[L.LOC + 45]) == L.LOC_OWNED + 1  # both drew
+    assert 62 - int(g.state[L.G_DECK_PTR]) == 0 and int(g.state[L.G_IDENT_DRAWS]) == 2
+    assert discard(g, 1) == {6, 2} and discard(g, 3) == {6, 2}
+
+
 @pytest.mark.parametrize("timing,market_holder", [("after_slot", 1), ("per_member", 3)])
 def test_t6b_goal_timing(timing, market_holder):
     g = t6_position({"ident_goal_timing": timing}, deck_top=("Merchant", "Merchant"),

@@ -866,16 +866,18 @@ def _heir_has_choice(s):
 def _resolve_identical(s, pos):
     """P2.3 IDENTICAL slot starting at ``pos``: members draw in order, then stacks are
     discarded, then deferred goal checks in draw order.  ``G_SUB`` counts members done.
+    Under ``ident_short_deck = all_or_none`` the deck is measured against the members once,
+    when the slot starts (D33); after that every member draws.
     Returns True when a Market host decision is pending."""
     end = s[ORD_GEND + pos]
     size = end - pos
     defer = s[O_IDENT_GOAL] == 0
+    if s[G_SUB] == 0 and s[O_IDENT_SHORT] == 1 and deck_left(s) < size:
+        s[G_SUB] = size  # D33 all_or_none, judged once at the start of the slot: nobody draws
     while s[G_SUB] < size:
         i = pos + s[G_SUB]
         s[G_SUB] += 1
         p = s[ORD_ENT + i] // 2
-        if s[O_IDENT_SHORT] == 1 and deck_left(s) < size:
-            continue
         if deck_left(s) > 0:
             c = s[DECK + s[G_DECK_PTR]]
             s[G_DECK_PTR] += 1
