@@ -327,6 +327,49 @@ def test_t9e_player_without_goals():
     assert goal_owner(g, "Dragon") == 4
 
 
+ROW_PICK = {"dragon_held_includes_row_pick": "true"}
+
+
+def test_d13_row_pick_then_summon_in_one_round_the_summoned_seat_held_it_later():
+    """D13 with dragon_held_includes_row_pick = true: "the one who held it most recently" is
+    decided by the order of events.  Round 5: A (seat 0) takes the Dragon from the row in
+    phase 2, B (seat 1) is summoned it in phase 3.  Round 6: A and B tie on goals and cards,
+    and B, who held it later, gets it (it used to read as a tie and was set aside)."""
+    g = position(3, row=["Peasant", "General"], deck_top=["Official", "General"], round=5, dragon=1,
+                 last_dragon={1: 4}, options=ROW_PICK,
+                 tableaux={0: ["Official", "Noble(2)", "General"], 1: ["General"],
+                           2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 2},
+                 goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2})
+    bids(g, (0, 7), (1, 0))
+    act(g, 2, "late bid 5")
+    act(g, 1, "exchange Dragon for Peasant")
+    act(g, 0, "take Dragon")
+    act(g, 2, "take General")
+    # phase 3 of round 5: A and B hold no goal; B has fewer cards (2 against 3)
+    assert int(g.state[L.G_ROUND]) == 6 and goal_owner(g, "Dragon") == 1
+    assert field(g, 0, L.F_LAST_DRAGON) == 5 and field(g, 1, L.F_LAST_DRAGON) == 5
+    bids(g, (0, 0), (1, 0))
+    act(g, 2, "late bid 6")
+    act(g, 1, "exchange Dragon for Official")
+    act(g, 2, "take General")
+    act(g, 2, "pass")  # the Heir leaves the Dragon in the row: it is set aside
+    assert [sum(field(g, p, L.F_PHYS, t) for t in range(5)) for p in (0, 1)] == [3, 3]
+    assert goal_owner(g, "Dragon") == 1 and field(g, 1, L.F_LAST_DRAGON) == 6
+
+
+@pytest.mark.parametrize("row_pick,expect", [("false", 1), ("true", 0)])
+def test_d13_a_take_from_the_row_counts_as_holding_only_under_the_option(row_pick, expect):
+    """A (seat 0) took the Dragon from the row in round 5, B (seat 1) was last summoned it in
+    round 3; in round 6 they tie on goals and cards."""
+    g = position(3, tableaux={0: ["Official"], 1: ["Noble(2)"],
+                              2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 2},
+                 goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2}, dragon="set_aside",
+                 last_dragon={1: 3}, round=5, options={"dragon_held_includes_row_pick": row_pick})
+    take_dragon(g.state, 0)
+    g.state[L.G_ROUND] = 6
+    summon(g.state)
+    assert goal_owner(g, "Dragon") == expect
+
 # ------------------------------------------------------------------ T10: Heir re-award
 @pytest.mark.parametrize("generals,holder,expect", [((3, 3, 1), 2, -1), ((4, 3, 0), 2, 0), ((0, 0, 0), 1, -1)])
 def test_t10_heir_re_award(generals, holder, expect):

@@ -171,7 +171,8 @@ F_PHYS = 16  # 5 physical cards per type stack
 F_DBL = 21  # 5 Market Merchants lying on each (non-Merchant) stack
 F_EFF = 26  # 5 effective counts
 F_TOKENS = 31
-F_LAST_DRAGON = 32  # last round this seat received the Dragon by summoning (-1 never)
+F_LAST_DRAGON = 32  # last round this seat received the Dragon by summoning (-1 never);
+#                    under dragon_held_includes_row_pick also by taking it from the row
 F_DRAGON_GOT = 33  # summons received
 F_SCORE = 34  # final score and its parts (set when the game ends)
 F_VP_GOALS = 35
@@ -185,7 +186,8 @@ F_TIES = 42  # times this seat's entry tied
 F_HARVEST_SWAPS = 43
 F_PICK_RANK_SUM = 44  # sum of pick positions (for balance studies)
 F_PICKS = 45  # cards taken by PICK slots
-PS = 46
+F_LAST_DRAGON_SUMMONED = 46  # 1: that last holding was a summon (phase 3); 0: a take from the row (phase 2)
+PS = 47
 
 SCR_ENT = ORD_HOST + MAX_ENTRIES  # scratch for build_order: entries and their keys
 SCR_KEY = SCR_ENT + MAX_ENTRIES

@@ -25,7 +25,8 @@ from sim.middle_kingdom.layout import (
     D_THRESHOLD, D_TOKEN_SUPPLY, D_TOKEN_VP, D_TYPE, D_VP, DECK, DK_BID, DK_EMPEROR, DK_EXCHANGE,
     DK_HARVEST, DK_HEIR, DK_HOST, DK_NONE, DK_PICK, DK_SLOT, DR_DISPLAY, DR_HELD, DR_IN_ROW,
     DR_SET_ASIDE, DRAGON, EMPEROR, F_CARRY, F_DBL, F_DISC, F_DRAGON_GOT, F_DYN_COUNT, F_EFF,
-    F_EMP_SLOT, F_HAND, F_HAND_START, F_HARVEST_SWAPS, F_LAST_DRAGON, F_PAL_FIRST, F_PENALTY,
+    F_EMP_SLOT, F_HAND, F_HAND_START, F_HARVEST_SWAPS, F_LAST_DRAGON, F_LAST_DRAGON_SUMMONED,
+    F_PAL_FIRST, F_PENALTY,
     F_PHYS, F_PICK_RANK_SUM, F_PICKS, F_SCORE, F_SLOT_BOTTOM, F_SLOT_CARD, F_SLOT_STACK, F_SLOT_STEP,
     F_TIES, F_TOKENS, F_VP_CARDS, F_VP_GOALS, F_VP_PEASANTS, F_VP_PHIL, F_VP_TOKENS, F_ZERO,
     G_DECISION, G_DECK_PTR, G_DRAGON, G_IDENT_DRAWS, G_K, G_LEAD, G_ORD_N, G_ORD_POS,
@@ -159,8 +160,9 @@ def take_dragon(s, p):
     """GAIN of the Dragon from the row: a 2-VP token, the Dragon set aside (D11, D18)."""
     s[G_DRAGON] = DR_SET_ASIDE
     s[GOAL_OWNER + DRAGON] = NO_PLAYER
-    if s[O_DRAGON_ROW_PICK] == 1:
+    if s[O_DRAGON_ROW_PICK] == 1:  # D13: held in phase 2 of this round
         s[pb(p) + F_LAST_DRAGON] = s[G_ROUND]
+        s[pb(p) + F_LAST_DRAGON_SUMMONED] = 0
     if s[G_TOKENS_OUT] >= s[S_TOKEN_SUPPLY]:
         s[G_TOKEN_OVER] += 1
         if s[O_TOKEN_LIMIT] == 1:
@@ -643,7 +645,7 @@ def summon(s):
         ties = 0
         for p in range(n):
             if (cand >> p) & 1:
-                last = s[pb(p) + F_LAST_DRAGON]
+                last = _dragon_held_at(s, p)
                 if last > best:
                     best = last
                     r = p
@@ -656,8 +658,20 @@ def summon(s):
         s[GOAL_OWNER + DRAGON] = r
         s[G_DRAGON] = DR_HELD
         s[pb(r) + F_LAST_DRAGON] = s[G_ROUND]
+        s[pb(r) + F_LAST_DRAGON_SUMMONED] = 1
         s[pb(r) + F_DRAGON_GOT] += 1
         s[G_SUMMONS] += 1
+
+
+@kernel(inline=True)
+def _dragon_held_at(s, p):
+    """When seat ``p`` last held the Dragon, in the order of events (D13): twice the round,
+    plus 1 for a summon (phase 3) over a take from the row (phase 2, counted under
+    ``dragon_held_includes_row_pick`` only); -1 if never."""
+    last = s[pb(p) + F_LAST_DRAGON]
+    if last < 0:
+        return -1
+    return 2 * last + s[pb(p) + F_LAST_DRAGON_SUMMONED]
 
 
 @kernel(inline=True)

@@ -123,8 +123,9 @@ def position(players: int, *, row=(), deck_top=(), goals=None, tableaux=None, ha
             s[pb(p) + L.F_CARRY + i] = card
     for p, v in (tokens or {}).items():
         s[pb(p) + L.F_TOKENS] = v
-    for p, v in (last_dragon or {}).items():
+    for p, v in (last_dragon or {}).items():  # received by summoning
         s[pb(p) + L.F_LAST_DRAGON] = v
+        s[pb(p) + L.F_LAST_DRAGON_SUMMONED] = 1
     s[L.G_LEAD] = lead
     s[L.G_ROUND] = round
     s[H_CURRENT] = -1
