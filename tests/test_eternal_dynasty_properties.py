@@ -2,7 +2,11 @@
 
 Invariants are checked after every decision by an independent numba checker (token,
 Leader and Structure supplies, quarantine, every card in exactly one place, bonus pools,
-Rulers never chosen twice); each Generation's scoring is recounted in plain Python from the
+Rulers never chosen twice, Coin values against what left the bag); at each decision of a
+Ruler ability the issue-11 rulings are checked against their own reading of the spec (Zeng's
+placements are the provinces within 2 steps of his Influence and his Home, Dong's gain is
+offered with a skip and only when he qualifies, Xun's next roll is not made while he chooses
+for the current one); each Generation's scoring is recounted in plain Python from the
 board as it stood at scoring (not from the engine's running counters).  With 2 players the
 Eternal Emperor is one more colour (layout.EE): its tokens are checked like a player's, it
 never holds Leaders, cards or a bonus pool, Dynasty Influence never goes negative, and the
@@ -19,12 +23,12 @@ from sim.core import random_legal, rng_seed
 from sim.eternal_dynasty import SPEC
 from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty.options import DATA_FILE
-from sim.eternal_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
+from sim.eternal_dynasty.rules import TG_MASK, TK_ACTION, TK_DONG, TK_TARGET, apply, is_terminal, legal_mask, new_state, pb
 
 K = SPEC.kernels
 COMP = json.loads(DATA_FILE.read_text())
 (E_TOKENS, E_CAP, E_LEADERS, E_STRUCTS, E_QUAR, E_DYN, E_VOTES, E_BONUS, E_RULERS, E_SCORE, E_SETASIDE,
- E_EMPEROR, E_DI) = range(1, 14)
+ E_EMPEROR, E_DI, E_COINS, E_ZENG, E_DONG, E_XUN) = range(1, 18)
 SNAP_SIZE = L.LOG - L.SNAP_BOARD
 
 
@@ -146,6 +150,29 @@ def check(s):
         for p in range(2):
             if s[pb(p) + L.F_DI] < 0:
                 return E_DI
+    # Coins: values drawn at the award (D47) are what left the bag; with coin_draw = at_reveal
+    # nothing is drawn before the end
+    bag = np.zeros(3, np.int64)
+    for v in range(3):
+        bag[v] = s[L.DATA + L.D_CONST + L.K_BAG0 + v]
+    held = 0
+    value = 0
+    for p in range(L.NCOL):
+        k = s[pb(p) + L.F_COINS]
+        v = s[pb(p) + L.F_COIN_VALUE]
+        if k < 0 or (p >= nc and k != 0) or v < 0 or v > 2 * k:
+            return E_COINS
+        held += k
+        value += v
+    if held > bag[0] + bag[1] + bag[2] or (s[L.O_COINS] == 1 and held != 0):
+        return E_COINS
+    if s[L.O_COIN_DRAW] == L.CD_AWARD or s[L.G_OVER] == 1:
+        d1 = bag[1] - s[L.G_BAG1]
+        d2 = bag[2] - s[L.G_BAG2]
+        if bag[0] - s[L.G_BAG0] + d1 + d2 != held or value != d1 + 2 * d2 or min(s[L.G_BAG0], s[L.G_BAG1], s[L.G_BAG2]) < 0:
+            return E_COINS
+    elif value != 0 or s[L.G_BAG0] != bag[0] or s[L.G_BAG1] != bag[1] or s[L.G_BAG2] != bag[2]:
+        return E_COINS
     # a Ruler is chosen at most once in a game
     seen = np.zeros(L.N_RULERS, np.int64)
     for p in range(n):
@@ -155,6 +182,58 @@ def check(s):
                 seen[r] += 1
                 if seen[r] > 1 or s[L.RUL_LOC + r] == L.LOC_DECK or s[L.RUL_LOC + r] == L.LOC_DISCARD:
                     return E_RULERS
+    return 0
+
+
+@nb.njit(cache=True)
+def check_decision(s, mask):
+    """The rulings of issue 11 at a decision, each from the spec's own words."""
+    o = L.STACK + (s[L.G_SP] - 1) * L.TASK_SIZE
+    kind = s[o]
+    p = s[o + 1]
+    if p >= s[2]:
+        return 0
+    r = s[pb(p) + L.F_RULER]
+    ab = s[L.DATA + L.D_RULER + r * L.RF + L.R_AB] if r >= 0 else -1
+    if kind == TK_ACTION and ab == L.AB_PLACE_RANGE:
+        # Zeng (5.3): within distance 2 of a represented province, or the Home
+        near = np.zeros(L.N_PROV, np.bool_)
+        for q in range(L.N_PROV):
+            near[q] = s[L.TOK + (p * L.N_PROV + q) * 2] + s[L.TOK + (p * L.N_PROV + q) * 2 + 1] > 0
+        for _ in range(s[L.DATA + L.D_RULER + r * L.RF + L.R_A0]):
+            nxt = near.copy()
+            for q in range(L.N_PROV):
+                if near[q]:
+                    for x in range(L.N_PROV):
+                        if s[L.ADJ + q * L.N_PROV + x] == 1:
+                            nxt[x] = True
+            near = nxt
+        near[s[pb(p) + L.F_HOME]] = True
+        for q in range(L.N_PROV):
+            ok = near[q] and s[L.QUAR + q] == 0 and (s[L.MARK + q] & L.MK_PLAGUE) == 0
+            if mask[L.A_PQ + 2 * q] != ok or mask[L.A_PQ + 2 * q + 1] != ok:
+                return E_ZENG
+    if kind == TK_DONG:
+        # Dong (6.3 T2, optional): a skip, and only when no colour has fewer tokens
+        mine = 0
+        for q in range(L.N_PROV * 2):
+            mine += s[L.TOK + p * L.N_PROV * 2 + q]
+        for v in range(s[2] + 1 if s[2] == 2 else s[2]):
+            tv = 0
+            for q in range(L.N_PROV * 2):
+                tv += s[L.TOK + v * L.N_PROV * 2 + q]
+            if tv < mine:
+                return E_DONG
+        if not mask[L.A_SKIP] or not (mask[L.A_TYPE] or mask[L.A_TYPE + 1]):
+            return E_DONG
+    if kind == TK_TARGET and s[o + 2] == TG_MASK:
+        # Xun (Ruler 13): roll, choose, gain, then roll again: no later roll waits below
+        for i in range(s[L.G_SP] - 1):
+            k = s[L.STACK + i * L.TASK_SIZE]
+            if k == TK_TARGET and s[L.STACK + i * L.TASK_SIZE + 2] == TG_MASK:
+                return E_XUN
+        if ab != L.AB_ARC_ROLL_GAIN:
+            return E_XUN
     return 0
 
 
@@ -182,6 +261,9 @@ def play_checked(seeds, n, options, snaps, n_snap_games):
                 break
             if legal_mask(s, mask) == 0:
                 return g, ply, 99
+            e = check_decision(s, mask)
+            if e != 0:
+                return g, ply, e
             apply(s, random_legal(mask, rng, 0))
             ply += 1
             if ply > 6000:
@@ -276,7 +358,7 @@ CONFIGS = [
     (3, {"length": "long3"}), (5, {"length": "short5"}),
     (4, {"events": "minor_only"}), (4, {"events": "none"}), (3, {"coins": "off"}),
     (5, {"adjacency": "qing"}), (4, {"enforce_token_limits": "false"}), (4, {"ruler_draft": "true"}),
-    (2, {}), (2, {"coins": "off", "events": "minor_only"}),
+    (2, {}), (2, {"coins": "off", "events": "minor_only"}), (3, {"coin_draw": "at_reveal"}),
 ]
 GAMES = 10_000
 RECOUNT = 300

@@ -89,6 +89,59 @@ def test_T20_coins_off_turns_the_coin_into_a_point():
     assert s[R.pb(0) + L.F_SCORE] == 4 and s[R.pb(0) + L.F_COINS] == 1
 
 
+def _bag_draws(rolls):
+    """Coin values drawn from the bag of the data file by the outcomes ``rolls`` (spec 7.3, in
+    plain Python: each outcome indexes the coins left, 0s first, then 1s, then 2s)."""
+    bag = {int(k): v for k, v in load_components()["rules_constants"]["coin_bag"].items()}
+    out = []
+    for r in rolls:
+        for v in (0, 1, 2):
+            if r < bag[v]:
+                bag[v] -= 1
+                out.append(v)
+                break
+            r -= bag[v]
+    return out
+
+
+@pytest.mark.parametrize("coin_draw", ["at_award", "at_reveal"])
+def test_D47_coin_values_are_drawn_at_the_award_or_with_the_option_at_the_reveal(coin_draw):
+    """D47: "coins at scoring province by province, the control coin before a Sacred Mountain
+    coin"; ``coin_draw = at_reveal`` draws them at the final reveal instead, seat by seat (7.3
+    allows it), which gives the same outcomes to other seats."""
+    s = position(3, options={"coin_draw": coin_draw}, marks={"Henan": L.MK_SACRED},
+                 board={(1, "Yunnan"): (2, 2), (0, "Hunan"): (3, 1), (2, "Henan"): (1, 1)})
+    ptr = int(s[L.G_LOG_PTR])
+    rolls = [79, 0, 20, 60]
+    s[L.G_LOG_LEN] = ptr + len(rolls)
+    s[L.LOG + ptr:L.LOG + ptr + len(rolls)] = rolls
+    v = _bag_draws(rolls)
+    R.score_generation(s)
+    assert [int(s[R.pb(p) + L.F_COINS]) for p in range(3)] == [1, 1, 2]
+    if coin_draw == "at_award":
+        # Yunnan (seat 1), Hunan (seat 0), Henan: control then Sacred Mountain (seat 2)
+        assert s[L.G_LOG_PTR] == ptr + 4
+        expect = [v[1], v[0], v[2] + v[3]]
+        a = s.copy()
+        a[R.pb(0) + L.F_COIN_VALUE], a[R.pb(1) + L.F_COIN_VALUE] = a[R.pb(1) + L.F_COIN_VALUE], a[R.pb(0) + L.F_COIN_VALUE]
+        assert all(K.info_key(a, p) == K.info_key(s, p) for p in range(3))  # nobody sees a value
+        values = set()
+        for seed in range(30):
+            c = s.copy()
+            K.determinize(c, np.int64(0), np.array([seed, 2], np.int32))
+            got = tuple(int(c[R.pb(p) + L.F_COIN_VALUE]) for p in range(3))
+            left = [int(c[L.G_BAG0 + i]) for i in range(3)]
+            assert sum(left) == 80 - 4 and left[1] + 2 * left[2] == 80 - sum(got)
+            values.add(got)
+        assert len(values) > 5  # resampled jointly from the bag
+    else:
+        assert s[L.G_LOG_PTR] == ptr and all(s[R.pb(p) + L.F_COIN_VALUE] == 0 for p in range(3))
+        expect = [v[0], v[1], v[2] + v[3]]  # seat 0, seat 1, seat 2
+    R.end_game(s)
+    assert [int(s[R.pb(p) + L.F_COIN_VALUE]) for p in range(3)] == expect and s[L.G_LOG_PTR] == ptr + 4
+    assert expect[0] != expect[1]
+
+
 def test_T27_cao_wins_ties_for_first_near_home():
     s = position(3, rulers=["Cao the Ambitious"], board={(0, "Hubei"): (3, 0), (1, "Hubei"): (3, 0), (2, "Hubei"): (2, 0)})
     assert score(s, "Hubei")[0] == [2, 1, 0]
@@ -253,6 +306,38 @@ def test_zeng_places_two_steps_away_but_cards_stay_adjacent():
     assert not (R.legal_set(s, np.int64(0), False, False) >> q0("Guangdong")) & 1
 
 
+ADJ = {(a - 1, b - 1) for a, b in load_components()["adjacency_edges"]}
+ADJ |= {(b, a) for a, b in ADJ}
+
+
+def within(provinces, steps):
+    """Provinces at most ``steps`` borders away from ``provinces`` (modern map, 0-based)."""
+    out = {q0(x) for x in provinces}
+    for _ in range(steps):
+        out |= {b for a, b in ADJ if a in out}
+    return out
+
+
+def placements(s):
+    return {(a - L.A_PQ) // 2 for a in legal(s) if a < L.A_PROV}
+
+
+def test_zeng_reach_starts_from_provinces_where_he_holds_influence():
+    """Spec 5.3: "Zeng: provinces within distance 2 of a represented province" (Ruler 36: "up
+    to 2 steps from a Province in which you hold Influence"); the Home stays legal but is no
+    starting point of the reach unless he holds Influence there."""
+    s = position(3, rulers=["Zeng the Far-Marching"])  # Home Hunan, no Influence anywhere
+    turn(s, 0)
+    assert top_kind(s) == R.TK_ACTION and placements(s) == {q0("Hunan")}
+    s = position(3, rulers=["Zeng the Far-Marching"], board={(0, "Yunnan"): (1, 0)})
+    turn(s, 0)
+    assert placements(s) == within(["Yunnan"], 2) | {q0("Hunan")}
+    assert q0("Jiangxi") not in placements(s)  # next to the Home, 3 steps from Yunnan
+    s = position(3, rulers=["Zeng the Far-Marching"], board={(0, "Hunan"): (1, 0)})
+    turn(s, 0)
+    assert placements(s) == within(["Hunan"], 2)  # holding Influence at Home: 2 steps from it
+
+
 def test_T16_three_player_quarantine_from_rolls_4_4_9():
     opts = SPEC.encode_options({})
     s = R.state_from_log(np.int64(3), opts, np.array([3, 3, 8], np.int64))
@@ -270,8 +355,7 @@ def test_T18_T31_xun_offers_the_rolled_number_and_its_neighbours_wrapping():
     s[L.LOG + s[L.G_LOG_PTR] + 1] = 19  # 20: re-rolled by a fresh draw
     run_task(s, R.TK_ARC, 0)
     assert top_kind(s) == R.TK_TARGET
-    # the second roll's task lies underneath; the first roll is decided first? No: tasks are pushed
-    # in roll order, so the last roll is on top.  Both offer a number and its neighbours.
+    # each roll offers its number and the neighbours, one roll after the other
     offers = []
     while top_kind(s) == R.TK_TARGET and s[H_CURRENT] == 0:
         offers.append(legal(s))
@@ -279,6 +363,42 @@ def test_T18_T31_xun_offers_the_rolled_number_and_its_neighbours_wrapping():
         K.apply(s, L.A_TYPE + 0)
         K.apply(s, L.A_NUM + 0)
     assert {prov(18), prov(1), prov(2)} in offers and len(offers) == 2
+
+
+def _xun_position(rolls):
+    s = position(3, rulers=["Xun, Twice-Blessed"])
+    ptr = int(s[L.G_LOG_PTR])
+    s[L.G_LOG_LEN] = ptr + len(rolls)
+    s[L.LOG + ptr:L.LOG + ptr + len(rolls)] = rolls
+    return s, ptr
+
+
+def test_xun_rolls_chooses_and_gains_before_the_second_roll():
+    """Ruler 13: "twice: roll the province die ...; choose the rolled number or one next to
+    it ...; gain 1 Influence of either type there"; T31: "the second roll is made as usual"."""
+    s, ptr = _xun_position([0, 9])  # rolls 1 (Yunnan) then 10 (Fujian)
+    run_task(s, R.TK_ARC, 0)
+    assert top_kind(s) == R.TK_TARGET and legal(s) == {prov(18), prov(1), prov(2)}  # the first roll
+    assert s[L.G_LOG_PTR] == ptr + 1  # the second roll is not made yet
+    first = s.copy()
+    K.apply(s, prov(1))
+    K.apply(s, L.A_TYPE + 1)
+    assert s[L.G_LOG_PTR] == ptr + 1 and top_kind(s) == R.TK_GAIN  # the gain's bonus comes first
+    K.apply(s, L.A_NUM + 0)
+    assert tokens(s, 0, "Yunnan") == (0, 1)
+    assert top_kind(s) == R.TK_TARGET and legal(s) == {prov(9), prov(10), prov(11)}
+    assert s[L.G_LOG_PTR] == ptr + 2
+    # the second roll is unknown at the first choice: a search's worlds roll it afresh
+    offers = set()
+    for seed in range(30):
+        c = first.copy()
+        K.determinize(c, np.int64(0), np.array([seed, 5], np.int32))
+        assert K.info_key(c, 0) == K.info_key(first, 0)
+        K.apply(c, prov(1))
+        K.apply(c, L.A_TYPE + 1)
+        K.apply(c, L.A_NUM + 0)
+        offers.add(frozenset(legal(c)) if top_kind(c) == R.TK_TARGET else frozenset())
+    assert len(offers) > 5
 
 
 def test_T31_a_plague_number_is_unavailable_not_rerolled():
@@ -304,6 +424,29 @@ def test_T32_bai_first_gain_at_home_then_next_to_it():
     K.apply(s, L.A_TYPE + 0)
     K.apply(s, L.A_NUM + 0)
     assert legal(s) == {prov("Sichuan"), prov("Guangxi"), prov("Guizhou")}
+
+
+def test_dong_start_of_turn_gain_is_optional():
+    """Spec 6.3: "T2 Start-of-turn ability (optional) ... Dong: if no player (the EE included)
+    has fewer tokens than p, gain 1 of either type at Home"; 6.5: "skip; ... Dong: type"."""
+    board = {(0, "Guangxi"): (1, 0), (1, "Hunan"): (1, 1), (2, "Hubei"): (1, 0)}
+    s = position(3, rulers=["Dong the Reformer"], board=board)
+    turn(s, 0)
+    assert top_kind(s) == R.TK_DONG and s[H_CURRENT] == 0
+    assert legal(s) == {L.A_SKIP, L.A_TYPE, L.A_TYPE + 1}
+    skip = s.copy()
+    K.apply(skip, L.A_SKIP)
+    assert top_kind(skip) == R.TK_ACTION and tokens(skip, 0, "Guangxi") == (1, 0)
+    K.apply(s, L.A_TYPE + 1)  # take it as Political: one gain event, its bonus offered
+    assert top_kind(s) == R.TK_GAIN and legal(s) == {L.A_NUM + k for k in range(3)}
+    K.apply(s, L.A_NUM + 1)
+    assert tokens(s, 0, "Guangxi") == (1, 2) and top_kind(s) == R.TK_ACTION
+    # another player with fewer tokens, or a Home under Plague: nothing to offer
+    for extra in ({(2, "Hubei"): (0, 0)}, {}):
+        marks = {} if extra else {"Guangxi": L.MK_PLAGUE}
+        s = position(3, rulers=["Dong the Reformer"], board=board | extra, marks=marks)
+        turn(s, 0)
+        assert top_kind(s) == R.TK_ACTION and tokens(s, 0, "Guangxi") == (1, 0)
 
 
 def test_T21_fu_the_rat_free_intrigue_then_places():
@@ -427,6 +570,61 @@ def test_no_events_variant_never_draws_and_minor_only_never_draws_a_major():
         s = g.state
         drawn = [e for e in range(L.N_EVENTS) if s[L.EVT_LOC + e] == L.LOC_DISCARD]
         assert check(drawn) and (opt["events"] == "none") == (s[L.G_EVENTS_DRAWN] == 0)
+
+
+EVENT_KEY = {e["key"]: i for i, e in enumerate(load_components()["event_cards"])}
+
+
+@pytest.mark.parametrize("events", ["full", "minor_only", "none"])
+def test_events_option_decides_what_the_event_phase_draws(events):
+    """4.3 / setup step 7: the same Event deck order, Succession Crisis (Major) then Favor of
+    the Court and Renown in Arms (Minor), at the start of Generation 2.  ``full``: the Major
+    resolves alone and removes every Structure; ``minor_only``: it is not in the deck, the two
+    Minor events award Coins; ``none``: no Event phase."""
+    s = position(4, options={"events": events}, structures={"Hunan": "FORTRESS"},
+                 board={(0, "Hunan"): (3, 1), (1, "Hubei"): (1, 4), (2, "Henan"): (2, 2)})
+    want = [EVENT_KEY[k] for k in ("SUCCESSION_CRISIS", "FAVOR_OF_THE_COURT", "RENOWN_IN_ARMS")]
+    lo, hi = int(s[L.G_EVT_PTR]), int(s[L.G_EVT_END])
+    deck = [int(e) for e in s[L.EVT_DECK + lo:L.EVT_DECK + hi]]
+    deck = [e for e in want if e in deck] + [e for e in deck if e not in want]
+    s[L.EVT_DECK + lo:L.EVT_DECK + hi] = deck
+    s[L.G_PHASE] = L.PH_GEN_START  # Generation 1 is over: the next one begins
+    R.advance(s)
+    assert s[L.G_GEN] == 2 and top_kind(s) == R.TK_RULER
+    coins = [int(s[R.pb(p) + L.F_COINS]) for p in range(4)]
+    fortress = int(s[L.STRUCT + q0("Hunan") * 2 + L.FORTRESS])
+    got = (int(s[L.G_EVENTS_DRAWN]), fortress, coins)
+    assert got == {"full": (1, 0, [0, 0, 0, 0]),
+                   "minor_only": (2, 1, [2, 2, 2, 0]),  # most P: seat 1, then seat 2; most M: seat 0, then seat 2
+                   "none": (0, 1, [0, 0, 0, 0])}[events]
+
+
+@pytest.mark.parametrize("draft", ["false", "true"])
+def test_ruler_draft_option_changes_the_rulers_to_choose_from(draft):
+    """G3 (Ruler Draft): every seat keeps its first Ruler at both picks and then chooses the
+    third of its pool.  Without the draft that is the third Ruler it was dealt; with it (left
+    in Generation 1), the third Ruler dealt to the seat two places to its right."""
+    s = K.new_state(np.int64(8), np.int64(4), SPEC.encode_options({"ruler_draft": draft}))
+    dealt = {p: [int(s[R.pb(p) + L.F_DEALT + k]) for k in range(3)] for p in range(4)}
+    while top_kind(s) == R.TK_DRAFT:
+        K.apply(s, L.A_NUM + 0)
+    while top_kind(s) == R.TK_RULER:
+        K.apply(s, L.A_NUM + 2)
+    chosen = [int(s[R.pb(p) + L.F_RULER]) for p in range(4)]
+    if draft == "false":
+        assert chosen == [dealt[p][2] for p in range(4)]
+    else:
+        assert chosen == [dealt[(p - 2) % 4][2] for p in range(4)]
+
+
+@pytest.mark.parametrize("adjacency", ["modern", "qing"])
+def test_adjacency_option_moves_the_huai_border(adjacency):
+    """D3: ``qing`` takes the Shandong-Anhui border out and puts Jiangsu-Henan in, so LEGAL
+    changes for a player next to either."""
+    s = position(3, options={"adjacency": adjacency}, board={(0, "Jiangsu"): (1, 0), (1, "Shandong"): (1, 0)})
+    henan = bool(R.legal_set(s, np.int64(0), True, False) >> q0("Henan") & 1)
+    anhui = bool(R.legal_set(s, np.int64(1), True, False) >> q0("Anhui") & 1)
+    assert (henan, anhui) == {"modern": (False, True), "qing": (True, False)}[adjacency]
 
 
 def test_wrong_player_counts_and_lengths_are_refused_clearly():
@@ -916,8 +1114,10 @@ def _play_random(s, stop, seed):
 
 def _secret_indices(s, observer):
     """State words determinize may change for ``observer``: card places, deck orders and
-    knowledge bits, and other seats' hands, Rulers and pending secret choices."""
+    knowledge bits, other seats' hands, Rulers and pending secret choices, and what nobody
+    knows: the chance stream (and logged outcomes still ahead), the Coin values and the bag."""
     idx = set(range(L.DYN_LOC, L.VOTE_TYPE)) | set(range(L.VOTE_LOC, L.STACK))
+    idx |= {0, 1, L.G_LOG_LEN, L.G_BAG0, L.G_BAG1, L.G_BAG2} | {R.pb(p) + L.F_COIN_VALUE for p in range(L.NCOL)}
     for p in range(int(s[2])):
         if p == observer:
             continue

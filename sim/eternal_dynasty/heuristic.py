@@ -23,7 +23,8 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
    if the Generation ended now.  Passing scores 0 change, so a useless card is not played.
    The Eternal Emperor counts as an opponent (its win is a loss), and the Emperor's own
    choices (its share of a Vote or an Alliance, its removals) are made the same way by the
-   seat deciding for it, to that seat's advantage.
+   seat deciding for it, to that seat's advantage.  Dong's optional start-of-turn gain is
+   always taken (only its type is chosen greedily), also when completing an effect.
 """
 
 import numba as nb
@@ -32,7 +33,7 @@ import numpy as np
 from sim.core import kernel, H_CURRENT, argmax_masked, random_legal
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
-    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL,
+    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL,
     apply, dyn_field, legal_mask, n_colours, pb, provisional, ruler_field, top, vote_field,
 )
 
@@ -71,6 +72,8 @@ def greedy(s, p, mask, rng):
         steps = 0
         while c[H_CURRENT] == p and steps < 12 and completes_effect(c[top(c)]):
             legal_mask(c, m2)
+            if c[top(c)] == TK_DONG:
+                m2[A_SKIP] = False  # Dong's gain is taken (plan item 5)
             last = -1
             for b in range(m2.shape[0]):
                 if m2[b]:
@@ -129,6 +132,8 @@ def heuristic(s, rng):
         return A_NAY
     if kind == TK_EXTRA:
         return A_SKIP
+    if kind == TK_DONG:
+        mask[A_SKIP] = False  # Dong's start-of-turn gain is always taken; greedy picks its type
     a = greedy(s, s[H_CURRENT], mask, rng)
     if a < 0:
         a = random_legal(mask, rng, 0)

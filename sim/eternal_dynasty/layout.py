@@ -99,10 +99,11 @@ D_CONFIG = D_CONST + NCONST
 DATA_SIZE = D_CONFIG + NCONFIG * CF
 
 # --- options -------------------------------------------------------------------------
-N_OPT = 6
+N_OPT = 7
 OPT = 8
-O_EVENTS, O_COINS, O_DRAFT, O_LENGTH, O_ADJACENCY, O_LIMITS = range(OPT, OPT + N_OPT)
+O_EVENTS, O_COINS, O_DRAFT, O_LENGTH, O_ADJACENCY, O_LIMITS, O_COIN_DRAW = range(OPT, OPT + N_OPT)
 EV_FULL, EV_MINOR, EV_NONE = 0, 1, 2
+CD_AWARD, CD_REVEAL = 0, 1  # O_COIN_DRAW: a Coin's value is drawn when it is awarded (D47) / at the reveal
 DATA = OPT + N_OPT
 
 # --- game scalars --------------------------------------------------------------------

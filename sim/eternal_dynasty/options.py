@@ -24,6 +24,9 @@ OPTIONS = (
     Option("length", "standard", "4.1: 'long3' (3 players, 4 x 7) or 'short5' (5 players, 4 x 6)", ("standard", "long3", "short5")),
     Option("adjacency", "modern", "D3: modern provincial borders, or 'qing' (Shandong-Anhui out, Jiangsu-Henan in)", ("modern", "qing")),
     Option("enforce_token_limits", "true", "D26: Leader, Structure and Influence supply limits", ("true", "false")),
+    Option("coin_draw", "at_award", "D47/7.3: a Coin's value is drawn from the bag when the Coin is awarded, or "
+           "'at_reveal': all values drawn at the final reveal (same distribution, another order of chance outcomes)",
+           ("at_award", "at_reveal")),
 )
 assert len(OPTIONS) == L.N_OPT
 

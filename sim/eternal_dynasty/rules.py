@@ -14,7 +14,10 @@ listed in ``docs/games/eternal_dynasty.md``.
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
+from sim.core import (
+    kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, rng_next, rng_seed,
+    shuffle_range,
+)
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
 
 # task kinds --------------------------------------------------------------------------
@@ -22,11 +25,11 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constant
  TK_GAIN, TK_TARGET, TK_AYENAY, TK_VOTE_REVEAL, TK_EXTRA, TK_VOTE_RESOLVE, TK_PICK_PLAYER,
  TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN, TK_LEADER,
  TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE, TK_FLIP,
- TK_DONG, TK_ARC, TK_DRAFT, TK_DRAFT_PASS, TK_BID, TK_BID_RESOLVE, TK_EE_VOTE) = range(36)
+ TK_DONG, TK_ARC, TK_DRAFT, TK_DRAFT_PASS, TK_BID, TK_BID_RESOLVE, TK_EE_VOTE, TK_XUN) = range(37)
 DECISION_TASKS = (TK_RULER, TK_DISCARD, TK_VOTECALL, TK_ACTION, TK_GAIN, TK_TARGET, TK_AYENAY, TK_EXTRA,
                   TK_PICK_PLAYER, TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN,
                   TK_LEADER, TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE,
-                  TK_FLIP, TK_INIT_PLACE, TK_DRAFT, TK_BID, TK_EE_VOTE)
+                  TK_FLIP, TK_INIT_PLACE, TK_DRAFT, TK_BID, TK_EE_VOTE, TK_DONG)
 TG_MASK = 8  # TK_TARGET: the candidate provinces are the bit set in the last argument
 # purposes of TK_PICK_PLAYER
 PU_ALLY, PU_CONVERT, PU_REMOVE, PU_ASSASSIN = 0, 1, 2, 3
@@ -193,9 +196,12 @@ def legal_set(s, p, placement, ignore_plague):
         for q in range(N_PROV):
             if in_set(s, q, ab_arg(s, p, 0)):
                 out |= 1 << q
-    if placement and ab == AB_PLACE_RANGE and ab_arg(s, p, 0) >= 2:
-        ring = out
-        for _ in range(ab_arg(s, p, 0) - 1):
+    if placement and ab == AB_PLACE_RANGE:
+        # Zeng (spec 5.3): "provinces within distance 2 of a represented province", for the
+        # placement action only; the reach starts from represented provinces, never from the
+        # Home (unless represented) or the neighbours of a represented province
+        ring = rep
+        for _ in range(ab_arg(s, p, 0)):
             nxt = ring
             for q in range(N_PROV):
                 if (ring >> q) & 1:
@@ -203,7 +209,7 @@ def legal_set(s, p, placement, ignore_plague):
                         if s[ADJ + q * N_PROV + r] == 1:
                             nxt |= 1 << r
             ring = nxt
-        out = ring
+        out |= ring
     res = 0
     for q in range(N_PROV):
         if (out >> q) & 1 and s[QUAR + q] == 0:
@@ -739,20 +745,26 @@ def next_phase(s):
             cleanup(s)
             s[G_PHASE] = PH_GEN_START
             return
-        p = order[s[G_TURN_IDX]]
         s[G_TURNS] += 1
-        push(s, TK_FREE, p, 1, 0, 0, 0, 0, 0)
-        push(s, TK_ACTION, p, 0, 0, 0, 0, 0, 0)
-        push(s, TK_FREE, p, 0, 0, 0, 0, 0, 0)
-        ab = ability(s, p)
-        if ab == AB_START_MOVE:
-            push(s, TK_MOVE_FROM, p, ab_arg(s, p, 0), 1, 0, 0, 0, 0)
-        elif ab == AB_START_CONVERT:
-            push(s, TK_FLIP, p, 0, 0, 0, 0, 0, 0)
-        elif ab == AB_START_CATCHUP_GAIN:
-            push(s, TK_DONG, p, 0, 0, 0, 0, 0, 0)
-        if s[pb(p) + F_CALLED] == 0 and s[pb(p) + F_NVOTE] > 0:
-            push(s, TK_VOTECALL, p, 0, 0, 0, 0, 0, 0)
+        push_turn(s, order[s[G_TURN_IDX]])
+
+
+@kernel
+def push_turn(s, p):
+    """Spec 6.3, p's turn: T1 Vote call (optional), T2 start-of-turn ability (optional: Yan's
+    move, Jiang's flip and Dong's gain each offer a skip), T3 free play, T4 action, T5 free play."""
+    push(s, TK_FREE, p, 1, 0, 0, 0, 0, 0)
+    push(s, TK_ACTION, p, 0, 0, 0, 0, 0, 0)
+    push(s, TK_FREE, p, 0, 0, 0, 0, 0, 0)
+    ab = ability(s, p)
+    if ab == AB_START_MOVE:
+        push(s, TK_MOVE_FROM, p, ab_arg(s, p, 0), 1, 0, 0, 0, 0)
+    elif ab == AB_START_CONVERT:
+        push(s, TK_FLIP, p, 0, 0, 0, 0, 0, 0)
+    elif ab == AB_START_CATCHUP_GAIN:
+        push(s, TK_DONG, p, 0, 0, 0, 0, 0, 0)
+    if s[pb(p) + F_CALLED] == 0 and s[pb(p) + F_NVOTE] > 0:
+        push(s, TK_VOTECALL, p, 0, 0, 0, 0, 0, 0)
 
 
 @nb.njit(cache=True)
@@ -891,11 +903,36 @@ def coins_out(s):
 
 
 @kernel
+def bag_size(s):
+    """Coins in the bag at the start (spec 4.2 step 6)."""
+    return dconst(s, K_BAG0) + dconst(s, K_BAG1) + dconst(s, K_BAG2)
+
+
+@kernel
+def draw_coin_value(s):
+    """Draw one Coin from the bag (G_BAG0..2: what is left of each value), without
+    replacement (7.3); its value."""
+    r = chance(s, s[G_BAG0] + s[G_BAG1] + s[G_BAG2])
+    if r < s[G_BAG0]:
+        s[G_BAG0] -= 1
+        return 0
+    if r < s[G_BAG0] + s[G_BAG1]:
+        s[G_BAG1] -= 1
+        return 1
+    s[G_BAG2] -= 1
+    return 2
+
+
+@kernel
 def award_coins(s, p, k):
-    """A Coin award (spec 7.3): face down from the bag; 1 point each with coins off or an empty bag."""
+    """A Coin award (spec 7.3): face down from the bag; 1 point each with coins off or an empty
+    bag (D27).  Its value is drawn now (D47, ``coin_draw = at_award``) or at the final reveal
+    (``at_reveal``); either way nobody sees it before the reveal."""
     for _ in range(k):
-        if s[O_COINS] == 0 and coins_out(s) < s[G_BAG0] + s[G_BAG1] + s[G_BAG2]:
+        if s[O_COINS] == 0 and coins_out(s) < bag_size(s):
             s[pb(p) + F_COINS] += 1
+            if s[O_COIN_DRAW] == CD_AWARD:
+                s[pb(p) + F_COIN_VALUE] += draw_coin_value(s)
         else:
             s[pb(p) + F_SCORE] += 1
             s[pb(p) + F_PTS_COINCONV] += 1
@@ -960,7 +997,11 @@ def rank_type(s, q, t, pts, first_out):
 @nb.njit(cache=True)
 def score_province(s, q, pts, spts, coin):
     """Majority points (``pts``), Structure points (``spts``) and Coin awards (``coin``)
-    of province q (spec 7.1)."""
+    of province q (spec 7.1).  Returns who gets the Coins, in the order D47 draws them:
+    ``(control + 1) | (sacred + 1) << 4``, the colour with both firsts (control Coin) and the
+    sole strongest on a Sacred Mountain, each -1 for none."""
+    ctrl = -1
+    sacred = -1
     fm = rank_type(s, q, M, pts, 0)
     fp = rank_type(s, q, P, pts, 0)
     if s[STRUCT + q * 2 + FORTRESS] > 0 and fm >= 0:
@@ -969,6 +1010,7 @@ def score_province(s, q, pts, spts, coin):
         spts[fp] += dconst(s, K_PALACE)
     if fm >= 0 and fm == fp:
         coin[fm] += dconst(s, K_COIN)
+        ctrl = fm
     if s[MARK + q] & MK_SACRED:
         n = n_colours(s)
         best = 0
@@ -984,6 +1026,8 @@ def score_province(s, q, pts, spts, coin):
                 k += 1
         if k == 1:
             coin[who] += 1
+            sacred = who
+    return (ctrl + 1) | ((sacred + 1) << 4)
 
 
 @nb.njit(cache=True)
@@ -1005,15 +1049,17 @@ def score_generation(s):
         pts = np.zeros(MAXP + 1, np.int64)
         spts = np.zeros(MAXP + 1, np.int64)
         coin = np.zeros(MAXP + 1, np.int64)
-        score_province(s, q, pts, spts, coin)
+        who = score_province(s, q, pts, spts, coin)
         for p in range(n):
             s[pb(p) + F_SCORE] += pts[p] + spts[p]
             s[pb(p) + F_PTS_PROV + q] += pts[p] + spts[p]
             s[pb(p) + F_PTS_MAJORITY] += pts[p]
             s[pb(p) + F_PTS_STRUCT] += spts[p]
-        for p in range(n):
-            if coin[p] > 0:
-                award_coins(s, p, coin[p])
+        # D47: province by province, the control Coin before a Sacred Mountain Coin
+        if (who & 15) > 0:
+            award_coins(s, (who & 15) - 1, dconst(s, K_COIN))
+        if (who >> 4) > 0:
+            award_coins(s, (who >> 4) - 1, 1)
     for p in range(n):
         if ability(s, p) == AB_SCORE_PER_REP:
             k = 0
@@ -1028,28 +1074,17 @@ def score_generation(s):
         s[pb(p) + F_GEN_COINS + g] = s[pb(p) + F_COINS] + s[pb(p) + F_PTS_COINCONV] - cbefore[p]
 
 
-@nb.njit(cache=True)
+@kernel
 def end_game(s):
-    """7.4: reveal Coins (values drawn now, without replacement: 7.3 allows it); the Eternal
-    Emperor's last."""
-    n = n_colours(s)
-    bag = np.zeros(3, np.int64)
-    bag[0] = s[G_BAG0]
-    bag[1] = s[G_BAG1]
-    bag[2] = s[G_BAG2]
-    for p in range(n):
-        v = 0
-        for _ in range(s[pb(p) + F_COINS]):
-            r = chance(s, bag[0] + bag[1] + bag[2])
-            if r < bag[0]:
-                bag[0] -= 1
-            elif r < bag[0] + bag[1]:
-                bag[1] -= 1
-                v += 1
-            else:
-                bag[2] -= 1
-                v += 2
-        s[pb(p) + F_COIN_VALUE] = v
+    """7.4: reveal Coins.  Their values were drawn at each award (D47); with ``coin_draw =
+    at_reveal`` they are drawn now, without replacement (7.3 allows it), seat by seat from
+    seat 0, the Eternal Emperor last."""
+    if s[O_COIN_DRAW] == CD_REVEAL:
+        for p in range(n_colours(s)):
+            v = 0
+            for _ in range(s[pb(p) + F_COINS]):
+                v += draw_coin_value(s)
+            s[pb(p) + F_COIN_VALUE] = v
     s[G_PHASE] = PH_OVER
     s[G_OVER] = 1
 
@@ -1331,15 +1366,17 @@ def run_auto(s, o):
         draft_pass(s, stage)
         return False
     if kind == TK_DONG:
+        # T2 (optional, spec 6.3 / 6.5): offered when Dong qualifies and his Home can take a gain
+        if dong_types(s, p) == 0:
+            pop(s)
+            return False
+        return True
+    if kind == TK_XUN:
+        rem = s[o + 2]
         pop(s)
-        mine = tokens_total(s, p)
-        ok = True
-        for v in range(n_colours(s)):  # the EE included
-            if v != p and tokens_total(s, v) < mine:
-                ok = False
-        h = s[pb(p) + F_HOME]
-        if ok and h >= 0:
-            push_gain(s, p, h, 0, 0, ab_arg(s, p, 0), 0)
+        if rem > 1:
+            push(s, TK_XUN, p, rem - 1, 0, 0, 0, 0, 0)  # the next roll, made after this one's gain
+        xun_roll(s, p)
         return False
     # decision tasks that may have become empty or automatic
     if kind == TK_DISCARD:
@@ -1626,28 +1663,55 @@ def arc(s, p):
     elif ab == AB_ARC_GAIN_SPLIT:
         push(s, TK_TARGET, p, ab_arg(s, p, 3), ab_arg(s, p, 2), ab_arg(s, p, 1), ab_arg(s, p, 0), 0, 0)
     elif ab == AB_ARC_ROLL_GAIN:
-        # Xun: each roll offers the rolled number and its neighbours (wrapping), D25
-        rolls = ab_arg(s, p, 0)
-        spread = ab_arg(s, p, 3)
-        for _ in range(rolls):
-            r = roll_province(s)
-            mask = 0
-            for d in range(-spread, spread + 1):
-                q = r + d
-                if q < 0 or q >= N_PROV:
-                    if ab_arg(s, p, 4) == 0:
-                        continue
-                    q = q % N_PROV
-                if gain_ok(s, q):
-                    mask |= 1 << q
-            if mask != 0:
-                push(s, TK_TARGET, p, TG_MASK, ab_arg(s, p, 2), ab_arg(s, p, 1), 1, 0, mask)
+        # Xun (Ruler 13: "twice: roll ...; choose ...; gain ..."): one roll at a time, each
+        # resolved (choice, gain) before the next is made (TK_XUN)
+        if ab_arg(s, p, 0) > 0:
+            push(s, TK_XUN, p, ab_arg(s, p, 0), 0, 0, 0, 0, 0)
     elif ab == AB_ARC_REMOVE_OTHERS:
         if ab_arg(s, p, 2) == 0:
             tt = -1 if ab_arg(s, p, 1) == T_ANY else ab_arg(s, p, 1)
             push(s, TK_TAKE_OTHERS, p, ab_arg(s, p, 0), s[pb(p) + F_HOME], tt, 0, 0, 0)
         else:
             push(s, TK_GUO, p, 0, 0, 0, 0, 0, 0)
+
+
+@kernel
+def xun_roll(s, p):
+    """One of Xun's rolls: the rolled number and its neighbours (wrapping) where a gain is
+    possible (D25); nothing when none is."""
+    spread = ab_arg(s, p, 3)
+    r = roll_province(s)
+    mask = 0
+    for d in range(-spread, spread + 1):
+        q = r + d
+        if q < 0 or q >= N_PROV:
+            if ab_arg(s, p, 4) == 0:
+                continue
+            q = q % N_PROV
+        if gain_ok(s, q):
+            mask |= 1 << q
+    if mask != 0:
+        push(s, TK_TARGET, p, TG_MASK, ab_arg(s, p, 2), ab_arg(s, p, 1), 1, 0, mask)
+
+
+@kernel
+def dong_types(s, p):
+    """Dong's start-of-turn gain (Ruler 34): the types he may take (bit t), 0 when it is not
+    offered: another colour (the EE included) has fewer tokens on the board, or his Home
+    cannot take a gain (5.4 step 0)."""
+    mine = tokens_total(s, p)
+    for v in range(n_colours(s)):
+        if v != p and tokens_total(s, v) < mine:
+            return 0
+    h = s[pb(p) + F_HOME]
+    if h < 0 or not gain_ok(s, h):
+        return 0
+    typ = ab_arg(s, p, 1)
+    if typ == T_M:
+        return 1
+    if typ == T_P:
+        return 2
+    return 3
 
 
 @kernel
@@ -2040,6 +2104,11 @@ def legal_mask(s, out):
                     c += 1
         out[A_SKIP] = True
         c += 1
+    elif kind == TK_DONG:
+        # skip, or take the gain with the type of its (first) token
+        c = _set_bits(out, A_TYPE, dong_types(s, p), 2)
+        out[A_SKIP] = True
+        c += 1
     return np.int64(c)
 
 
@@ -2323,6 +2392,16 @@ def apply(s, a):
             t = (a - A_PQ) % 2
             s[ti(p, q, t)] -= 1
             s[ti(p, q, 1 - t)] += 1
+    elif kind == TK_DONG:
+        pop(s)
+        if a != A_SKIP:
+            # n tokens at Home, one gain event: the first of the chosen type, the rest of
+            # either type (Dong's data: 1 token of either type)
+            t = a - A_TYPE
+            nn = ab_arg(s, p, 0)
+            rest = nn - 1 if ab_arg(s, p, 1) == T_ANY else 0
+            k = nn - rest
+            push_gain(s, p, s[b + F_HOME], k if t == M else 0, k if t == P else 0, rest, 0)
     advance(s)
 
 
@@ -2490,8 +2569,8 @@ def _resample_rulers(s, observer, rng, pool, slot_know):
 def determinize(s, observer, rng):
     """Resample what ``observer`` cannot see (spec 9): other seats' Dynasty and Vote hands
     together with the decks and other seats' face-down discards (every count kept), the
-    Rulers other seats hold or discarded that the observer never held, deck orders, and
-    other seats' pending secret choices."""
+    Rulers other seats hold or discarded that the observer never held, deck orders, other
+    seats' pending secret choices, the Coin values drawn so far, and the chance stream."""
     n = n_players(s)
     pool = np.zeros(N_DYN, np.int64)
     slot_know = np.zeros(N_DYN, np.int64)
@@ -2546,13 +2625,37 @@ def determinize(s, observer, rng):
                     s[pb(p) + F_BID] = N_NUM * rng_below(rng, 0, min(di // N_NUM, N_NUM - 1) + 1)
                 else:
                     s[pb(p) + F_BID] = rng_below(rng, 0, min(di, N_NUM * N_NUM - 1) + 1)
+    # Coin values drawn at their awards (D47): nobody has seen any (7.3), so all of them are
+    # drawn again, jointly and without replacement from the full bag
+    if s[O_COIN_DRAW] == CD_AWARD and s[G_OVER] == 0:
+        s[G_BAG0] = dconst(s, K_BAG0)
+        s[G_BAG1] = dconst(s, K_BAG1)
+        s[G_BAG2] = dconst(s, K_BAG2)
+        for p in range(n_colours(s)):
+            v = 0
+            for _ in range(s[pb(p) + F_COINS]):
+                r = rng_below(rng, 0, s[G_BAG0] + s[G_BAG1] + s[G_BAG2])
+                if r < s[G_BAG0]:
+                    s[G_BAG0] -= 1
+                elif r < s[G_BAG0] + s[G_BAG1]:
+                    s[G_BAG1] -= 1
+                    v += 1
+                else:
+                    s[G_BAG2] -= 1
+                    v += 2
+            s[pb(p) + F_COIN_VALUE] = v
+    # future chance (dice, Xun's later rolls, reshuffles) is unknown to everyone: a new chance
+    # stream, and no replay of logged outcomes still ahead
+    rng_seed(s, H_RNG_LO, np.int64(rng_next(rng, 0) >> np.uint64(1)))
+    s[G_LOG_LEN] = s[G_LOG_PTR]
 
 
 @nb.njit(cache=True)
 def info_key(s, player):
     """A 64-bit key of what ``player`` knows: the state up to the chance log, with the RNG,
     deck orders, card locations and the knowledge bits (DYN_KNOW ...) masked, other seats'
-    hands, dealt Rulers and pending secret choices masked (their counts stay).  Everything
+    hands, dealt Rulers and pending secret choices masked (their counts stay), and every Coin
+    value and the bag's contents masked (Coin counts stay).  Everything
     ``determinize`` changes for ``player`` is masked, so its states share the key."""
     c = s[:LOG].copy()
     c[0] = 0
@@ -2586,6 +2689,13 @@ def info_key(s, player):
     c[G_LOG_LEN] = 0
     c[G_LOG_PTR] = 0
     c[G_LOG_OVERFLOW] = 0
+    # Coin values and what is left in the bag: nobody sees them before the reveal (7.3)
+    if s[G_OVER] == 0:
+        c[G_BAG0] = 0
+        c[G_BAG1] = 0
+        c[G_BAG2] = 0
+        for p in range(NCOL):
+            c[pb(p) + F_COIN_VALUE] = 0
     return hash_words(c, player)
 
 

@@ -136,14 +136,11 @@ def _take_from_deck(s, deck, ptr, end, c):
 
 
 def turn(s, p):
-    """Give seat p its turn now (T1-T5) and run to its first decision."""
+    """Give seat p its turn now (T1-T5: the engine's own ``push_turn``, start-of-turn ability
+    included) and run to its first decision."""
     n = int(s[2])
     s[L.G_TURN_IDX] = (p - int(s[L.G_FIRST])) % n
-    R.push(s, R.TK_FREE, p, 1, 0, 0, 0, 0, 0)
-    R.push(s, R.TK_ACTION, p, 0, 0, 0, 0, 0, 0)
-    R.push(s, R.TK_FREE, p, 0, 0, 0, 0, 0, 0)
-    if s[R.pb(p) + L.F_CALLED] == 0 and s[R.pb(p) + L.F_NVOTE] > 0:
-        R.push(s, R.TK_VOTECALL, p, 0, 0, 0, 0, 0, 0)
+    R.push_turn(s, p)
     R.advance(s)
     return s
 
