@@ -496,24 +496,115 @@ def test_d5_at_commit_naming_is_secret_and_search_can_undo_it():
     assert int(a.state[4]) == ply - 3  # two cards and the naming
 
 
-def test_d5_at_commit_a_lone_zero_still_asks_and_a_one_card_commit_names_unasked():
+def test_d5_at_commit_a_lone_zero_still_asks_and_a_hand_of_zero_names_unasked():
     g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0})
     bids(g, (0, 0), (0, 5))
     assert legal_names(g) == ["+0.5 on bid 5"]  # asked anyway: the decision count hides the lone 0
     act(g, 0, "+0.5 on bid 5")
     assert field(g, 0, L.F_EMP_SLOT) == 1
-    # Emperor and Palace together: only the committed card can carry the +0.5
-    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0, "Palace": 0})
-    act(g, 0, "bid 4")
+    # a hand of {0} with a carried stack: one card, one entry, named without a decision
+    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0},
+                 hands={0: [0]}, discards={0: [1, 2, 3, 4, 6, 7]}, stacks={0: [5]})
     assert g.current_player == 1 and field(g, 0, L.F_EMP_SLOT) == 0
-    bids(g, (1, 6), (1, 5))
+
+
+def palace_emperor(options=AT_COMMIT, harvest=False, **kw):
+    tableau = ["Official"] * 2 + ["General"] * 2 + (["Peasant"] * 2 if harvest else [])
+    goals = {"Emperor": 0, "Palace": 0} | ({"Harvest": 0} if harvest else {})
+    return position(2, row=["Official", "Peasant", "Merchant"], options=options, tableaux={0: tableau},
+                    goals=goals, **kw)
+
+
+def picks_of_round(g):
+    order = []
+    r = int(g.state[L.G_ROUND])
+    while int(g.state[L.G_ROUND]) == r:
+        order.append(g.current_player)
+        act(g, g.current_player, "take")
+    return order
+
+
+@pytest.mark.parametrize("named,ties", [("bid 4", 6), ("the late bid", 4)])
+def test_d5_at_commit_palace_and_emperor_name_either_of_their_two_bids_with_the_commit(named, ties):
+    """D5 at_commit ("named secretly with the commit, revealed in P1.2") when one seat holds
+    the Palace and the Emperor: the commit is the first bid, and "which of the player's two
+    bids receives the 0.5 bonus" may name the late one, before any bid is seen.  One naming,
+    at the commit; no Emperor step after the reveal."""
+    g = palace_emperor()
+    act(g, 0, "bid 4")
+    assert g.current_player == 0 and legal_names(g) == ["+0.5 on bid 4", "+0.5 on the late bid"]
+    act(g, 0, f"+0.5 on {named}")
+    bids(g, (1, 6), (1, 4))
     act(g, 0, "late bid 6")
-    assert decision(g) == L.DK_PICK  # no Emperor step: 4.5 named at the commit
-    post = position(2, row=["Official", "Peasant", "Merchant"], goals={"Emperor": 0, "Palace": 0})
+    assert decision(g) == L.DK_PICK  # no Emperor step after the reveal
+    # bid 4 named: 4.5 and 6 against 6 and 4, the 6s tie; the late bid named: 6.5 and 4 against 6 and 4
+    assert picks_of_round(g) == [0, 1]
+    assert carried(g, 0) == [ties] and carried(g, 1) == [ties]
+    post = palace_emperor(options=None)
     act(post, 0, "bid 4")
-    bids(post, (1, 6), (1, 5))
+    bids(post, (1, 6), (1, 4))
     act(post, 0, "late bid 6")
     assert decision(post) == L.DK_EMPEROR  # the default names after the late bid
+
+
+def test_d5_at_commit_palace_and_emperor_committing_a_lone_zero_name_the_late_bid_at_the_commit():
+    g = palace_emperor()
+    act(g, 0, "bid 0")
+    assert g.current_player == 0 and legal_names(g) == ["+0.5 on the late bid"]  # asked: hides the lone 0
+    act(g, 0, "+0.5 on the late bid")
+    bids(g, (1, 6), (1, 5))
+    act(g, 0, "late bid 6")
+    assert decision(g) == L.DK_PICK and field(g, 0, L.F_EMP_SLOT) == 1
+    assert picks_of_round(g) == [0, 1, 1]  # 6.5, then seat 1's 6 and 5; the 0 abstains
+
+
+def test_d5_at_commit_a_harvest_swap_keeps_the_naming_and_asks_nothing():
+    # Palace, Emperor and Harvest: a lone 0 committed, the late bid named, the 0 swapped
+    g = palace_emperor(harvest=True, hands={0: [0, 1, 3, 5, 6]}, discards={0: [2, 4, 7]})
+    act(g, 0, "bid 0")
+    act(g, 0, "+0.5 on the late bid")
+    bids(g, (1, 6), (1, 5))
+    act(g, 0, "late bid 5")
+    act(g, 0, "swap 0 for 3")  # {1, 3, 6} left after both bids: the swap is allowed
+    assert decision(g) == L.DK_PICK  # not asked again: 5.5 and 3 against 6 and 5
+    assert picks_of_round(g) == [1, 0, 1]  # 6, 5.5, 5; seat 0's 3 finds the row empty
+    # the Emperor and the Harvest without the Palace: the naming made with the commit stands
+    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT,
+                 tableaux={0: ["General"] * 2 + ["Peasant"] * 2}, goals={"Emperor": 0, "Harvest": 0},
+                 hands={0: [0, 1, 3, 5, 6]}, discards={0: [2, 4, 7]})
+    bids(g, (0, 0), (0, 5))
+    act(g, 0, "+0.5 on bid 5")
+    bids(g, (1, 6), (1, 5))
+    act(g, 0, "swap 0 for 3")
+    assert decision(g) == L.DK_PICK
+    assert picks_of_round(g) == [1, 0, 1]
+
+
+def test_d5_at_commit_palace_and_emperor_naming_is_secret_and_search_can_undo_it():
+    from sim.core import new_rng
+    from sim.middle_kingdom.rules import determinize, info_key, rewind_secrets
+    games = []
+    for card, named in ((0, "the late bid"), (4, "bid 4"), (4, "the late bid")):
+        g = palace_emperor()
+        act(g, 0, f"bid {card}")
+        act(g, 0, f"+0.5 on {named}")
+        games.append(g)
+    # seat 1 cannot tell a lone 0 from a 4, nor which bid was named
+    assert len({info_key(g.state, 1) for g in games}) == 1
+    assert len({info_key(g.state, 0) for g in games}) == 3
+    seen = set()
+    for k in range(60):
+        s = games[1].state.copy()
+        determinize(s, 1, new_rng(k))
+        card, slot = int(s[pb(0) + L.F_SLOT_CARD]), int(s[pb(0) + L.F_EMP_SLOT])
+        assert slot == 1 if card == 0 else slot in (0, 1)  # a lone 0 cannot carry it
+        seen.add((card == 0, slot))
+    assert seen == {(True, 1), (False, 0), (False, 1)}
+    a = games[0]
+    ply = int(a.state[4])
+    rewind_secrets(a.state, 1)
+    assert a.current_player == 0 and hand(a, 0) == FULL and field(a, 0, L.F_EMP_SLOT) == -1
+    assert int(a.state[4]) == ply - 2  # the card and the naming
 
 
 # ------------------------------------------------------------------ T15: two-player zero with a tie

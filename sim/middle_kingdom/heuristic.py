@@ -24,7 +24,7 @@ import numpy as np
 
 from sim.core import H_CURRENT, argmax_masked, kernel
 from sim.middle_kingdom.layout import (
-    A_BID, A_HOST, A_PASS, A_ROW, DK_BID, DK_EMPEROR, DK_EXCHANGE, DK_HARVEST, DK_HEIR,
+    A_BID, A_EMP_LATE, A_HOST, A_PASS, A_ROW, DK_BID, DK_EMPEROR, DK_EXCHANGE, DK_HARVEST, DK_HEIR,
     DK_HOST, DK_PICK, DR_HELD, DRAGON, EMPEROR, F_CARRY, F_DISC, F_EFF, F_EMP_SLOT, F_HAND,
     F_HAND_START, F_SLOT_CARD, F_SLOT_STACK, G_DECISION, G_K, G_PHASE, G_TWO_BID, GENERAL,
     GOAL_OWNER, GOAL_VP, KMAX, LOC, LOC_OWNED, MERCHANT, N_TYPES, NO_CARD, NUM_ACTIONS,
@@ -196,10 +196,13 @@ def late_bid(s, p, rng, allow_pass):
     k = row_values(s, p, rv)
     if s[G_DECISION] == DK_BID:
         st = palace_late_stack(s, p)
+        j = 0 if s[G_TWO_BID] == 0 else 1
     else:  # Harvest: the replacement takes the 0's place
-        st = s[b + F_SLOT_STACK] if s[b + F_SLOT_CARD] == 0 else s[b + F_SLOT_STACK + 1]
+        j = 0 if s[b + F_SLOT_CARD] == 0 else 1
+        st = s[b + F_SLOT_STACK + j]
     bottom = s[b + F_CARRY + st] if st >= 0 else 0
-    emperor = 1 if s[GOAL_OWNER + EMPEROR] == p and s[G_TWO_BID] == 0 else 0
+    # the +0.5: automatic at 3-5p; at 2p it is here only if named at the commit (D5 at_commit)
+    emperor = 1 if s[GOAL_OWNER + EMPEROR] == p and (s[G_TWO_BID] == 0 or s[b + F_EMP_SLOT] == j) else 0
     vals = np.full(NUM_ACTIONS, -1e9)
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     if allow_pass:
@@ -247,7 +250,10 @@ def heuristic(s, rng):
         return argmax_masked(vals, mask, rng, 0)
     if kind == DK_EMPEROR:
         # +0.5 where it breaks a tie, else on the higher bid; named with the commit (D5
-        # at_commit) the rivals' bids are still face down: the higher bid
+        # at_commit) the rivals' bids are still face down: the higher bid, or the Palace's
+        # late bid, which is laid seeing every bid
+        if mask[A_EMP_LATE]:
+            return A_EMP_LATE
         b = pb(p)
         blind = s[G_PHASE] == PH_COMMIT
         for jj in range(2):

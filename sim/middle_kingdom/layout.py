@@ -52,13 +52,13 @@ DK_NONE = 0
 DK_BID = 1  # a bid card from hand (commit or Palace late bid)
 DK_SLOT = 2  # which stack / single a card goes to (2p Palace announcement; hand {0} with 2 stacks)
 DK_HARVEST = 3  # keep the 0 (PASS) or swap it for a hand card
-DK_EMPEROR = 4  # which own entry gets +0.5 (named by its top card)
+DK_EMPEROR = 4  # which own entry gets +0.5 (named by its top card, or A_EMP_LATE)
 DK_EXCHANGE = 5  # Dragon exchange: a legal row card
 DK_PICK = 6  # a row item
 DK_HOST = 7  # Market: the stack a Merchant goes on
 DK_HEIR = 8  # Heir: PASS or a row item
 
-# Action space (22 actions).
+# Action space (23 actions).
 A_BID = 0  # 0..7: bid card value v (also: Harvest swap target, Emperor's entry by top card)
 A_ROW = 8  # 8..12: row slot i
 A_PASS = 13
@@ -66,7 +66,8 @@ A_HOST = 14  # 14..18: host stack type t
 A_SLOT_STACK0 = 19
 A_SLOT_STACK1 = 20
 A_SLOT_SINGLE = 21
-NUM_ACTIONS = 22
+A_EMP_LATE = 22  # D5 at_commit: the Palace holder's Emperor names its late bid
+NUM_ACTIONS = 23
 
 # Entry groups of the resolution order.
 GK_PICK, GK_IDENT, GK_TIE = 0, 1, 2

@@ -20,7 +20,7 @@ from sim.core import (
 )
 from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
 from sim.middle_kingdom.layout import (
-    A_BID, A_HOST, A_PASS, A_ROW, A_SLOT_SINGLE, A_SLOT_STACK0, A_SLOT_STACK1, ALL_BIDS,
+    A_BID, A_EMP_LATE, A_HOST, A_PASS, A_ROW, A_SLOT_SINGLE, A_SLOT_STACK0, A_SLOT_STACK1, ALL_BIDS,
     CARD_TYPE, CARD_VP, D_GOAL_VP, D_HARVEST_LIMIT, D_PEASANT, D_PENALTY, D_PHIL, D_SUMMON_MIN,
     D_THRESHOLD, D_TOKEN_SUPPLY, D_TOKEN_VP, D_TYPE, D_VP, DECK, DK_BID, DK_EMPEROR, DK_EXCHANGE,
     DK_HARVEST, DK_HEIR, DK_HOST, DK_NONE, DK_PICK, DK_SLOT, DR_DISPLAY, DR_HELD, DR_IN_ROW,
@@ -358,22 +358,40 @@ def commit_decision(s, p):
     """DK_* that seat ``p`` owes in P1.1 now, or DK_NONE once its commit is complete.
 
     Forced commits (a hand of {0} with at most one stack, 5.1-5.2) are laid here.  With
-    ``emp_designation_2p = at_commit`` (D5) the Emperor's holder names its +0.5 entry as the
-    last part of a two-card commit (a decision even when one entry qualifies, so that the
-    number of decisions does not reveal a lone 0); a one-card commit names it unasked.
+    ``emp_designation_2p = at_commit`` (D5) the Emperor's holder names its +0.5 bid as the
+    last part of its commit, once a round (:func:`emperor_names_at_commit`).
     """
     kind = _commit_cards(s, p)
-    if kind == DK_NONE and s[O_EMP_AT_COMMIT] == 1 and s[G_TWO_BID] == 1 \
-            and s[GOAL_OWNER + EMPEROR] == p and s[pb(p) + F_EMP_SLOT] < 0:
+    if kind == DK_NONE and emperor_names_at_commit(s, p) and s[pb(p) + F_EMP_SLOT] < 0:
         b = pb(p)
-        if s[b + F_SLOT_CARD] != NO_CARD and s[b + F_SLOT_CARD + 1] != NO_CARD:
+        if s[b + F_HAND_START] != 1:
             return DK_EMPEROR
-        m = emperor_entries(s, p)
-        if m == 1:
+        if emperor_entries(s, p) == 1:  # a hand of {0}: the 0, if it lies on a stack
             s[b + F_EMP_SLOT] = 0
-        elif m == 2:
-            s[b + F_EMP_SLOT] = 1
     return kind
+
+
+@kernel(inline=True)
+def emperor_names_at_commit(s, p):
+    """D5 ``emp_designation_2p = at_commit``: seat ``p`` holds the Emperor at 2p / advanced 3p
+    and names its +0.5 bid secretly with its commit ("named secretly with the commit,
+    revealed in P1.2"), once a round, never after the reveal.
+
+    With two bids this round (a hand other than {0}) the naming is a decision, asked even
+    when one bid alone qualifies, so that the number of decisions does not reveal a lone 0:
+    among the committed cards that are not a lone 0, and, for the Palace holder, whose
+    commit is its first bid, also "the late bid" it lays after the reveal (A_EMP_LATE; the
+    rules' "which of the player's two bids").  The naming follows its entry: a Harvest swap
+    of that entry's 0 keeps it, and a named late bid that is a lone 0 gets nothing (D1).
+    With a hand of {0} the 0 is named unasked when it lies on a stack.
+    """
+    return s[O_EMP_AT_COMMIT] == 1 and s[G_TWO_BID] == 1 and s[GOAL_OWNER + EMPEROR] == p
+
+
+@kernel(inline=True)
+def emperor_late_named(s, p):
+    """The Palace holder's late bid may be named at the commit (see emperor_names_at_commit)."""
+    return s[GOAL_OWNER + PALACE] == p and s[pb(p) + F_HAND_START] != 1
 
 
 @kernel(inline=True)
@@ -816,7 +834,7 @@ def advance(s):
             s[G_SUB] = 0
         elif ph == PH_EMPEROR:
             e = s[GOAL_OWNER + EMPEROR]
-            if e >= 0 and s[pb(e) + F_EMP_SLOT] < 0:
+            if e >= 0 and s[pb(e) + F_EMP_SLOT] < 0 and not emperor_names_at_commit(s, e):
                 m = emperor_entries(s, e)
                 if s[G_TWO_BID] == 1 and m == 3:
                     _decide(s, e, DK_EMPEROR)
@@ -957,6 +975,9 @@ def legal_mask(s, out):
             if s[b + F_SLOT_CARD + j] != NO_CARD and not is_abstention(s, p, j):
                 out[A_BID + s[b + F_SLOT_CARD + j]] = True
                 count += 1
+        if s[G_PHASE] == PH_COMMIT and emperor_late_named(s, p):
+            out[A_EMP_LATE] = True
+            count += 1
     elif kind == DK_EXCHANGE:
         em = exchange_mask(s, p)
         for i in range(k):
@@ -1021,8 +1042,10 @@ def apply(s, a):
                     break
             s[b + F_HARVEST_SWAPS] += 1
     elif kind == DK_EMPEROR:
-        v = a - A_BID
-        s[b + F_EMP_SLOT] = 0 if s[b + F_SLOT_CARD] == v else 1
+        if a == A_EMP_LATE:
+            s[b + F_EMP_SLOT] = 1  # the Palace's late card is laid in slot 1
+        else:
+            s[b + F_EMP_SLOT] = 0 if s[b + F_SLOT_CARD] == a - A_BID else 1
     elif kind == DK_EXCHANGE:
         i = a - A_ROW
         c = s[ROW + i]
@@ -1111,6 +1134,8 @@ def determinize(s, observer, rng):
                 lay(s, q, j, v, st, STEP_COMMIT)
         if s[b + F_EMP_SLOT] >= 0:  # D5 at_commit: the secret naming follows the resampled cards
             m = emperor_entries(s, q)
+            if emperor_late_named(s, q):
+                m |= 2  # the late bid, always a choice
             s[b + F_EMP_SLOT] = rng_below(rng, 0, 2) if m == 3 else (0 if m == 1 else 1)
 
 
@@ -1242,7 +1267,7 @@ def rewind_secrets(s, observer):
             if s[G_TWO_BID] == 1 and s[GOAL_OWNER + PALACE] == q and nc >= 1:
                 undone += 1  # the Palace's public announcement
         if s[b + F_EMP_SLOT] >= 0:  # D5 at_commit: the naming is taken back with the commit
-            if laid == 2:
+            if s[b + F_HAND_START] != 1:  # it was asked (a hand of {0} names unasked)
                 undone += 1
             s[b + F_EMP_SLOT] = -1
         for j in range(2):

@@ -43,6 +43,8 @@ def action_name(s: np.ndarray, a: int) -> str:
         if kind == L.DK_HEIR:
             return f"Heir takes {what} [row {i}]"
         return f"take {what} [row {i}]"
+    if a == L.A_EMP_LATE:
+        return "+0.5 on the late bid"
     if a == L.A_PASS:
         return "keep 0" if kind == L.DK_HARVEST else "pass"
     if L.A_HOST <= a < L.A_HOST + L.N_TYPES:
