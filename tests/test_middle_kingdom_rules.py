@@ -193,8 +193,8 @@ def test_t5_zev_scores_28():
 
 
 # ------------------------------------------------------------------ T6: identical stacks draw from the deck
-def t6_position(options=None, deck_top=("Merchant", 45), deck_size=None, **kw):
-    return position(4, row=["Official", "Peasant", "General"], deck_top=list(deck_top), lead=2,
+def t6_position(options=None, deck_top=("Merchant", 45), deck_size=None, row=("Official", "Peasant", "General"), **kw):
+    return position(4, row=list(row), deck_top=list(deck_top), lead=2,
                     stacks={1: [6], 3: [6]}, hands={1: FULL - {6}, 3: FULL - {6}}, options=options,
                     deck_size=deck_size, **kw)
 
@@ -690,6 +690,119 @@ def test_t19_token_supply(limit, tokens):
         take_dragon(g.state, 0)
     assert field(g, 0, L.F_TOKENS) == tokens
     assert int(g.state[L.G_TOKEN_OVER]) == 1
+
+
+# ------------------------------------------------------------------ every rule option against its default
+# (the options tested above: harvest_count T1c, ident_goal_timing T6b, ident_short_deck T6,
+# dragon_held_includes_row_pick D13, token_limit T19, emp_designation_2p D5)
+@pytest.mark.parametrize("variant", ["standard", "advanced"])
+def test_variant_advanced_three_players_bid_twice_for_a_row_of_five(variant):
+    row = ["Official", "Peasant", "Merchant", "Noble(2)", "General"]
+    g = position(3, row=row if variant == "advanced" else row[:2], options={"variant": variant})
+    act(g, 0, "bid 7")
+    if variant == "standard":
+        assert g.current_player == 1  # one bid each, a row of 2
+        bids(g, (1, 5), (2, 3))
+        assert picks_of_round(g) == [0, 1]
+    else:
+        act(g, 0, "bid 6")  # two non-cumulative bids each, a row of 5
+        bids(g, (1, 5), (1, 4), (2, 3), (2, 2))
+        assert picks_of_round(g) == [0, 0, 1, 1, 2]  # seat 2's 2 finds the row empty
+        assert discard(g, 2) == {3, 2}
+
+
+@pytest.mark.parametrize("lead_seat,first", [("rotating", 3), ("fixed_seat0", 0)])
+def test_lead_seat_rotates_each_round_or_stays_with_seat_0(lead_seat, first):
+    """Seats 0 and 3 tie in round 1 and lay identical stacks in round 2: the lead seat (0 in
+    round 1) orders their draws, and has moved on to seat 1 by then unless fixed."""
+    g = position(4, row=["Official", "Peasant", "General"], lead=0, options={"lead_seat": lead_seat},
+                 deck_top=["Official", "Peasant", "Noble(2)", "Merchant", 45])
+    bids(g, (0, 6), (1, 7), (2, 5), (3, 6))
+    act(g, 1, "take")
+    act(g, 2, "take")
+    assert carried(g, 0) == [6] and carried(g, 3) == [6]
+    bids(g, (0, 2), (1, 1), (2, 3), (3, 2))  # [6, 2] twice: one identical slot, drawn first
+    assert int(g.state[L.LOC + 45]) == L.LOC_OWNED + (3 - first)  # the second drawer gets Noble#45
+    assert eff(g, first, L.MERCHANT) == 1
+
+
+@pytest.mark.parametrize("timing,market_after", [("in_order", 3), ("after_picks", 2)])
+def test_ident_draw_timing_after_picks_lets_the_picks_come_first(timing, market_after):
+    """T6 with seat 2 holding the Market: drawn in order, seat 3's Merchant takes the Market
+    before seat 2 picks a Merchant, which then has no placement choice; drawn after the
+    picks, seat 2 still holds the Market when it picks (and keeps it at 3 against 3)."""
+    g = t6_position({"ident_draw_timing": timing}, deck_top=("Merchant", 45), row=("Merchant", "Peasant", "General"),
+                    tableaux={2: ["Merchant"] * 2 + ["General"], 3: ["Merchant"] * 2}, goals={"Market": 2})
+    bids(g, (0, 5), (1, 2), (2, 7), (3, 2))
+    act(g, 2, "take Merchant")
+    assert (decision(g) == L.DK_HOST) == (timing == "after_picks")
+    if timing == "after_picks":
+        act(g, 2, "Merchant onto Merchants")
+    act(g, 0, "take")
+    assert goal_owner(g, "Market") == market_after and eff(g, 3, L.MERCHANT) == 3
+
+
+@pytest.mark.parametrize("count,expect", [("physical", 0), ("effective", 1)])
+def test_dragon_tiebreak_counts_physical_or_effective_cards(count, expect):
+    """Seat 0 owns 2 cards, one a Market Merchant on its Nobles (3 effective); seat 1 owns 3
+    cards and held the Dragon in round 4."""
+    g = position(3, tableaux={0: ["Noble(2)", ("Merchant", "Nobles")], 1: ["Official", "Peasant", "General"],
+                              2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 4},
+                 goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2}, dragon="set_aside",
+                 last_dragon={1: 4}, round=6, options={"dragon_tiebreak_dyn_count": count})
+    summon(g.state)
+    assert goal_owner(g, "Dragon") == expect
+
+
+@pytest.mark.parametrize("is_merchant,penalty", [("false", 3), ("true", 0)])
+def test_market_dbl_is_merchant_counts_a_merchant_on_another_stack_as_a_merchant_too(is_merchant, penalty):
+    g = position(3, tableaux={0: ["Official", "Peasant", "Noble(2)", "General", ("Merchant", "Generals")]},
+                 options={"market_dbl_is_merchant": is_merchant})
+    assert eff(g, 0, L.GENERAL) == 3 and eff(g, 0, L.MERCHANT) == (1 if is_merchant == "true" else 0)
+    score_game(g.state)
+    assert field(g, 0, L.F_PENALTY) == penalty  # missing Merchants, or none
+
+
+@pytest.mark.parametrize("gain", ["any_gain", "pick_only"])
+def test_market_on_any_gain_or_picks_only(gain):
+    """T4d variant: the Dragon exchanged for a Merchant by the Market holder."""
+    g = position(4, row=["Merchant", "Merchant", "Philosopher"], dragon=0, goals={"Market": 0},
+                 tableaux={0: ["Merchant"] * 2 + ["General", "Noble(2)"]}, options={"market_on_any_gain": gain})
+    bids(g, (0, 1), (1, 2), (2, 3), (3, 4))
+    act(g, 0, "exchange Dragon for Merchant [row 0]")
+    if gain == "any_gain":
+        act(g, 0, "Merchant onto Generals")
+        assert eff(g, 0, L.GENERAL) == 3 and eff(g, 0, L.MERCHANT) == 2
+    else:
+        assert decision(g) != L.DK_HOST and eff(g, 0, L.MERCHANT) == 3 and eff(g, 0, L.GENERAL) == 1
+
+
+@pytest.mark.parametrize("optional", ["true", "false"])
+def test_heir_optional_or_mandatory(optional):
+    g = position(4, row=["Official", "Peasant", "General"], tableaux={0: ["Noble(2)"] * 2}, goals={"Heir": 0},
+                 options={"heir_optional": optional})
+    bids(g, (0, 0), (1, 7), (2, 0), (3, 0))
+    act(g, 1, "take Official")
+    assert decision(g) == L.DK_HEIR and g.current_player == 0
+    assert ("pass" in legal_names(g)) == (optional == "true")
+
+
+@pytest.mark.parametrize("may", ["true", "false"])
+def test_heir_may_take_the_dragon_or_not(may):
+    g = position(4, row=["Peasant", "Official", "General"], dragon=3, tableaux={0: ["Noble(2)"] * 2, 3: ["Merchant"]},
+                 goals={"Heir": 0}, options={"heir_may_take_dragon": may})
+    bids(g, (0, 0), (1, 7), (2, 0), (3, 0))
+    act(g, 3, "exchange Dragon for Peasant")
+    act(g, 1, "take Official")
+    assert row_names(g) == ["Dragon", "General"] and decision(g) == L.DK_HEIR
+    assert ("Heir takes Dragon [row 0]" in legal_names(g)) == (may == "true")
+
+
+@pytest.mark.parametrize("table,vp", [("default_4_4_4", 5), ("alt_a_6_4_2", 4), ("alt_b_3_6_3", 6)])
+def test_noble_vp_table(table, vp):
+    g = position(3, tableaux={0: [43, 45]}, options={"noble_vp_table": table})
+    score_game(g.state)
+    assert field(g, 0, L.F_VP_CARDS) == vp  # Nobles #43 and #45
 
 
 # ------------------------------------------------------------------ hidden information for search
