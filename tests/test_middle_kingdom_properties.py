@@ -2,7 +2,8 @@
 
 Invariants are checked after every decision by an independent numba checker; final
 scores are recounted in plain Python from where every card lies (LOC/HOST), not from the
-engine's running counters.
+engine's running counters.  Every value of every rule option is played in at least
+10,000 random games (the defaults in the first run, the others in ``OPTION_RUNS``).
 """
 
 import numba as nb
@@ -18,7 +19,10 @@ SPEC = get_game("middle_kingdom")
 K = SPEC.kernels
 
 # Error codes of the invariant checker (0 = fine).
-E_ROW, E_DECK, E_OWNED, E_BIDS, E_GOAL, E_DRAGON, E_TOKENS, E_HAND_ZERO = range(1, 9)
+E_ROW, E_DECK, E_OWNED, E_BIDS, E_GOAL, E_DRAGON, E_TOKENS, E_HAND_ZERO, E_IDENT, E_EMPEROR = range(1, 11)
+# What the runs count (stats[i]): identical slots where a member drew nothing (D33), and
+# rounds where a seat holding the Palace and the Emperor named its late bid (D5 at_commit).
+ST_SHORT_SLOTS, ST_LATE_NAMED = 0, 1
 
 
 @nb.njit(cache=True)
@@ -113,26 +117,87 @@ def check(s, at_round_start):
 
 
 @nb.njit(cache=True)
-def play_checked(seeds, n, options, finals):
-    """Random games; returns (game index, ply, error) of the first broken invariant or -1s."""
+def check_round(s, stats):
+    """At the first decision of a round (or the end), check the previous round's identical
+    slots, all resolved by now (D33): under each_while_cards the members who drew come first
+    and a member drew nothing only from an empty deck; under all_or_none all or none drew,
+    and none only when the deck is smaller than the slot."""
+    if s[L.G_ORD_POS] != s[L.G_ORD_N]:
+        return 0  # this round's order is built already (no commit was asked): not resolved yet
+    left = L.N_DYN - s[L.G_DECK_PTR]
+    i = 0
+    while i < s[L.G_ORD_N]:
+        end = s[L.ORD_GEND + i]
+        if s[L.ORD_GKIND + i] == L.GK_IDENT:
+            drew = 0
+            for j in range(i, end):
+                if s[L.ORD_HOST + j] >= 0:
+                    if drew != j - i:
+                        return E_IDENT  # a drawer after a member who drew nothing
+                    drew += 1
+            if drew < end - i:
+                stats[ST_SHORT_SLOTS] += 1
+                if s[L.O_IDENT_SHORT] == 1 and (drew > 0 or left >= end - i):
+                    return E_IDENT
+                if s[L.O_IDENT_SHORT] == 0 and left > 0:
+                    return E_IDENT
+        i = end
+    return 0
+
+
+@nb.njit(cache=True)
+def play_checked(seeds, n, options, finals, stats):
+    """Random games; returns (game index, ply, error) of the first broken invariant or -1s.
+
+    Besides ``check`` after every decision: the identical slots of each round
+    (``check_round``), and the Emperor's naming at 2p and advanced 3p (D5): at most one
+    naming decision a round, asked with the commit under ``at_commit`` and after it under
+    ``post_reveal``, and under ``at_commit`` made by the end of the commit whenever the
+    Emperor bids two cards."""
     mask = np.zeros(L.NUM_ACTIONS, np.bool_)
     rng = np.zeros(2, np.int32)
+    at_commit = options[L.O_EMP_AT_COMMIT - L.OPT] == 1
     for g in range(seeds.shape[0]):
         s = new_state(seeds[g], n, options)
         rng_seed(rng, 0, seeds[g] + 1)
         ply = 0
+        rnd = 0
+        asks = 0
+        emp = -1  # the Emperor's holder in phase 1 (goals move in phase 2 only)
         while not is_terminal(s):
             start = s[L.G_PHASE] == L.PH_COMMIT  # goals cannot move in phase 1
             e = check(s, start)
             if e != 0:
                 return g, ply, e
+            if s[L.G_ROUND] != rnd:
+                e = check_round(s, stats)
+                if e != 0:
+                    return g, ply, e
+                rnd = s[L.G_ROUND]
+                asks = 0
+            if s[L.G_PHASE] == L.PH_COMMIT:
+                emp = s[L.GOAL_OWNER + L.EMPEROR]
+            if s[L.G_DECISION] == L.DK_EMPEROR:
+                asks += 1
+                if asks > 1 or s[L.G_TWO_BID] == 0 or at_commit != (s[L.G_PHASE] == L.PH_COMMIT):
+                    return g, ply, E_EMPEROR
+            elif at_commit and s[L.G_TWO_BID] == 1 and emp >= 0 and s[L.G_PHASE] != L.PH_COMMIT:
+                b = pb(emp)
+                if s[b + L.F_HAND_START] != 1 and s[b + L.F_EMP_SLOT] < 0:
+                    return g, ply, E_EMPEROR
             if legal_mask(s, mask) == 0:
                 return g, ply, 99
-            apply(s, random_legal(mask, rng, 0))
+            a = random_legal(mask, rng, 0)
+            if a == L.A_EMP_LATE:
+                stats[ST_LATE_NAMED] += 1
+            apply(s, a)
             ply += 1
             if ply > 2000:
                 return g, ply, 98
         e = check(s, False)  # the end-game Heir award may leave I3 behind
+        if e != 0:
+            return g, ply, e
+        e = check_round(s, stats)
         if e != 0:
             return g, ply, e
         finals[g, :] = s
@@ -179,15 +244,17 @@ def recount(s: np.ndarray) -> tuple[list[int], list[int]]:
 
 
 CONFIGS = [(2, {}), (3, {}), (3, {"variant": "advanced"}), (4, {}), (5, {})]
+CONFIG_IDS = ["2p", "3p", "3p-advanced", "4p", "5p"]
 GAMES_PER_CONFIG = 2500  # 12,500 games in all
 
 
-@pytest.mark.parametrize("n,options", CONFIGS, ids=["2p", "3p", "3p-advanced", "4p", "5p"])
-def test_invariants_and_recount_over_random_games(n, options):
-    seeds = np.arange(GAMES_PER_CONFIG, dtype=np.int64) + 1000 * n + len(options)
-    finals = np.zeros((len(seeds), L.STATE_SIZE), np.int32)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals)
-    assert err == 0, f"game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
+def run_checked(n, options, games, first_seed):
+    """``games`` random games checked after every decision; their scores and wins recounted."""
+    seeds = np.arange(games, dtype=np.int64) + first_seed
+    finals = np.zeros((games, L.STATE_SIZE), np.int32)
+    stats = np.zeros(2, np.int64)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, stats)
+    assert err == 0, f"{options}: game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
     scores = np.zeros(n)
     wins = np.zeros(n)
     for s in finals:
@@ -197,24 +264,48 @@ def test_invariants_and_recount_over_random_games(n, options):
         best = max(zip(expect, counts))
         winners = [p for p in range(n) if (expect[p], counts[p]) == best]
         assert wins.tolist() == [1 / len(winners) if p in winners else 0.0 for p in range(n)]
+    return finals, stats
 
 
-@pytest.mark.parametrize("options", [
-    {"harvest_count": "before_lay", "ident_draw_timing": "after_picks", "ident_goal_timing": "per_member"},
-    {"ident_short_deck": "all_or_none", "dragon_held_includes_row_pick": "true", "dragon_tiebreak_dyn_count": "effective"},
-    {"market_dbl_is_merchant": "true", "market_on_any_gain": "pick_only", "heir_optional": "false"},
-    {"heir_may_take_dragon": "false", "token_limit": "18", "noble_vp_table": "alt_a_6_4_2", "lead_seat": "fixed_seat0",
-     "emp_designation_2p": "at_commit"},
-])
-@pytest.mark.parametrize("n", [2, 4])
-def test_invariants_under_rule_options(n, options):
-    seeds = np.arange(300, dtype=np.int64) + 77
-    finals = np.zeros((len(seeds), L.STATE_SIZE), np.int32)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals)
-    assert err == 0, f"game {g}, decision {ply}: invariant {err} broken"
-    if options.get("noble_vp_table") == "alt_a_6_4_2":
-        nobles = finals[0, L.CARD_VP + 40:L.CARD_VP + 52]
-        assert sorted(nobles.tolist()) == [2] * 6 + [3] * 4 + [4] * 2
+@pytest.mark.parametrize("n,options", CONFIGS, ids=CONFIG_IDS)
+def test_invariants_and_recount_over_random_games(n, options):
+    _, stats = run_checked(n, options, GAMES_PER_CONFIG, 1000 * n + len(options))
+    assert stats[ST_LATE_NAMED] == 0
+
+
+# Every value of every rule option other than its default is played here in at least
+# 10,000 random games (2,000 at each of 2, 3, advanced 3, 4 and 5 players; the Emperor's
+# naming, which exists only with two bids a round, in 5,000 two-player and 5,000 advanced
+# 3-player games); the defaults are the run above.  docs/games/middle_kingdom.md lists the
+# coverage.
+ALL_CONFIGS = tuple((n, o, 2000) for n, o in CONFIGS)
+TWO_BIDS = ((2, {}, 5000), (3, {"variant": "advanced"}, 5000))
+OPTION_RUNS = [
+    ({"harvest_count": "before_lay", "ident_draw_timing": "after_picks", "ident_goal_timing": "per_member",
+      "noble_vp_table": "alt_b_3_6_3"}, ALL_CONFIGS),
+    ({"ident_short_deck": "all_or_none", "dragon_held_includes_row_pick": "true",
+      "dragon_tiebreak_dyn_count": "effective", "lead_seat": "fixed_seat0"}, ALL_CONFIGS),
+    ({"market_dbl_is_merchant": "true", "market_on_any_gain": "pick_only", "heir_optional": "false",
+      "heir_may_take_dragon": "false", "token_limit": "18"}, ALL_CONFIGS),
+    ({"emp_designation_2p": "at_commit", "noble_vp_table": "alt_a_6_4_2"}, TWO_BIDS),
+]
+
+
+@pytest.mark.parametrize("options,configs", OPTION_RUNS, ids=lambda x: "+".join(f"{k}={v}" for k, v in x.items())
+                         if isinstance(x, dict) else f"{sum(c[2] for c in x)}-games")
+def test_invariants_under_rule_options(options, configs):
+    total = np.zeros(2, np.int64)
+    for n, extra, games in configs:
+        finals, stats = run_checked(n, options | extra, games, 77 + 100_000 * n + 50_000 * len(extra))
+        total += stats
+        if "noble_vp_table" in options:
+            expect = {"alt_a_6_4_2": [2] * 6 + [3] * 4 + [4] * 2, "alt_b_3_6_3": [2] * 3 + [3] * 6 + [4] * 3}
+            assert sorted(finals[0, L.CARD_VP + 40:L.CARD_VP + 52].tolist()) == expect[options["noble_vp_table"]]
+    # the runs reach what the options change: identical slots served by a short deck, and the
+    # Palace-and-Emperor seat naming its late bid with the commit
+    if options.get("ident_short_deck") == "all_or_none":
+        assert total[ST_SHORT_SLOTS] > 0
+    assert (total[ST_LATE_NAMED] > 0) == (options.get("emp_designation_2p") == "at_commit")
 
 
 def test_same_seed_same_game_and_different_seeds_differ():
@@ -232,8 +323,8 @@ def test_kernel_games_are_deterministic_by_seed():
     f1 = np.zeros((200, L.STATE_SIZE), np.int32)
     f2 = np.zeros((200, L.STATE_SIZE), np.int32)
     opt = SPEC.encode_options({})
-    play_checked(seeds, np.int64(5), opt, f1)
-    play_checked(seeds, np.int64(5), opt, f2)
+    play_checked(seeds, np.int64(5), opt, f1, np.zeros(2, np.int64))
+    play_checked(seeds, np.int64(5), opt, f2, np.zeros(2, np.int64))
     assert np.array_equal(f1, f2)
     assert len({tuple(r) for r in f1[:, L.DECK:L.DECK + 62]}) == 200
 
@@ -253,7 +344,7 @@ def test_invariants_under_any_option_combination(n, advanced, options, seed):
         options = dict(options, variant="advanced")
     seeds = np.arange(20, dtype=np.int64) + seed
     finals = np.zeros((len(seeds), L.STATE_SIZE), np.int32)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals)
+    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, np.zeros(2, np.int64))
     assert err == 0, f"{options}: game {g}, decision {ply}: invariant {err} broken"
     scores, wins = np.zeros(n), np.zeros(n)
     for s in finals:
