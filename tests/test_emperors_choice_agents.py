@@ -91,3 +91,44 @@ def test_mcts_plays_complete_games_choosing_its_reveals():
             g.apply(a)
         assert sum(g.win_shares) == pytest.approx(1.0)
     assert reveals > 0
+
+
+def test_heuristic_info_key_and_determinize_at_the_ordering_decisions():
+    """The two ordering decisions of issue 11: bid-time effects (D-A4) and the immediate
+    tiles of a taken set under ``always_instant`` (D-M2).
+
+    Heuristic: at Trust 0 the +1 Trust cards go first (no VP lost to the Eunuch: Trust 0,
+    VP 10); at Trust 29 the Eunuch goes first (27, 28, 29), since the Trust cards first would
+    overflow (18 after the Eunuch) and cost the bidder 1 Trust more than its rivals.  The
+    Royal Seal is resolved last, after the Messenger.  Both decisions are public: every
+    seat's key changes with the choice made, and ``determinize`` keeps every seat's key."""
+    from sim.emperors_choice.heuristic import heuristic
+    from sim.emperors_choice.rules import pb
+    from tests.test_emperors_choice_rules import always_instant_seal_and_messenger, three_bid_time_cards
+
+    rng = new_rng(11)
+    s, p, (emp, con, eu) = three_bid_time_cards(trust=0)
+    a = heuristic(s, rng)
+    assert a == L.A_CARD + emp
+    apply(s, a)
+    apply(s, heuristic(s, rng))
+    assert (s[pb(p) + L.F_TRUST], s[pb(p) + L.F_VP]) == (0, 10)
+    s, p, (emp, con, eu) = three_bid_time_cards(trust=29)
+    assert heuristic(s, rng) == L.A_CARD + eu
+    apply(s, L.A_CARD + eu)
+    assert s[pb(p) + L.F_TRUST] == 29 and s[L.G_DECISION] != L.DK_ORDER
+    s = always_instant_seal_and_messenger()
+    assert heuristic(s, rng) == L.A_IMM + L.MESSENGER - L.JADE
+    for s in (three_bid_time_cards(trust=0)[0], always_instant_seal_and_messenger()):
+        for obs in range(3):
+            c = s.copy()
+            determinize(c, obs, rng)
+            assert info_key(c, obs) == info_key(s, obs)
+            mask = np.zeros(L.NUM_ACTIONS, np.bool_)
+            legal_mask(s, mask)
+            keys = set()
+            for a in np.flatnonzero(mask):
+                t = s.copy()
+                apply(t, int(a))
+                keys.add(info_key(t, obs))
+            assert len(keys) == mask.sum() and info_key(s, obs) not in keys

@@ -5,6 +5,11 @@ tiles, Character cards, Tribute cards and Treasures conserved; tracks within the
 (Trust 0..30, VP >= 0, Gold >= 0, palace 0..12, Barbarians 2..17); the VP ledger (start VP
 plus VP by source minus VP lost) equals the VP track.  Final scores are recounted in plain
 Python from the final state for a sample of games; the same seed gives the same game.
+
+Every rule option value gets a run of at least 10,000 games: the defaults in the
+10,000-games-per-player-count runs, each other value alone (the rest at their defaults)
+in a run of 3,334 games at each of 3, 4 and 5 players, and all of them together in a
+shorter run.
 """
 
 import numba as nb
@@ -78,7 +83,10 @@ def check(s):
         kind = s[L.DAT + L.D_CARDS + c * L.CD_SIZE + L.CD_KIND]
         if kind != L.CK_DECK and loc == L.LOC_DISPLAY and s[L.G_ROUND] == 1:
             return E_CARDS
-        if L.LOC_PEND <= loc < L.LOC_PEND + n and (loc - L.LOC_PEND != s[3] or (s[L.G_DECISION] != L.DK_BID and s[L.G_DECISION] != L.DK_ORDER)):
+        if L.LOC_PEND <= loc < L.LOC_PEND + n and (loc - L.LOC_PEND != s[3] or s[L.G_DECISION] != L.DK_BID):
+            return E_CARDS
+        # a bid-time effect waits only while its bidder orders them (D-A4), on a displayed card
+        if s[L.BID_FX + c] != 0 and (s[L.G_DECISION] != L.DK_ORDER or loc != L.LOC_BID + s[3]):
             return E_CARDS
     tr = 0
     for t in range(L.N_TRIB):
@@ -114,6 +122,7 @@ def check(s):
 def run(n, games, seed0, options, sample):
     errors = np.zeros(games, np.int64)
     decisions = np.zeros(games, np.int64)
+    kinds = np.zeros(32, np.int64)  # decisions by kind (DK_*), over all games
     finals = np.zeros((sample, L.STATE_SIZE), np.int32)
     mask = np.zeros(L.NUM_ACTIONS, np.bool_)
     rng = np.zeros(2, np.int32)
@@ -126,13 +135,14 @@ def run(n, games, seed0, options, sample):
             if k <= 0 or k != np.sum(mask):
                 e = E_MASK
                 break
+            kinds[s[L.G_DECISION]] += 1
             apply(s, random_legal(mask, rng, 0))
             decisions[g] += 1
             e = check(s)
         errors[g] = e
         if g < sample:
             finals[g] = s
-    return errors, decisions, finals
+    return errors, decisions, finals, kinds
 
 
 def recount(s):
@@ -167,10 +177,12 @@ def recount(s):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_random_games_keep_every_invariant(n):
     opts = SPEC.encode_options({})
-    errors, decisions, finals = run(n, GAMES, 1_000_000 * n, opts, SAMPLE)
+    errors, decisions, finals, kinds = run(n, GAMES, 1_000_000 * n, opts, SAMPLE)
     bad = np.flatnonzero(errors)
     assert len(bad) == 0, f"{len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
     assert decisions.max() <= SPEC.max_decisions
+    # the ordering decisions are reached: bid-time effects (D-A4), pending immediate tiles (D-M2)
+    assert kinds[L.DK_ORDER] > 0 and kinds[L.DK_IMM] > 0 and kinds[L.DK_REVEAL] == 0
     fields = dict(trust=L.F_VP_TRUST, palace=L.F_VP_PALACE, gold=L.F_VP_GOLD, chars=L.F_VP_CHARS,
                   treasures=L.F_VP_TREASURE, tributes=L.F_VP_TRIBUTE)
     for s in finals:
@@ -193,14 +205,38 @@ def test_random_games_keep_every_invariant(n):
 def test_every_option_flag_keeps_the_invariants(options):
     opts = SPEC.encode_options(options)
     for n in (3, 4, 5):
-        errors, _, _ = run(n, 1000, 77 * n, opts, 1)
+        errors, _, _, _ = run(n, 1000, 77 * n, opts, 1)
         assert not errors.any()
+
+
+NON_DEFAULT = [(o.name, v) for o in SPEC.options for v in o.choices if v != o.default]
+# a decision that only the value brings to random play, which its run must reach
+REACHES = {"immediate_tiles_timing": L.DK_IMM, "reveal_mode": L.DK_REVEAL}
+
+
+@pytest.mark.parametrize("name,value", NON_DEFAULT)
+def test_each_option_value_keeps_the_invariants_in_10000_games(name, value):
+    """The value alone (the other options at their defaults): 3,334 random games at each of
+    3, 4 and 5 players.  Under ``always_instant`` a taken set's immediate tiles are ordered
+    by the player (D-M2) and under ``optional_subset`` players pick their reveals: both
+    decisions are reached."""
+    opts = SPEC.encode_options({name: value})
+    games = 0
+    for n in (3, 4, 5):
+        errors, decisions, _, kinds = run(n, 3334, 31_000 * n + 7, opts, 1)
+        bad = np.flatnonzero(errors)
+        assert len(bad) == 0, f"{n}p: {len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
+        assert decisions.max() <= SPEC.max_decisions
+        if name in REACHES:
+            assert kinds[REACHES[name]] > 0
+        games += len(errors)
+    assert games >= 10_000
 
 
 def test_same_seed_same_game():
     opts = SPEC.encode_options({})
-    _, d1, f1 = run(4, 20, 5, opts, 20)
-    _, d2, f2 = run(4, 20, 5, opts, 20)
+    _, d1, f1, _ = run(4, 20, 5, opts, 20)
+    _, d2, f2, _ = run(4, 20, 5, opts, 20)
     assert (d1 == d2).all() and (f1 == f2).all()
-    _, d3, _ = run(4, 20, 6, opts, 20)
+    _, d3, _, _ = run(4, 20, 6, opts, 20)
     assert not (d1 == d3).all()

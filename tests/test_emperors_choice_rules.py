@@ -221,11 +221,74 @@ def test_d_a4_eunuch_with_a_trust_card_asks_for_the_order():
     R.apply(a, L.A_CARD + con)
     R.apply(a, L.A_CONFIRM)
     assert a[L.G_DECISION] == L.DK_ORDER
+    assert list(np.flatnonzero(mask(a))) == sorted([L.A_CARD + eu, L.A_CARD + con])
     b = a.copy()
-    R.apply(a, L.A_OPT)  # Trust card first: 1 + 1 = 2, then -2 -> 0, no VP lost
+    R.apply(a, L.A_CARD + con)  # Trust card first: 1 + 1 = 2, then -2 -> 0, no VP lost
     assert trust(a, p) == 0 and vp(a, p) == 10
-    R.apply(b, L.A_OPT + 1)  # Eunuch first: 1 - 2 -> 0 (-2 VP), then +1
+    R.apply(b, L.A_CARD + eu)  # Eunuch first: 1 - 2 -> 0 (-2 VP), then +1
     assert trust(b, p) == 1 and vp(b, p) == 8
+    for x in (a, b):  # one Tribute, the cards on display, the next seat to bid
+        assert tribs(x, p) == 1 and x[L.LOC + eu] == L.LOC_BID + p and x[L.LOC + con] == L.LOC_BID + p
+        assert x[L.G_DECISION] == L.DK_BID and x[H_CURRENT] != p and not x[L.BID_FX:L.BID_FX + L.MAXC].any()
+
+
+def bid_effect_orders(s, p):
+    """Every way the bidder can order the bid-time effects waiting (D-A4): the names of the
+    choices made, and the bidder's Trust, VP and Tribute cards at the end."""
+    out = []
+
+    def walk(st, path):
+        if st[L.G_DECISION] == L.DK_ORDER and st[H_CURRENT] == p:
+            for a in np.flatnonzero(mask(st)):
+                nxt = st.copy()
+                name = SPEC.action_name(st, int(a))
+                R.apply(nxt, int(a))
+                walk(nxt, path + (name,))
+        else:
+            out.append((path, trust(st, p), vp(st, p), tribs(st, p)))
+
+    walk(s, ())
+    return out
+
+
+def three_bid_time_cards(trust):
+    """The start player, at ``trust`` Trust and 10 VP (the others at 12 Trust), bids an
+    Empress, a Concubine and an Eunuch together (``cmax`` 2); returned at the order decision."""
+    s = position(3)
+    p = int(s[L.G_START])
+    clear_cards(s, p)
+    cards = give(s, p, "Empress"), give(s, p, "Concubine"), give(s, p, "Eunuch")
+    s[L.G_CMAX] = 2
+    for q in range(3):
+        set_player(s, q, trust=12, vp=10)
+    set_player(s, p, trust=trust)
+    for c in cards:
+        R.apply(s, L.A_CARD + c)
+    R.apply(s, L.A_CONFIRM)
+    assert s[L.G_DECISION] == L.DK_ORDER and s[H_CURRENT] == p
+    return s, p, cards
+
+
+def test_d_a4_empress_concubine_and_eunuch_in_one_bid_every_order_is_offered():
+    """R-A3 / D-A4, item 52 of the spec's decisions ("when one bid adds both an Eunuch and an
+    Empress or Concubine, p orders their effects"): with three bid-time cards every order of
+    their effects is offered, one effect at a time.  At Trust 0 and 10 VP: both +1 Trust first
+    (Trust 2, then -2) -> (0, 10); the Eunuch first (-2 uncovered: -4 VP, then +2) -> (2, 6);
+    one +1 Trust, the Eunuch (-2 from 1: -2 VP), the other +1 -> (1, 8).  The Empress and the
+    Concubine have the same effect, so they are one choice (the Empress stands for both)."""
+    from sim.emperors_choice.view import CARD_NAMES
+
+    s, p, (emp, con, eu) = three_bid_time_cards(trust=0)
+    assert s[L.G_HIGH] == 5 + 3 + 4 and all(s[L.LOC + c] == L.LOC_BID + p for c in (emp, con, eu))
+    orders = bid_effect_orders(s, p)
+    assert {(t, v) for _, t, v, _ in orders} == {(0, 10), (2, 6), (1, 8)}
+    assert all(k == 1 for *_, k in orders)  # the Eunuch's Tribute in every order
+    name = {c: f"resolve {CARD_NAMES[c]} [#{c}] now" for c in (emp, con, eu)}
+    assert sorted((path, t, v) for path, t, v, _ in orders) == sorted([
+        ((name[emp], name[con]), 0, 10),  # Empress, Concubine, then the Eunuch
+        ((name[emp], name[eu]), 1, 8),  # Empress, Eunuch, then the Concubine
+        ((name[eu],), 2, 6),  # the Eunuch, then both
+    ])
 
 
 def test_t23_bid_recount_after_cubes_are_lost():
@@ -639,6 +702,104 @@ def test_royal_seal_and_jade_in_step_two():
     assert card_at(s, 4) == 1 - side and s[L.REMOVED + L.SEAL] == 1 and s[L.REMOVED + L.JADE] == 1
 
 
+def always_instant_seal_and_messenger():
+    """Seat 0 at Trust 28 with 3 Legalist tiles and Legalism face up takes a set holding a
+    Royal Seal and an Imperial Messenger under ``immediate_tiles_timing = always_instant``
+    (returned at the order decision)."""
+    s = position(3, options={"immediate_tiles_timing": "always_instant"})
+    tiles_in_order(s, 3)
+    for p in range(3):
+        set_player(s, p, trust=28 if p == 0 else 12, vp=10)
+    set_tiles(s, 0, legalist=3)
+    set_policy(s, 1, "legalist_tiers")
+    s[L.SETS:L.SETS + L.MAX_SETS * L.N_TILE] = 0
+    s[L.SETS + L.SEAL] = s[L.SETS + L.MESSENGER] = 1
+    s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP] = L.PH_MGMT, 0, 0
+    to_move(s, 0, L.DK_SET)
+    R.apply(s, L.A_SET + 0)
+    assert s[L.G_DECISION] == L.DK_IMM and s[H_CURRENT] == 0
+    assert list(np.flatnonzero(mask(s))) == [L.A_IMM + L.MESSENGER - L.JADE, L.A_IMM + L.SEAL - L.JADE]
+    return s
+
+
+@pytest.mark.parametrize("first,final_trust", [(L.MESSENGER, 23), (L.SEAL, 24)])
+def test_always_instant_the_player_orders_the_immediate_tiles_of_a_taken_set(first, final_trust):
+    """D-M2 ("resolve all pending immediate tiles, in an order chosen by the player") under
+    ``immediate_tiles_timing = always_instant``: the tiles of a taken set resolve at once, in
+    the player's order when two kinds or more are in it (no fixed order).  The order changes
+    the outcome: Messenger first overflows at 32 (30, then -10 for all: 20) and Legalism adds
+    3 (23); Legalism first overflows at 31 (20) and the Messenger adds 4 (24)."""
+    s = always_instant_seal_and_messenger()
+    R.apply(s, L.A_IMM + first - L.JADE)
+    if first == L.MESSENGER:
+        assert trust(s, 0) == 20  # 28 + 4: stops at 30, everyone loses 10
+    assert s[L.G_DECISION] == L.DK_SEAL
+    R.apply(s, L.A_SCORE + 1)
+    assert s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0
+    assert trust(s, 0) == final_trust and vp(s, 0) == 19 and [trust(s, p) for p in (1, 2)] == [2, 2]
+    assert s[L.REMOVED + L.SEAL] == 1 and s[L.REMOVED + L.MESSENGER] == 1
+    assert not s[R.pb(0) + L.F_PENDING:R.pb(0) + L.F_PENDING + L.N_TILE].any()
+
+
+def starting_bonus_options(effects=None, **opts):
+    """Option codes and component data, with the Starting Bonus tiles' effects replaced."""
+    import copy
+
+    from sim.emperors_choice.options import OPTIONS, component_data, load_components
+
+    comp = copy.deepcopy(load_components())
+    for i, e in enumerate(effects or ()):
+        comp["starting_bonus_tiles"][i]["effect"] = e
+    codes = np.array([o.encode(opts.get(o.name, o.default)) for o in OPTIONS], np.int32)
+    return np.concatenate([codes, component_data(comp)])
+
+
+def test_starting_bonus_tiles_are_drawn_and_resolved_one_player_at_a_time():
+    """Setup step 11: "each player in clockwise order from the start player draws one and
+    resolves it immediately (a palace_up there resolves the level choice at once)".  When a
+    player stops at the palace level of SB4, the players after them have drawn nothing yet."""
+    opts = starting_bonus_options()
+    seen = 0
+    for seed in range(40):
+        s = R.new_state(seed, 4, opts)
+        while s[L.G_PHASE] == L.PH_SETUP:
+            assert s[L.G_DECISION] == L.DK_SIDE
+            q = int(s[H_CURRENT])
+            i = (q - int(s[L.G_START])) % 4
+            drawn = [int(s[L.LOGK + j]) for j in range(int(s[L.G_LOG_N]))].count(L.CH_BONUS)
+            assert drawn == i + 1 and s[R.pb(q) + L.F_BONUS_TILE] == 4
+            later = [(int(s[L.G_START]) + j) % 4 for j in range(i + 1, 4)]
+            assert all(s[R.pb(x) + L.F_BONUS_TILE] == 0 for x in later)
+            seen += len(later) > 0
+            R.apply(s, L.A_OPT)
+        assert sorted(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4)) == sorted(set(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4)))
+    assert seen > 0
+
+
+def test_starting_bonus_chance_log_follows_the_draw_then_resolve_order():
+    """With Starting Bonus tiles that draw chance (a bag tile each), the chance log shows each
+    player's tile followed by the bag draw it causes before the next player's tile, and a
+    replay from the logged outcomes rebuilds the same state."""
+    from sim.emperors_choice.view import chance_outcomes, state_from_chance
+
+    opts = starting_bonus_options(["qin_tile:1"] * L.N_SB)
+    for seed in range(5):
+        s = R.new_state(seed, 3, opts)
+        events = [e["event"] for e in chance_outcomes(s)]
+        tail = events[events.index("start_player") + 1:]
+        assert tail.count("starting_bonus") == 3
+        for j in range(3):  # bonus, then the bag tile(s) it drew (Barbarians are replaced)
+            k = tail.index("starting_bonus")
+            assert k == 0 and tail[1] == "tile"
+            tail = tail[1:]
+            while tail and tail[0] == "tile":
+                tail = tail[1:]
+        assert tail == []
+        replay = state_from_chance(3, opts, chance_outcomes(s))
+        replay[L.G_FORCED_N] = 0
+        assert np.array_equal(replay[8:], s[8:])
+
+
 def test_final_tie_breaks():
     for option, winner in (("top_card_only", 1), ("lexicographic_sorted_powers", 0)):
         s = position(3, options={"final_tiebreak_power": option})
@@ -799,6 +960,8 @@ def test_starting_bonus_mode_option(option):
     opts = SPEC.encode_options({"starting_bonus_mode": option})
     for seed in range(5):
         s = R.new_state(seed, 4, opts)
+        while s[L.G_PHASE] == L.PH_SETUP:  # SB4's palace level: side A
+            R.apply(s, L.A_OPT)
         drawn = [int(s[R.pb(p) + L.F_BONUS_TILE]) for p in range(4)]
         if option == "random":
             assert len(set(drawn)) == 4 and all(1 <= t <= L.N_SB for t in drawn)

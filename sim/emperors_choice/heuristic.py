@@ -18,6 +18,14 @@ Plan (docs/games/emperors_choice.md, "Heuristic"):
   deck has cards (after it from an empty deck, when it is 3 VP); Score+Flip flips first
   when a disc-free card's other side scores better than every face-up side, then scores
   that card, and otherwise never flips.
+* Bid-time effects (D-A4, ``bid_order_choice``): of the two extreme orders (every +1 Trust
+  card first, or every Eunuch first) the one with the better own gain minus the best
+  rival's gain (VP plus half the Trust, as for policies), the Trust cards first on a tie:
+  that covers the Eunuch's loss at low Trust, and the Eunuch goes first when the Trust
+  cards would overflow 30 and that costs the bidder more than its rivals.
+* Immediate tiles (D-M2, ``immediate_choice``): the Royal Seal last, the others in tile
+  order (Jade, Messenger, Nugget): they only add, and the Seal's policy choice is then
+  judged on the state they leave.
 * Management: use every Treasure; raise the palace by the number of levels whose end-VP
   gain plus side values exceeds their price; recruit a card with an end-game effect or
   Lineage when the Gold is there; never hire.
@@ -32,7 +40,7 @@ import numpy as np
 
 from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked
 from sim.emperors_choice.layout import *  # noqa: F401,F403
-from sim.emperors_choice.rules import cd, count_loc, flip_policy, legal_mask, ncards, pb, power, raise_cost, score_policy
+from sim.emperors_choice.rules import apply, cd, count_loc, flip_policy, legal_mask, ncards, pb, power, raise_cost, score_policy
 
 TILE_VALUE = np.array([2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0])
 
@@ -76,21 +84,64 @@ def effect_value(s, p, e):
 
 
 @nb.njit(cache=True)
-def policy_gain(s, p, card):
-    """Own gain minus the best rival's gain if ``card`` were scored now (on a copy)."""
-    n = s[H_NPLAYERS]
-    c = s.copy()
-    c[O_REVEAL] = 0  # judged as if every seat revealed everything (what the heuristic does)
-    score_policy(c, card, p)
+def relative_gain(s, c, p):
+    """Own gain minus the best rival's gain from ``s`` to ``c`` (VP plus half the Trust)."""
     best = -1e9
     mine = 0.0
-    for q in range(n):
+    for q in range(s[H_NPLAYERS]):
         g = (c[pb(q) + F_VP] - s[pb(q) + F_VP]) + 0.5 * (c[pb(q) + F_TRUST] - s[pb(q) + F_TRUST])
         if q == p:
             mine = g
         elif g > best:
             best = g
     return mine - best
+
+
+@nb.njit(cache=True)
+def policy_gain(s, p, card):
+    """Own gain minus the best rival's gain if ``card`` were scored now (on a copy)."""
+    c = s.copy()
+    c[O_REVEAL] = 0  # judged as if every seat revealed everything (what the heuristic does)
+    score_policy(c, card, p)
+    return relative_gain(s, c, p)
+
+
+@nb.njit(cache=True)
+def bid_order_choice(s, p, mask):
+    """D-A4: the next bid-time effect.  Each offered card is played out on a copy followed
+    by every other card of its kind (the two extreme orders: all +1 Trust cards first, or
+    all Eunuchs first); the better ``relative_gain`` wins, the +1 Trust card on a tie."""
+    m = np.zeros(NUM_ACTIONS, np.bool_)
+    best = -1e9
+    pick = -1
+    for a in range(A_CARD, A_CARD + ncards(s)):
+        if not mask[a]:
+            continue
+        kind = cd(s, a - A_CARD, CD_BID)
+        c = s.copy()
+        apply(c, a)
+        # asked again only while two kinds wait, so this kind is still offered
+        while c[G_DECISION] == DK_ORDER and c[H_CURRENT] == p:
+            legal_mask(c, m)
+            for x in range(A_CARD, A_CARD + ncards(c)):
+                if m[x] and cd(c, x - A_CARD, CD_BID) == kind:
+                    apply(c, x)
+                    break
+        g = relative_gain(s, c, p)
+        if g > best + 1e-9 or (g > best - 1e-9 and kind == BE_TRUST_PLUS_1):
+            best = g
+            pick = a
+    return pick
+
+
+@nb.njit(cache=True)
+def immediate_choice(s, mask):
+    """D-M2: the Royal Seal last; before it the other kinds in tile order."""
+    for t in range(JADE, SEAL + 1):
+        if mask[A_IMM + t - JADE]:
+            if t != SEAL:
+                return A_IMM + t - JADE
+    return A_IMM + SEAL - JADE
 
 
 @nb.njit(cache=True)
@@ -194,6 +245,10 @@ def heuristic(s, rng):
                 vals[A_TREASURE + i] = 1000.0 if o < 0 else s[pb(o) + F_VP]
     elif kind == DK_DECREE1:
         return decree_choice(s, p, mask)
+    elif kind == DK_ORDER:
+        return bid_order_choice(s, p, mask)
+    elif kind == DK_IMM:
+        return immediate_choice(s, mask)
     elif kind == DK_SEAL:
         any_score = False
         for c in range(N_POLICY):

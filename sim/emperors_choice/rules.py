@@ -390,6 +390,55 @@ def jade_targets(s, p):
 
 
 @kernel
+def bid_effect(s, c, p):
+    """R-A3: the bid-time effect of card ``c`` shown by ``p``."""
+    be = cd(s, c, CD_BID)
+    if be == BE_TRUST_PLUS_1:
+        trust_gain(s, p, 1)
+    elif be == BE_EUNUCH:
+        trust_loss(s, p, 2)
+        draw_tribute(s, p)
+
+
+@kernel
+def bid_fx_kinds(s):
+    """How many kinds of bid-time effect are still waiting (``BID_FX``)."""
+    m = 0
+    k = 0
+    for c in range(ncards(s)):
+        if s[BID_FX + c] == 1:
+            bit = 1 << cd(s, c, CD_BID)
+            if not m & bit:
+                m |= bit
+                k += 1
+    return k
+
+
+@kernel
+def starting_bonus_draw(s, i):
+    """Setup step 11: the ``i``-th player from the start player draws a Starting Bonus tile
+    (uniform among those not drawn yet) and resolves it before the next player draws."""
+    n = s[H_NPLAYERS]
+    q = (s[G_START] + i) % n
+    used = 0
+    for x in range(n):
+        if s[pb(x) + F_BONUS_TILE] > 0:
+            used |= 1 << (s[pb(x) + F_BONUS_TILE] - 1)
+    r = choose(s, CH_BONUS, N_SB - i)
+    t = -1
+    for j in range(N_SB):
+        if not (used >> j) & 1:
+            if r == 0:
+                t = j
+                break
+            r -= 1
+    s[pb(q) + F_BONUS_TILE] = t + 1
+    if i + 1 < n:
+        push(s, AT_SB_DRAW, i + 1, (q + 1) % n)
+    push(s, AT_EFFECT, EFF_SB + t, q)
+
+
+@kernel
 def run_atom(s, kind, val, p):
     """Run one atom; a decision it needs is left in G_DECISION."""
     b = pb(p)
@@ -466,12 +515,19 @@ def run_atom(s, kind, val, p):
             s[G_SEAL_USES] += 1
             set_decision(s, DK_SEAL, p)
     elif kind == AT_BID_EFFECTS:
-        be = cd(s, val, CD_BID)
-        if be == BE_TRUST_PLUS_1:
-            trust_gain(s, p, 1)
-        elif be == BE_EUNUCH:
-            trust_loss(s, p, 2)
-            draw_tribute(s, p)
+        bid_effect(s, val, p)
+    elif kind == AT_BID_NEXT:
+        # D-A4: two kinds of effect still waiting -> the bidder picks the next card; one
+        # kind left -> the rest in card-id order (the order among equal effects changes nothing)
+        if bid_fx_kinds(s) >= 2:
+            set_decision(s, DK_ORDER, p)
+        else:
+            for c in range(ncards(s)):
+                if s[BID_FX + c] == 1:
+                    s[BID_FX + c] = 0
+                    bid_effect(s, c, p)
+    elif kind == AT_SB_DRAW:
+        starting_bonus_draw(s, val)
 
 
 # ============================================================================ policies
@@ -820,20 +876,7 @@ def new_state_forced(seed, n, options, log, nlog):
     s[G_WD_UP] = (1 << N_WD) - 1
     s[G_PHASE] = PH_SETUP
     if s[O_BONUS_MODE] == 0:
-        used = 0
-        picks = np.zeros(MAXP, np.int64)
-        for i in range(n):
-            r = choose(s, CH_BONUS, N_SB - i)
-            for t in range(N_SB):
-                if not (used >> t) & 1:
-                    if r == 0:
-                        picks[i] = t
-                        used |= 1 << t
-                        break
-                    r -= 1
-        for i in range(n - 1, -1, -1):
-            push(s, AT_EFFECT, EFF_SB + picks[i], (s[G_START] + i) % n)
-            s[pb((s[G_START] + i) % n) + F_BONUS_TILE] = picks[i] + 1
+        push(s, AT_SB_DRAW, 0, s[G_START])  # draw one, resolve it, then the next player
     advance(s)
     return s
 
@@ -1025,30 +1068,15 @@ def finish_pass(s, p):
 
 
 @kernel
-def bid_needs_order(s, p):
-    eunuch, truster = False, False
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_PEND + p:
-            if cd(s, c, CD_BID) == BE_EUNUCH:
-                eunuch = True
-            elif cd(s, c, CD_BID) == BE_TRUST_PLUS_1:
-                truster = True
-    return eunuch and truster
-
-
-@kernel
-def confirm_bid(s, p, eunuch_last):
-    """Move the items added to the display; bid-time effects once each (R-A3, D-A4 order)."""
+def confirm_bid(s, p):
+    """Move the items added to the display; bid-time effects once each (R-A3), in the
+    bidder's order when they differ (D-A4: ``AT_BID_NEXT``)."""
     b = pb(p)
-    # push so that effects run in card-id order, Eunuchs first or last (D-A4)
-    for phase in range(2):
-        want_eunuch = (phase == 0) == eunuch_last
-        for c in range(ncards(s) - 1, -1, -1):
-            if s[LOC + c] == LOC_PEND + p and cd(s, c, CD_BID) != BE_NONE:
-                if (cd(s, c, CD_BID) == BE_EUNUCH) == want_eunuch:
-                    push(s, AT_BID_EFFECTS, c, p)
+    push(s, AT_BID_NEXT, 0, p)
     for c in range(ncards(s)):
         if s[LOC + c] == LOC_PEND + p:
+            if cd(s, c, CD_BID) != BE_NONE:
+                s[BID_FX + c] = 1
             s[LOC + c] = LOC_BID + p
             s[KNOWN + c] = 1
     s[b + F_BID_CUBES] += s[b + F_PEND_CUBES]
@@ -1354,10 +1382,21 @@ def legal_mask(s, out):
             if (s[G_WD_UP] >> i) & 1:
                 out[A_WD + i] = True
                 count += 1
-    elif kind == DK_SIDE or kind == DK_KEEP or kind == DK_ORDER:
+    elif kind == DK_SIDE or kind == DK_KEEP:
         out[A_OPT] = True
         out[A_OPT + 1] = True
         count = 2
+    elif kind == DK_ORDER:
+        # D-A4: the card whose effect runs next; cards with the same effect are one choice
+        # (the lowest card id stands for them)
+        seen = 0
+        for c in range(ncards(s)):
+            if s[BID_FX + c] == 1:
+                bit = 1 << cd(s, c, CD_BID)
+                if not seen & bit:
+                    seen |= bit
+                    out[A_CARD + c] = True
+                    count += 1
     elif kind == DK_OPTION:
         for o in range(s[DAT + D_EFF + s[G_PEND_EFF] * EFF_SIZE]):
             out[A_OPT + o] = True
@@ -1460,15 +1499,15 @@ def apply(s, a):
             s[b + F_PEND_CUBES] += 1
             set_decision(s, DK_BID, p)
         elif a == A_CONFIRM:
-            if bid_needs_order(s, p):
-                set_decision(s, DK_ORDER, p)
-            else:
-                confirm_bid(s, p, False)
+            confirm_bid(s, p)
         else:
             s[LOC + a - A_CARD] = LOC_PEND + p
             set_decision(s, DK_BID, p)
     elif kind == DK_ORDER:
-        confirm_bid(s, p, a == A_OPT)  # option 0: Trust cards first, the Eunuch last
+        c = a - A_CARD
+        s[BID_FX + c] = 0
+        push(s, AT_BID_NEXT, 0, p)  # then the next one (asked again while two kinds wait)
+        push(s, AT_BID_EFFECTS, c, p)
     elif kind == DK_LOSE:
         if a == A_CUBE:
             s[G_SUPPLY] += s[b + F_BID_CUBES]
@@ -1493,13 +1532,17 @@ def apply(s, a):
     elif kind == DK_OPTION:
         push_option(s, s[G_PEND_EFF], a - A_OPT, p)
     elif kind == DK_SET:
+        # R-C8 / D-M2: the set's immediate tiles are resolved in step 2, which follows at once,
+        # in the player's order; so under always_instant too (nothing happens in between)
         i = a - A_SET
         s[G_SETS_TAKEN] |= 1 << i
         for t in range(N_TILE):
             k = s[SETS + i * N_TILE + t]
             s[SETS + i * N_TILE + t] = 0
-            for _ in range(k):
-                get_tile(s, p, t)
+            if JADE <= t <= SEAL:
+                s[b + F_PENDING + t] += k
+            else:
+                s[b + F_TAB + t] += k
         s[G_MG_STEP] = 1
     elif kind == DK_IMM:
         t = a - A_IMM + JADE
@@ -1669,7 +1712,7 @@ def info_key(s, player):
         c[UNDER + card * N_TRIB] = tot
     for t in range(N_TRIB):
         c[TRIB_DECK + t] = 0
-    for i in range(LOG, PL):
+    for i in range(LOG, REVEALING):  # the chance log (REVEALING, BID_FX are public)
         c[i] = 0
     c[G_LOG_N] = 0
     c[G_FORCED_N] = 0

@@ -57,8 +57,6 @@ def action_name(s: np.ndarray, a: int) -> str:
             return f"keep {L.TILE_NAMES[int(s[L.G_KEEP0 + o])]}"
         if kind == L.DK_OPTION:
             return f"choose {_effect_text(s, int(s[L.G_PEND_EFF]), o)}"
-        if kind == L.DK_ORDER:
-            return ("Trust cards first", "Eunuch first")[o]
         if kind == L.DK_TREASURE:
             return f"{'use' if o else 'skip'} {TREASURE_NAMES[int(s[L.G_TR_IDX])]}"
         if kind == L.DK_DECREE_TILE:
@@ -70,6 +68,8 @@ def action_name(s: np.ndarray, a: int) -> str:
         c = a - L.A_CARD
         if kind == L.DK_REVEAL:
             return f"reveal {CARD_NAMES[c]} [#{c}]"
+        if kind == L.DK_ORDER:
+            return f"resolve {CARD_NAMES[c]} [#{c}] now"
         return f"{'lose' if kind == L.DK_LOSE else 'add'} {CARD_NAMES[c]} [#{c}]"
     if L.A_WD <= a < L.A_SET:
         i = a - L.A_WD
