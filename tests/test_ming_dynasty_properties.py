@@ -192,10 +192,11 @@ def neutral_can_win(city, keep, fullest):
 
 
 @nb.njit(cache=True)
-def recount(s, dec, nd, out):
+def recount(s, dec, nd, out, tiles_out):
     """Replay one whole scoring (4.1-4.3, and 4.4 in round 6) from state ``s`` (before the
     PASS that ended phase 3): ``dec[0]`` is that PASS, ``dec[1:nd]`` the COMMIT / RETURN_FROM
-    decisions taken in the scoring in order.  Writes the final scores into ``out``; returns
+    decisions taken in the scoring in order.  Writes the final scores into ``out`` and each
+    seat's tiles after the scoring into ``tiles_out`` (4.4's sets returned); returns
     the number of provinces where a 2-player neutral kept a tie it wins on the section
     tie-break (neutral_keep = tie_on_tiebreak), or -1 if the decisions do not fit the
     position (left over, missing, or a neutral return that gives up the tie-break)."""
@@ -374,16 +375,16 @@ def recount(s, dec, nd, out):
             score[s[L.MONK + d]] += s[L.S_MONK]
     if r == 6:
         for p in range(n):
-            t = tiles[p].copy()
+            t = tiles[p]  # each set: one tile from each of the 5 largest piles, back to the supply
             sets = 0
-            while True:
-                t = np.sort(t)[::-1].copy()
-                if t[4] == 0:
-                    break
-                t[:5] -= 1
+            while (t > 0).sum() >= 5:
+                order = np.argsort(-t, kind="mergesort")
+                for i in range(5):
+                    t[order[i]] -= 1
                 sets += 1
             score[p] += sets * s[L.S_SET5] + t.sum() * s[L.S_TILE_PT]
     out[:] = score
+    tiles_out[:, :] = tiles
     return ties
 
 
@@ -403,6 +404,7 @@ def play_checked(seeds, n, options, finals, snaps, logs, stats):
     snap = np.zeros(L.STATE_SIZE, np.int32)
     dec = np.zeros(64, np.int64)
     got = np.zeros(4, np.int64)
+    got_tiles = np.zeros((4, 6), np.int64)
     for g in range(seeds.shape[0]):
         s = new_state(seeds[g], n, options)
         rng_seed(rng, 0, seeds[g] + 1)
@@ -432,13 +434,16 @@ def play_checked(seeds, n, options, finals, snaps, logs, stats):
                 dec[li] = a
                 li += 1
             if cur_scoring >= 0 and not in_scoring:
-                ties = recount(snap, dec, li, got)
+                ties = recount(snap, dec, li, got, got_tiles)
                 if ties < 0:
                     return g, ply, E_RECOUNT
                 stats[0] += ties
                 for p in range(n):
                     if got[p] != s[pb(p) + L.F_SCORE]:
                         return g, ply, E_RECOUNT
+                    for c in range(6):
+                        if got_tiles[p, c] != s[pb(p) + L.F_TILES + c]:
+                            return g, ply, E_RECOUNT
                 if g < snaps.shape[0]:
                     snaps[g, cur_scoring, :] = snap
                     logs[g, cur_scoring, :li] = dec[:li]
@@ -612,6 +617,7 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
 
 
 def final_tile_points(t, set5=10, tile=1):
+    """4.4 on the tiles held before it: 10 per 5-colour set, then 1 per remaining tile."""
     t = sorted(t, reverse=True)
     sets = 0
     while len(t) >= 5 and t[4] > 0:
@@ -642,8 +648,10 @@ def check_finals(finals, n):
         K.returns(s, scores, wins)
         for p in range(n):
             b = pb(p)
+            # 4.4: the 5-colour sets were returned (no 5 colours are left together), the
+            # tiles left are what scored 1 point each
             tiles = [int(x) for x in s[b + L.F_TILES:b + L.F_TILES + 6]]
-            assert s[b + L.F_VP_SET5] + s[b + L.F_VP_TILES] == final_tile_points(tiles)
+            assert sum(t > 0 for t in tiles) < 5 and s[b + L.F_VP_TILES] == sum(tiles)
             assert s[b + L.F_SUPPLY] == 0  # 30 members = 6 rounds x 5 placements
         monks = [int((s[L.MONK:L.MONK + 18] == p).sum()) for p in range(n)]
         best = max(zip(scores.tolist(), monks))

@@ -230,6 +230,23 @@ def test_md16_final_tiles():
     assert score(s, 0) == 17 and score(s, 1) == 7
 
 
+def test_md16_five_colour_sets_are_returned_and_leave_the_tiles_that_remain():
+    """4.4: "form as many sets of 5 different colours as possible, each worth 10 points, then
+    score 1 point per remaining tile"; the seed: the player "可以歸還一套5種不同顏色的省份牌片"
+    (may return a set of 5 different colours).  The set's tiles leave the player's tiles for
+    the supply; the remaining tiles stay."""
+    s = position(2, round=6, tiles={0: [3, 2, 2, 1, 0, 4], 1: [2, 0, 0, 3, 1, 1]})
+    supply = [int(x) for x in s[L.TILE_SUPPLY:L.TILE_SUPPLY + 6]]
+    final_tiles(s, 0)
+    final_tiles(s, 1)
+    assert tiles(s, 0) == [2, 1, 1, 0, 0, 3]  # one set (colours 0-3 and 5) returned, 7 tiles left
+    assert tiles(s, 1) == [2, 0, 0, 3, 1, 1]  # four colours: no set, every tile remains
+    assert [int(x) for x in s[L.TILE_SUPPLY:L.TILE_SUPPLY + 6]] == [v + d for v, d in zip(supply, [1, 1, 1, 1, 0, 1])]
+    s = position(3, round=6, tiles={0: [3, 3, 2, 2, 2, 0]})
+    final_tiles(s, 0)
+    assert tiles(s, 0) == [1, 1, 0, 0, 0, 0] and score(s, 0) == 22  # two sets, two tiles left
+
+
 # ------------------------------------------------------------------ 4.2 returns and the city
 
 
@@ -342,6 +359,19 @@ def test_md23_start_passes_left_with_fewer_players(n):
     if n == 2:
         assert s[L.G_PHASE] == L.PH_NEUTRAL  # 2p: neutral placements open rounds 3 and 5
     assert s[L.G_ROUND] == 5 and s[L.G_START] == (2 % n)
+
+
+@pytest.mark.parametrize("start_player", ["random", "seat0"])
+def test_d32_first_start_player_drawn_at_random_or_seat_0(start_player):
+    """D32 ("大家選擇一個起始遊戲者": everybody chooses a start player): drawn at random by default, or always
+    seat 0 for seat-balanced experiments.  The start player places the first prince."""
+    from sim.ming_dynasty.rules import new_state
+    starts = set()
+    for seed in range(12):
+        s = new_state(np.int64(seed), np.int64(4), SPEC.encode_options({"start_player": start_player}))
+        assert s[L.G_PHASE] == L.PH_PRINCE and s[H_CURRENT] == s[L.G_START] == s[L.G_FIRST_START]
+        starts.add(int(s[L.G_START]))
+    assert starts == ({0} if start_player == "seat0" else {0, 1, 2, 3})
 
 
 # ------------------------------------------------------------------ 2 players: the neutral

@@ -535,7 +535,10 @@ def final_tiles(s, p):
     Greedy: each set takes one tile from the five fullest colours, i.e. from every colour
     but one of the emptiest; the sets stop when the second emptiest colour is empty.
     Which emptiest colour is spared does not matter: the multiset of counts that follows
-    is the same."""
+    is the same.  (At the end of round 6 no seat holds all six colours, so the colour
+    spared is the one the seat lacks, and the tiles a set takes are determined.)  The
+    sets' tiles are returned to the supply ("歸還", the seed's 4.4); the leftover tiles stay
+    with the seat."""
     b = pb(p)
     t0 = np.int64(s[b + F_TILES])
     t1 = np.int64(s[b + F_TILES + 1])
@@ -568,6 +571,10 @@ def final_tiles(s, p):
         t5 -= i != 5
         sets += 1
     left = t0 + t1 + t2 + t3 + t4 + t5
+    for c in range(N_PROV):
+        tc = t0 if c == 0 else (t1 if c == 1 else (t2 if c == 2 else (t3 if c == 3 else (t4 if c == 4 else t5))))
+        s[TILE_SUPPLY + c] += s[b + F_TILES + c] - tc
+        s[b + F_TILES + c] = tc
     s[b + F_VP_SET5] += sets * s[S_SET5]
     s[b + F_VP_TILES] += left * s[S_TILE_PT]
     s[b + F_SCORE] += sets * s[S_SET5] + left * s[S_TILE_PT]
@@ -1325,9 +1332,9 @@ def provisional_scores(s, out):
         t = 0
         for c in range(N_PROV):
             t += s[b + F_TILES + c]
-        out[p] = s[b + F_SCORE] + t * s[S_TILE_PT]
-        if s[G_PHASE] != PH_OVER:
-            out[p] += s[S_MONK] * monks_of(s, p) * scorings_left(s) * MONK_SURVIVAL
+        out[p] = s[b + F_SCORE]
+        if s[G_PHASE] != PH_OVER:  # at the end the tiles left are scored already (4.4)
+            out[p] += t * s[S_TILE_PT] + s[S_MONK] * monks_of(s, p) * scorings_left(s) * MONK_SURVIVAL
 
 
 @kernel
