@@ -679,23 +679,42 @@ def test_invariants_and_recount_over_random_games(n):
     assert not (finals[:, L.LOG:L.LOG + L.MAX_DRAWS] == 3).any()
 
 
+# Every value of every rule option other than its default is played in at least 10,000
+# random games below, and each 2-player-only value (neutral_pool, neutral_keep) in at least
+# 10,000 two-player games; the defaults are the 10,000 games per player count above.
+# Runs: the options (some alone, some together) and the games at each player count.
+# docs/games/ming_dynasty.md lists the coverage.
 OPTION_RUNS = [
-    {"city_bonus_tiebreak": "fullest_section", "neutral_keep": "before_returns"},
-    {"neutral_pool": "strict_31", "start_player": "seat0"},
-    {"return_choice": "in_commitment"},
-    {"stay_dragon": "discard_pile"},
-    {"dragon_payment": "any_member"},
-    {"neutral_keep": "tie_on_tiebreak"},
-    {"neutral_keep": "tie_on_tiebreak", "city_bonus_tiebreak": "fullest_section", "neutral_pool": "strict_31"},
-    {"return_choice": "in_commitment", "stay_dragon": "discard_pile", "dragon_payment": "any_member",
-     "city_bonus_tiebreak": "fullest_section"},
+    ({"city_bonus_tiebreak": "fullest_section", "neutral_keep": "before_returns"}, {2: 5000, 3: 1000, 4: 1000}),
+    ({"neutral_pool": "strict_31", "start_player": "seat0"}, {2: 5000, 3: 1000, 4: 1000}),
+    ({"return_choice": "in_commitment"}, {2: 1000, 3: 1000, 4: 1000}),
+    ({"stay_dragon": "discard_pile"}, {2: 1000, 3: 1000, 4: 1000}),
+    ({"dragon_payment": "any_member"}, {2: 1000, 3: 1000, 4: 1000}),
+    ({"neutral_keep": "tie_on_tiebreak"}, {2: 5000, 3: 500, 4: 500}),
+    ({"neutral_keep": "tie_on_tiebreak", "city_bonus_tiebreak": "fullest_section", "neutral_pool": "strict_31"},
+     {2: 5000, 3: 500, 4: 500}),
+    ({"return_choice": "in_commitment", "stay_dragon": "discard_pile", "dragon_payment": "any_member",
+      "city_bonus_tiebreak": "fullest_section"}, {2: 2000, 3: 2000, 4: 2000}),
+    ({"neutral_keep": "before_returns", "start_player": "seat0", "return_choice": "in_commitment",
+      "stay_dragon": "discard_pile", "dragon_payment": "any_member"}, {2: 5000, 3: 2000, 4: 2000}),
 ]
+TWO_PLAYER_ONLY = ("neutral_pool", "neutral_keep")
+RUN_CASES = [(o, n, games) for o, per_n in OPTION_RUNS for n, games in per_n.items()]
 
 
-@pytest.mark.parametrize("options", OPTION_RUNS, ids=lambda o: "+".join(f"{k}={v}" for k, v in o.items()))
-@pytest.mark.parametrize("n", [2, 3, 4])
-def test_invariants_under_rule_options(n, options):
-    games = 1000
+def test_every_rule_option_value_is_played_in_10000_random_games():
+    for opt in SPEC.options:
+        for value in opt.choices:
+            if value == opt.default:
+                continue  # the default run: 10,000 games at each player count
+            games = sum(g for o, n, g in RUN_CASES
+                        if o.get(opt.name) == value and (opt.name not in TWO_PLAYER_ONLY or n == 2))
+            assert games >= 10_000, f"{opt.name} = {value}: {games} games"
+
+
+@pytest.mark.parametrize("options,n,games", RUN_CASES,
+                         ids=["+".join(f"{k}={v}" for k, v in o.items()) + f"-{n}p" for o, n, _ in RUN_CASES])
+def test_invariants_under_rule_options(options, n, games):
     seeds = np.arange(games, dtype=np.int64) + 77
     finals = np.zeros((games, L.STATE_SIZE), np.int32)
     snaps = np.zeros((20, 3, L.STATE_SIZE), np.int32)

@@ -363,8 +363,9 @@ def test_md23_start_passes_left_with_fewer_players(n):
 
 @pytest.mark.parametrize("start_player", ["random", "seat0"])
 def test_d32_first_start_player_drawn_at_random_or_seat_0(start_player):
-    """D32 ("大家選擇一個起始遊戲者": everybody chooses a start player): drawn at random by default, or always
-    seat 0 for seat-balanced experiments.  The start player places the first prince."""
+    """D32 ("大家選擇一個起始遊戲者": everybody chooses a start player): drawn at random by
+    default, or always seat 0 for seat-balanced experiments.  The start player places the
+    first prince."""
     from sim.ming_dynasty.rules import new_state
     starts = set()
     for seed in range(12):
