@@ -291,6 +291,16 @@ OPTION_RUNS = [
 ]
 
 
+def test_every_rule_option_value_is_played_in_10000_random_games():
+    cases = [(o | extra, n, games) for o, configs in OPTION_RUNS for n, extra, games in configs]
+    cases += [(o, n, GAMES_PER_CONFIG) for n, o in CONFIGS]
+    for opt in SPEC.options:
+        for value in opt.choices:
+            games = sum(g for o, n, g in cases if o.get(opt.name, opt.default) == value and (
+                opt.name != "emp_designation_2p" or n == 2 or o.get("variant") == "advanced"))
+            assert games >= 10_000, f"{opt.name} = {value}: {games} games"
+
+
 @pytest.mark.parametrize("options,configs", OPTION_RUNS, ids=lambda x: "+".join(f"{k}={v}" for k, v in x.items())
                          if isinstance(x, dict) else f"{sum(c[2] for c in x)}-games")
 def test_invariants_under_rule_options(options, configs):
