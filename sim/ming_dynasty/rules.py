@@ -1325,8 +1325,9 @@ def scorings_left(s):
 
 @kernel
 def provisional_scores(s, out):
-    """Score now, plus the tiles held at their end value (4.4: one point each, a lower
-    bound) and the monks' expected points at the scorings still to come."""
+    """Score now, plus (before the game is over) the tiles held at their end value (4.4: one
+    point each, a lower bound) and the monks' expected points at the scorings still to
+    come; at the end, the final score."""
     for p in range(n_players(s)):
         b = pb(p)
         t = 0
