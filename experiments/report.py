@@ -4,13 +4,15 @@ Every rate comes with its sample size and a Wilson 95% interval (``scipy.stats.b
 seat fairness is tested with a chi-square goodness-of-fit test of wins per seat against equal
 shares.  Win shares of tied games are fractional; intervals use the rounded total of shares.
 Game-specific sections come from data the game declares (``GameSpec.report_groups``), so this
-module names no game.
+module names no game.  Every number is a streamed aggregate (:mod:`experiments.analysis`): the
+report's memory does not grow with the number of games.
 """
 
 from __future__ import annotations
 
 import html
 import math
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -19,43 +21,20 @@ import numpy as np
 import pandas as pd
 
 from experiments import store
+from experiments.analysis import CONFIDENCE, SUMMARY_COLUMNS, Results, wilson
 from experiments.schema import FEATURE_PREFIX, OPTION_PREFIX
 
-CONFIDENCE = 0.95
 ALPHA = 0.05
 
 
 # --------------------------------------------------------------------------- statistics
 
 
-def wilson(wins: float, n: int) -> tuple[float, float]:
-    """Wilson 95% interval of a win rate from ``wins`` (shares, rounded) out of ``n``."""
-    from scipy.stats import binomtest
-
-    if n == 0:
-        return (math.nan, math.nan)
-    k = int(min(n, max(0, round(wins))))
-    ci = binomtest(k, n).proportion_ci(confidence_level=CONFIDENCE, method="wilson")
-    return float(ci.low), float(ci.high)
-
-
-def rate_table(df: pd.DataFrame, by: str | list[str]) -> pd.DataFrame:
-    """Win rate, its interval and the mean score per group, with sample sizes."""
-    g = df.groupby(by, observed=True, sort=True)
-    t = pd.DataFrame({"n": g.size(), "wins": g["win"].sum(), "mean_score": g["score"].mean(),
-                      "mean_rank": g["rank"].mean()})
-    t["win_rate"] = t["wins"] / t["n"]
-    ci = [wilson(w, n) for w, n in zip(t["wins"], t["n"])]
-    t["ci_low"] = [c[0] for c in ci]
-    t["ci_high"] = [c[1] for c in ci]
-    return t.reset_index()
-
-
-def seat_fairness(df: pd.DataFrame, players: int) -> dict[str, float]:
-    """Chi-square test that every seat wins an equal share of the games."""
+def seat_fairness(seat_rates: pd.DataFrame, players: int) -> dict[str, float]:
+    """Chi-square test that every seat wins an equal share of the games (from the per-seat rates)."""
     from scipy.stats import chisquare
 
-    obs = df.groupby("seat")["win"].sum().reindex(range(players), fill_value=0.0).to_numpy()
+    obs = seat_rates.set_index("seat")["wins"].reindex(range(players), fill_value=0.0).to_numpy()
     res = chisquare(obs)
     return {"chi2": float(res.statistic), "df": players - 1, "p": float(res.pvalue), "games": float(obs.sum())}
 
@@ -188,30 +167,39 @@ def _grouped_rate_plot(t: pd.DataFrame, path: Path, title: str, fair: float) -> 
     plt.close(fig)
 
 
-def _box_plot(df: pd.DataFrame, by: str, value: str, path: Path, title: str) -> None:
+STREAMED = "streamed histogram of all {n:,} {unit}"
+
+
+def _box_plot(stats: list[dict[str, Any]], by: str, value: str, path: Path, title: str, n: int) -> None:
+    """Box plots from streamed statistics: quartiles, mean (triangle), whiskers at 1.5 IQR."""
     plt = _plt()
-    groups = [(k, g[value].to_numpy()) for k, g in df.groupby(by, observed=True, sort=True)]
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    ax.boxplot([g for _, g in groups], showmeans=True)
-    ax.set_xticks(np.arange(1, len(groups) + 1), [str(k) for k, _ in groups])
+    ax.bxp(stats, showmeans=True, showfliers=False)
     ax.set_xlabel(by)
     ax.set_ylabel(value)
     ax.set_title(title, fontsize=10)
-    fig.tight_layout()
+    ax.annotate(f"{STREAMED.format(n=n, unit='rows')}; whiskers at 1.5 IQR, outliers not drawn", (0.01, 0.01),
+                xycoords="figure fraction", fontsize=7, color="#555")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
 
-def _hist_plot(values: np.ndarray, path: Path, title: str, xlabel: str) -> None:
+def _hist_plot(hist: pd.DataFrame, path: Path, title: str, xlabel: str, binned: bool) -> None:
+    """A histogram from streamed counts (``value``, ``count``): one bar per value, or 60 bins."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 3.5))
-    lo, hi = int(values.min()), int(values.max())
-    bins = np.arange(lo, hi + 2) - 0.5 if hi - lo <= 80 else 60
-    ax.hist(values, bins=bins, color="#55a868")
+    values, counts = hist["value"].to_numpy(np.float64), hist["count"].to_numpy()
+    lo, hi = values.min(), values.max()
+    exact = not binned and hi - lo <= 80 and np.all(values == np.round(values))
+    bins = np.arange(int(lo), int(hi) + 2) - 0.5 if exact else 60
+    ax.hist(values, bins=bins, weights=counts, color="#55a868")
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     ax.set_title(title, fontsize=10)
-    fig.tight_layout()
+    note = STREAMED.format(n=int(counts.sum()), unit="games") + (" (60 equal-width bins)" if binned else "")
+    ax.annotate(note, (0.01, 0.01), xycoords="figure fraction", fontsize=7, color="#555")
+    fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
 
@@ -228,18 +216,43 @@ def _rate_rows(t: pd.DataFrame, key: str) -> list[list[Any]]:
 RATE_COLUMNS = ["n", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean rank"]
 
 
-def _summary(values: pd.Series) -> list[Any]:
-    q = values.quantile([0.05, 0.5, 0.95]).to_numpy()
-    return [len(values), values.mean(), values.std(ddof=1) if len(values) > 1 else math.nan, values.min(), q[0],
-            q[1], q[2], values.max()]
+def _summary_rows(t: pd.DataFrame, key: str | None) -> list[list[Any]]:
+    return [([r[key]] if key else []) + [r[c] for c in SUMMARY_COLUMNS] for _, r in t.iterrows()]
 
 
-SUMMARY_COLUMNS = ["n", "mean", "sd", "min", "5%", "median", "95%", "max"]
+def _row_bytes(t) -> int:
+    """Bytes one value of an Arrow type takes in a pandas column (a dictionary: its codes)."""
+    import pyarrow as pa
+
+    if pa.types.is_dictionary(t):
+        t = t.index_type
+    try:
+        return max(1, t.bit_width // 8)
+    except ValueError:  # variable width (strings, the partition column): a pointer and a short value
+        return 16
 
 
-def load_results(results: Path, columns: list[str] | None = None) -> pd.DataFrame:
-    """The rows of a results folder as a DataFrame, sorted by (game_index, seat)."""
-    df = store.open_dataset(results).to_table(columns=columns).to_pandas()
+LOAD_LIMIT = float(os.environ.get("DYNASTY_LOAD_LIMIT_GB", "4")) * 2**30
+
+
+def load_results(results: Path, columns: list[str] | None = None, *, max_bytes: float | None = None) -> pd.DataFrame:
+    """The rows of a results folder as a pandas DataFrame, sorted by (game_index, seat): for small
+    folders and notebooks.  ``columns`` selects columns (docs/results-format.md lists them; fewer
+    columns, less memory).  A folder whose rows would take more than ``max_bytes`` in memory
+    (default ``DYNASTY_LOAD_LIMIT_GB``, 4 GiB) is refused with a ResultsError: aggregate it with
+    :class:`experiments.analysis.Results` instead, or select fewer columns."""
+    dataset = store.open_dataset(results)
+    names = columns or dataset.schema.names
+    rows = dataset.count_rows()
+    width = sum(_row_bytes(dataset.schema.field(c).type) for c in names if c in dataset.schema.names)
+    need = rows * (width + 8) * 2  # the Arrow table and the pandas frame it becomes, plus the sort's index
+    limit = LOAD_LIMIT if max_bytes is None else max_bytes
+    if need > limit:
+        raise store.ResultsError(
+            f"{results}: {rows:,} rows x {len(names)} columns would take about {need / 2**30:.1f} GiB in memory "
+            f"(limit {limit / 2**30:.1f} GiB, DYNASTY_LOAD_LIMIT_GB); select fewer columns, or aggregate without "
+            f"loading rows: experiments.analysis.Results({str(results)!r}).rates(['seat'])")
+    df = dataset.to_table(columns=columns).to_pandas()
     return df.sort_values(["game_index", "seat"], kind="stable").reset_index(drop=True)
 
 
@@ -266,13 +279,15 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
     except Exception:  # a report of results from a game not installed here: generic sections only
         pass
 
-    names = store.open_dataset(results).schema.names
-    option_cols = [c for c in names if c.startswith(OPTION_PREFIX)]
-    df = load_results(results, [c for c in names if c not in option_cols])  # options are constant per run
-    if df.empty:
-        raise store.ResultsError(f"{results}: the results hold no games yet")
-    n_games = df["game_index"].nunique()
-    feats = [c for c in df.columns if c.startswith(FEATURE_PREFIX)]
+    with Results(results) as res:
+        return _write_report(res, results, manifest, out, cfg, players, groups, can_all_lose, title)
+
+
+def _write_report(res: Results, results: Path, manifest: dict, out: Path, cfg: dict, players: int, groups,
+                  can_all_lose: bool, title: str) -> dict[str, Path]:
+    option_cols = [c for c in res.columns if c.startswith(OPTION_PREFIX)]
+    feats = [c for c in res.columns if c.startswith(FEATURE_PREFIX)]
+    n_games = res.games
     fair = 1.0 / players
     blocks: list = []
     images: dict[str, Path] = {}
@@ -304,8 +319,8 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                       "the results mix versions.")
 
     # ---- seats
-    seat_t = rate_table(df, "seat")
-    fairness = seat_fairness(df, players)
+    seat_t = res.rates("seat")
+    fairness = seat_fairness(seat_t, players)
     verdict = ("no evidence that any seat is favoured" if fairness["p"] >= ALPHA
                else "the seats do not win equally often")
     caveat = ("" if cfg["seats"] == "rotate" or len(set(cfg["lineup"])) == 1 else
@@ -319,7 +334,8 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                f"at the {ALPHA:.0%} level.{caveat}",
                image("win_rate_by_seat.png", "win rate by seat")]
     if can_all_lose:  # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
-        lost = int((df.groupby("game_index")["win"].sum() < 0.5).sum())
+        # every game's win shares add up to 1, or to 0 when no seat won
+        lost = n_games - int(round(float(seat_t["wins"].sum())))
         lo, hi = wilson(lost, n_games)
         blocks.append(f"Games no seat won (in this game every seat can lose, e.g. to Eternal Dynasty's Eternal "
                       f"Emperor): {lost:,} of {n_games:,} = {lost / n_games:.3f} (95% Wilson interval "
@@ -327,15 +343,15 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                       "fairness test above compares the seats over the games a seat won.")
 
     # ---- agents
-    agent_t = rate_table(df, "agent")
+    agent_t = res.rates("agent")
     _rate_plot(agent_t, "agent", out / "win_rate_by_agent.png", f"Win rate by agent ({n_games:,} games)", fair)
     blocks += [(2, "Win rate by agent"),
                Table(["agent"] + RATE_COLUMNS, _rate_rows(agent_t, "agent"),
                      f"n = seats played by the agent (an agent in two seats of a game counts twice); "
                      f"{n_games:,} games; equal share is {fair:.4f}"),
                image("win_rate_by_agent.png", "win rate by agent")]
-    if df["agent"].nunique() > 1:
-        both = rate_table(df, ["agent", "seat"])
+    if len(agent_t) > 1:
+        both = res.rates(["agent", "seat"])
         _grouped_rate_plot(both, out / "win_rate_by_agent_and_seat.png",
                            f"Win rate by agent and seat ({n_games:,} games)", fair)
         blocks += [Table(["agent", "seat"] + RATE_COLUMNS,
@@ -344,61 +360,64 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                    image("win_rate_by_agent_and_seat.png", "win rate by agent and seat")]
 
     # ---- scores
-    _box_plot(df, "seat", "score", out / "scores_by_seat.png", "Final score by seat")
-    _box_plot(df, "agent", "score", out / "scores_by_agent.png", "Final score by agent")
+    rows = n_games * players
+    _box_plot(res.box_stats("score", "seat"), "seat", "score", out / "scores_by_seat.png", "Final score by seat",
+              rows)
+    _box_plot(res.box_stats("score", "agent"), "agent", "score", out / "scores_by_agent.png",
+              "Final score by agent", rows)
+    by_seat, by_agent = res.summary("score", "seat"), res.summary("score", "agent")
+    approx = " (quantiles approximate: t-digest)" if by_seat["approximate"].any() else ""
     blocks += [(2, "Scores"),
-               Table(["seat"] + SUMMARY_COLUMNS, [[k] + _summary(g["score"]) for k, g in df.groupby("seat")],
-                     "final score by seat; n = games"),
+               Table(["seat"] + SUMMARY_COLUMNS, _summary_rows(by_seat, "seat"), f"final score by seat; n = games{approx}"),
                image("scores_by_seat.png", "score distribution by seat"),
-               Table(["agent"] + SUMMARY_COLUMNS,
-                     [[k] + _summary(g["score"]) for k, g in df.groupby("agent", observed=True)],
-                     "final score by agent; n = seats played"),
+               Table(["agent"] + SUMMARY_COLUMNS, _summary_rows(by_agent, "agent"),
+                     f"final score by agent; n = seats played{approx}"),
                image("scores_by_agent.png", "score distribution by agent")]
 
     # ---- length
-    per_game = df[df["seat"] == 0]
-    _hist_plot(per_game["length"].to_numpy(), out / "game_length.png", f"Game length ({n_games:,} games)",
-               "decisions per game")
+    lengths, binned = res.distribution("length", where="seat = 0")
+    _hist_plot(lengths, out / "game_length.png", f"Game length ({n_games:,} games)", "decisions per game", binned)
+    length_t = res.summary("length", where="seat = 0")
     blocks += [(2, "Game length"),
-               Table(["measure"] + SUMMARY_COLUMNS, [["decisions per game"] + _summary(per_game["length"])],
-                     f"n = games ({n_games:,})"),
+               Table(["measure"] + SUMMARY_COLUMNS, [["decisions per game"] + _summary_rows(length_t, None)[0]],
+                     f"n = games ({n_games:,})" + (" (quantiles approximate: t-digest)" if binned else "")),
                image("game_length.png", "game length")]
 
     # ---- game-declared breakdowns: win rate by whether a feature is held at the end
     for gi, (gtitle, names) in enumerate(groups):
-        cols = [FEATURE_PREFIX + n for n in names if FEATURE_PREFIX + n in df.columns]
+        cols = [FEATURE_PREFIX + n for n in names if FEATURE_PREFIX + n in feats]
         if not cols:
             continue
-        rows, plot_rows = [], []
-        for c in cols:
-            held = df[c] > 0
+        split = res.feature_split(cols)
+        rows_t, plot_rows = [], []
+        for f, nh, wh, nn, wn in zip(split["feature"], split["n_held"], split["wins_held"], split["n_not"],
+                                     split["wins_not"]):
             r = []
-            for mask in (held, ~held):
-                n, w = int(mask.sum()), float(df.loc[mask, "win"].sum())
+            for n, w in ((int(nh), float(wh)), (int(nn), float(wn))):
                 lo, hi = wilson(w, n)
                 r += [n, w / n if n else math.nan, f"{lo:.4f} – {hi:.4f}" if n else "–"]
-            rows.append([c[len(FEATURE_PREFIX):]] + r)
-            plot_rows.append({"feature": c[len(FEATURE_PREFIX):], "win_rate": r[1],
-                              "ci_low": wilson(float(df.loc[held, "win"].sum()), int(held.sum()))[0],
-                              "ci_high": wilson(float(df.loc[held, "win"].sum()), int(held.sum()))[1]})
+            rows_t.append([f[len(FEATURE_PREFIX):]] + r)
+            lo, hi = wilson(float(wh), int(nh))
+            plot_rows.append({"feature": f[len(FEATURE_PREFIX):], "win_rate": r[1], "ci_low": lo, "ci_high": hi})
         name = f"win_rate_by_group_{gi}.png"
         _rate_plot(pd.DataFrame(plot_rows).fillna(0.0), "feature", out / name,
                    f"Win rate of seats holding each item: {gtitle.lower()}", fair, xlabel=gtitle)
         blocks += [(2, f"Win rate by {gtitle.lower()}"),
                    Table([gtitle, "n held", "win rate held", "95% CI held", "n not held", "win rate not held",
-                          "95% CI not held"], rows,
+                          "95% CI not held"], rows_t,
                          "n = seats whose final state has (or lacks) the item; one seat may hold several"),
                    image(name, f"win rate by {gtitle.lower()}")]
 
     # ---- what winners have
     if feats:
-        win_mask = df["win"] > 0
-        rows = [[c[len(FEATURE_PREFIX):], df.loc[win_mask, c].mean(), df.loc[~win_mask, c].mean(), df[c].mean()]
-                for c in feats]
+        means = res.feature_means(feats)
+        n_win = int(res.con.execute("SELECT count(*) FROM results WHERE win > 0").fetchone()[0])
         blocks += [(2, "Features of winners"),
-                   Table(["feature", "mean (winners)", "mean (others)", "mean (all)"], rows,
-                         f"final-state features per seat; n = {int(win_mask.sum()):,} winning seats, "
-                         f"{int((~win_mask).sum()):,} others")]
+                   Table(["feature", "mean (winners)", "mean (others)", "mean (all)"],
+                         [[f[len(FEATURE_PREFIX):], a, b, c] for f, a, b, c in
+                          zip(means["feature"], means["winners"], means["others"], means["all"])],
+                         f"final-state features per seat; n = {n_win:,} winning seats, "
+                         f"{rows - n_win:,} others")]
 
     blocks += [(2, "About this report"),
                f"Made by `dynasty report` from {results}. Win rates are win shares (1/k for each of k tied "
@@ -406,7 +425,9 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
                "The intervals treat the rows of a group as independent samples. That holds for a seat's rows (one "
                "per game, games independent) up to the mirrored rotations of a deal, which share the deal's "
                "seed; an agent that sits in several seats of a game contributes dependent rows (one seat's win "
-               "is another's loss). Option columns: " + ", ".join(option_cols) + "."]
+               "is another's loss). Every figure is a streamed aggregate over all rows (DuckDB over the Parquet "
+               "parts): score and length distributions are exact histograms, not samples. Option columns: "
+               + ", ".join(option_cols) + "."]
 
     md_path, html_path = out / "report.md", out / "report.html"
     store.atomic_write(md_path, _md(blocks).encode())
