@@ -2,6 +2,7 @@
 
     dynasty bench runner [--games 1000000] [--game middle_kingdom] [--players 4]
                          [--workers N] [--chunk-size N] [--raw-games 100000] [--keep DIR]
+                         [--contention] [--niceness N]
 
 1. Fills the numba disk cache in a separate process (as any earlier run would have), and
    reports how long that took (a compile when the cache was cold, a load when warm).
@@ -11,6 +12,13 @@
    start-up, play and writing comes from the session timings in its manifest.
 3. Measures the raw kernel speed in this process (one core, no Ray, no Parquet) and prints
    the ratio of end-to-end to raw games/s (raw x number of workers).
+
+``--contention`` measures on a busy machine: one busy process per core, at this command's
+priority, runs for the length of steps 2 and 3 (each ends by itself after ``BUSY_LIMIT_S`` at
+the latest, and all are stopped at the end), so the runner's play rate per worker is compared
+with the raw kernel's under the same load.  ``--niceness N`` passes ``--niceness`` to the run
+(15 is Ray's own default, the figure before local runs started their workers at the driver's
+priority).
 
 Numbers only; nothing is asserted.  Results go to docs/performance.md ("End-to-end runner
 throughput").
@@ -43,6 +51,22 @@ print(time.perf_counter() - t)
 """
 
 
+BUSY_LIMIT_S = 900
+BUSY = "import time\nt = time.monotonic() + {limit}\nwhile time.monotonic() < t:\n    pass\n"
+
+
+def start_busy(n: int, limit_s: float = BUSY_LIMIT_S) -> list[subprocess.Popen]:
+    """``n`` processes that each keep one core busy (at the caller's priority) for at most ``limit_s``."""
+    return [subprocess.Popen([sys.executable, "-c", BUSY.format(limit=float(limit_s))]) for _ in range(n)]
+
+
+def stop_busy(procs: list[subprocess.Popen]) -> None:
+    for p in procs:
+        p.kill()
+    for p in procs:
+        p.wait()
+
+
 def _toml(cfg: dict) -> str:
     return "".join(f"{k} = {json.dumps(v)}\n" for k, v in cfg.items())
 
@@ -64,6 +88,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunk-size", type=int, default=None)
     ap.add_argument("--raw-games", type=int, default=100_000, help="games for the in-process kernel measurement")
     ap.add_argument("--keep", default=None, help="write the results here and keep them")
+    ap.add_argument("--contention", action="store_true",
+                    help="measure with one busy process per core running at normal priority")
+    ap.add_argument("--niceness", type=int, default=None, help="the run's --niceness (15 = Ray's default)")
     args = ap.parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="dynasty-bench-runner-"))
@@ -79,15 +106,22 @@ def main(argv: list[str] | None = None) -> int:
         cmd += ["--workers", str(args.workers)]
     if args.chunk_size:
         cmd += ["--chunk-size", str(args.chunk_size)]
+    if args.niceness is not None:
+        cmd += ["--niceness", str(args.niceness)]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"machine: {os.cpu_count()} CPUs, python {platform.python_version()}, load average {load:.2f} at start")
     cache_before = _cache_key(args.game)
+    busy: list[subprocess.Popen] = []
     try:
         warm = subprocess.run([sys.executable, "-c", WARM, str(cfg_path)], cwd=ROOT, capture_output=True, text=True)
         warm_s = float(warm.stdout.strip().splitlines()[-1]) if warm.returncode == 0 else float("nan")
         print(f"numba disk cache filled in a separate process: {warm_s:.2f} s "
               f"({'a compile: the cache was cold' if warm_s > 5 else 'a load: the cache was warm'})")
 
+        if args.contention:
+            busy = start_busy(os.cpu_count() or 1)
+            print(f"contention: {len(busy)} busy processes (one per core) at niceness "
+                  f"{os.getpriority(os.PRIO_PROCESS, 0)}, running until the end of the measurement")
         print(f"end to end: {' '.join(['dynasty'] + cmd[3:])}  ({args.games:,} {args.game} "
               f"{args.players}-player games, random agents)", flush=True)
         t0 = time.perf_counter()
@@ -116,24 +150,33 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    Parquet encode, summed        {t['worker_encode_s']:7.2f} s")
         print(f"    driver file writes            {t['write_s']:7.2f} s")
         print(f"  Ray shutdown               {t['shutdown_s']:7.2f} s")
+        print(f"  worker niceness            {', '.join(map(str, s.get('worker_niceness', []))) or '?'}"
+              f"   (this command: {os.getpriority(os.PRIO_PROCESS, 0)})")
+
+        from experiments.config import from_dict
+        from experiments.runner import ChunkContext, job_of
+
+        cfg = from_dict({"game": args.game, "players": args.players, "agents": ["random"], "seats": "fixed",
+                         "games": args.raw_games, "seed": 2026, "output": str(tmp)}, "bench")
+        ctx = ChunkContext(job_of(cfg))
+        ctx.play(0, 1)
+        tr = time.perf_counter()
+        ctx.play(0, args.raw_games)
+        raw = args.raw_games / (time.perf_counter() - tr)
     finally:
+        stop_busy(busy)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    from experiments.config import from_dict
-    from experiments.runner import ChunkContext, job_of
     from sim import _cache
 
-    cfg = from_dict({"game": args.game, "players": args.players, "agents": ["random"], "seats": "fixed",
-                     "games": args.raw_games, "seed": 2026, "output": str(tmp)}, "bench")
-    ctx = ChunkContext(job_of(cfg))
-    ctx.play(0, 1)
-    tr = time.perf_counter()
-    ctx.play(0, args.raw_games)
-    raw = args.raw_games / (time.perf_counter() - tr)
-    print(f"raw kernel: {args.raw_games:,} games in this process, one core, no Ray, no Parquet: "
+    load = " under the same contention" if args.contention else ""
+    print(f"raw kernel{load}: {args.raw_games:,} games in this process, no Ray, no Parquet: "
           f"{raw:,.0f} games/s; x {workers} workers = {raw * workers:,.0f} games/s")
     print(f"ratio end to end / raw x {workers}: {played / wall / (raw * workers):.3f}; "
           f"play phase only: {played / t['play_wall_s'] / (raw * workers):.3f}")
+    print(f"per worker{load}: runner play phase {played / t['play_wall_s'] / workers:,.0f} games/s, "
+          f"raw kernel {raw:,.0f} games/s: the runner per worker is {raw * workers * t['play_wall_s'] / played:.2f}x "
+          f"below the raw kernel")
     _cache._hash_files.cache_clear()
     if _cache_key(args.game) != cache_before:
         print("note: the sources changed during the benchmark (new numba cache folder); "
