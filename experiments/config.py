@@ -24,7 +24,7 @@ SEAT_MODES = ("rotate", "fixed")
 MAX_SEED = 2**63 - 1
 
 REQUIRED = ("game", "players", "agents", "games", "seed", "output")
-OPTIONAL = ("name", "description", "options", "seats", "chunk_size", "replays")
+OPTIONAL = ("name", "description", "options", "seats", "chunk_size", "replays", "components")
 
 
 class ConfigError(ValueError):
@@ -65,6 +65,8 @@ class ExperimentConfig:
     chunk_size: int | None = None
     replays: int = 0
     source: str = field(default="", compare=False)
+    # Component values changed from the game's data files ({path: value}, experiments/components.py).
+    components: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def spec(self):
@@ -72,7 +74,7 @@ class ExperimentConfig:
 
     def identity(self) -> dict[str, Any]:
         """What determines the results of game ``i`` (a resumed run must match it)."""
-        return {
+        out = {
             "game": self.game,
             "players": self.players,
             "options": dict(self.options),
@@ -81,6 +83,9 @@ class ExperimentConfig:
             "seats": self.seats,
             "seed": self.seed,
         }
+        if self.components:  # only when changed, so folders of the printed components keep their identity
+            out["components"] = dict(self.components)
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able form, saved in the results manifest."""
@@ -141,6 +146,16 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
         except OptionError as e:
             raise ConfigError(f"options: {e}") from None
 
+        raw_components = data.get("components", {})
+        if not isinstance(raw_components, dict):
+            raise ConfigError(f"components: expected a table of path = value, got {raw_components!r}")
+        from experiments.components import ComponentError, validate as validate_components
+
+        try:
+            components = validate_components(game, raw_components)
+        except ComponentError as e:
+            raise ConfigError(f"components: {e}") from None
+
         players = data["players"]
         if isinstance(players, bool) or not isinstance(players, int):
             raise ConfigError(
@@ -186,6 +201,8 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
         if chunk_size is not None:
             chunk_size = _int("chunk_size", chunk_size, 1)
         replays = _int("replays", data.get("replays", 0), 0, games)
+        if replays and components:
+            raise ConfigError("replays: not available for a run with changed components (replays use the data files)")
         name = _str("name", data.get("name", output.name or "experiment"))
         description = data.get("description", "")
         if not isinstance(description, str):
@@ -195,6 +212,7 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
             name=name, game=game, players=players, options=MappingProxyType(dict(options)), agents=tuple(agents),
             lineup=tuple(lineup), seats=seats, games=games, seed=seed, output=output,
             description=description, chunk_size=chunk_size, replays=replays, source=source,
+            components=MappingProxyType(components),
         )
         from experiments.plan import Plan  # the plan checks that games fill whole rotations
 

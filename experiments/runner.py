@@ -62,6 +62,7 @@ def job_of(cfg) -> dict[str, Any]:
         "agent_labels": [a.label for a in cfg.agents],
         "agent_kinds": [a.kind for a in cfg.agents],
         "agent_params": [list(a.params) for a in cfg.agents],
+        **({"components": dict(cfg.components)} if getattr(cfg, "components", None) else {}),
     }
 
 
@@ -72,11 +73,14 @@ class ChunkContext:
         self.job = job
         self.spec = get_game(job["game"])
         self.players = int(job["players"])
-        self.options = self.spec.encode_options(job["options"])
+        from experiments.components import encode
+
+        # the rule options' codes, then the game's component data (with a study's changed values)
+        self.options = encode(self.spec, job["options"], job.get("components"))
         self.plan = Plan(int(job["games"]), self.players, int(job["seed"]), tuple(map(tuple, job["rotations"])))
         self.kinds = np.asarray(job["agent_kinds"], np.int64)
         self.params = np.asarray(job["agent_params"], np.float64).reshape(len(self.kinds), N_AGENT_PARAMS)
-        self.table = ResultsTable(self.spec, self.players, job["options"], job["agent_labels"])
+        self.table = ResultsTable(self.spec, self.players, job["options"], job["agent_labels"], job.get("components"))
 
     def play(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """The arrays of games ``start .. stop-1`` (one compiled call)."""

@@ -61,7 +61,7 @@ STRING = pa.dictionary(pa.int16(), pa.string())
 class ResultsTable:
     """Columns of the results of one run (a game, its options, player count and agents)."""
 
-    def __init__(self, spec, players: int, options: dict, agent_labels: list[str]):
+    def __init__(self, spec, players: int, options: dict, agent_labels: list[str], components: dict | None = None):
         self.spec = spec
         self.players = players
         self.agent_labels = list(agent_labels)
@@ -89,6 +89,9 @@ class ResultsTable:
             else:
                 fill = (lambda v: lambda c: np.full(c["scores"].size, v, np.int32))(int(value))
                 cols.append(Column(OPTION_PREFIX + opt.name, pa.int32(), f"rule option: {opt.doc}", fill))
+        for path, value in (components or {}).items():  # changed component values (experiments/components.py)
+            fill = (lambda v: lambda c: np.full(c["scores"].size, v, np.int32))(int(value))
+            cols.append(Column("c_" + path, pa.int32(), f"component value {path} (changed from the data file)", fill))
         for j, feat in enumerate(spec.feature_names):
             fill = (lambda j: lambda c: c["feats"][:, :, j].reshape(-1).astype(np.float64))(j)
             cols.append(Column(FEATURE_PREFIX + feat, pa.float64(), f"game feature {feat!r} of the seat at the end", fill))
