@@ -70,3 +70,26 @@ def test_search_through_a_two_player_bid_reaches_the_searchers_own_nodes():
         assert visits.sum() >= 58
         k.apply(s, int(np.argmax(visits)))
     assert seen[:2] == [R.TK_AYENAY, R.TK_BID] and R.TK_EE_VOTE in seen
+
+
+def test_search_at_dongs_optional_gain_and_xuns_first_roll_reaches_the_searchers_node():
+    """The decision points of two rulings: Dong's start-of-turn gain (skip, or its type) and
+    Xun's choice for his first roll while the second is still to be rolled (determinize
+    reseeds the chance stream, so no simulation knows that roll in advance)."""
+    from agents.mcts import mcts_params, search_root
+    from sim.eternal_dynasty import layout as L
+    from sim.eternal_dynasty import rules as R
+    from sim.eternal_dynasty.scenario import position, run_task, turn
+
+    s = position(3, rulers=["Dong the Reformer"], board={(0, "Guangxi"): (1, 0), (1, "Hunan"): (1, 1),
+                                                         (2, "Hubei"): (1, 0)})
+    turn(s, 0)
+    assert s[R.top(s)] == R.TK_DONG
+    a, visits, _ = search_root(SPEC, s, mcts_params(60, rollout_depth=5), 1)
+    assert visits.sum() >= 58 and a in (L.A_SKIP, L.A_TYPE, L.A_TYPE + 1)
+    s = position(3, rulers=["Xun, Twice-Blessed"])
+    run_task(s, R.TK_ARC, 0)
+    o = R.top(s)
+    assert s[o] == R.TK_TARGET and s[o - L.TASK_SIZE] == R.TK_XUN  # the second roll waits below
+    _, visits, _ = search_root(SPEC, s, mcts_params(60, rollout_depth=5), 1)
+    assert visits.sum() >= 58

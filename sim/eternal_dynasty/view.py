@@ -34,6 +34,8 @@ def action_name(s: np.ndarray, a: int) -> str:
     if a < L.A_TYPE:
         return PROVINCE[a - L.A_PROV]
     if a < L.A_CARD:
+        if s[L.G_SP] > 0 and int(s[R.top(s)]) == R.TK_DONG:
+            return f"Dong's gain: {TYPE[a - L.A_TYPE]}"
         return TYPE[a - L.A_TYPE]
     if a < L.A_PLAYER:
         p = int(s[H_CURRENT])
@@ -70,6 +72,8 @@ def action_name(s: np.ndarray, a: int) -> str:
         return f"number {k}"
     if s[L.G_SP] > 0 and int(s[R.top(s)]) == R.TK_EE_VOTE and a in (L.A_AYE, L.A_NAY):
         return "the Emperor votes " + ("aye" if a == L.A_AYE else "nay")
+    if a == L.A_SKIP and s[L.G_SP] > 0 and int(s[R.top(s)]) == R.TK_DONG:
+        return "skip Dong's gain"
     return {L.A_AYE: "aye", L.A_NAY: "nay", L.A_SKIP: "pass"}[a]
 
 
