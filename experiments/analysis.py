@@ -129,6 +129,14 @@ class Results:
         """The answer of ``query`` over the view ``results`` as a DataFrame (keep answers small)."""
         return self.con.execute(query, params or []).df()
 
+    def attach(self, name: str, results: str | Path) -> None:
+        """Another results folder as the view ``name`` of this connection, e.g. the other cells of a
+        study, so that one query can join them on ``deal`` (experiments/study_stats.py)."""
+        data = Path(results) / "data"
+        glob = str(data / "game=*" / "part-*.parquet").replace("'", "''")  # part files only
+        self.con.execute(f"CREATE OR REPLACE VIEW {_ident(name)} AS SELECT * FROM read_parquet('{glob}', "
+                         f"hive_partitioning = true, union_by_name = true)")
+
     def _where(self, where: str | None) -> str:
         return f"WHERE {where}" if where else ""
 

@@ -2,6 +2,7 @@
 
     dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--niceness N] [--quiet]
     dynasty report RESULTS_DIR [--out DIR]
+    dynasty study STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
 
@@ -87,6 +88,26 @@ def cmd_report(args) -> int:
     return 0
 
 
+def cmd_study(args) -> int:
+    from experiments.study import load_study, run_study
+    from experiments.study_report import make_study_report
+
+    study = load_study(args.config)
+    if not args.report_only:
+        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+        s = run_study(study, workers=args.workers, address=args.address, progress=not args.quiet,
+                      niceness=args.niceness)
+        if s.status == "interrupted":
+            print(f"interrupted: the finished games of every cell are saved in {study.output}; "
+                  f"run the same command to continue", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        print(f"{study.output}: {len(study.cells)} cells, {sum(s.games.values()):,} games in all; {s.stopped_by}")
+    paths = make_study_report(study)
+    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
+    return 0
+
+
+
 def bench_names() -> list[str]:
     import experiments.bench
 
@@ -148,6 +169,15 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("results", help="output folder of `dynasty run`")
     rep.add_argument("--out", help="report folder (default: RESULTS/report)")
     rep.set_defaults(func=cmd_report)
+
+    st = sub.add_parser("study", help="play a balance study's cells on shared deals and write its comparison report")
+    st.add_argument("config", help="study config (TOML, docs/studies.md)")
+    st.add_argument("--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)")
+    st.add_argument("--workers", type=_positive, help="worker processes (default: every CPU of the cluster)")
+    st.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness")
+    st.add_argument("--quiet", action="store_true", help="no progress bars")
+    st.add_argument("--report-only", action="store_true", help="only write the report of the games already played")
+    st.set_defaults(func=cmd_study)
 
     b = sub.add_parser("bench", help="run a benchmark from experiments/bench (all of them without NAME)")
     b.add_argument("name", nargs="?", help="benchmark name")
