@@ -50,6 +50,12 @@ slot means that slot's default, so a row holding only the simulation count is va
     P_OMNISCIENT     4  0 = information-set search; 1 = no rewind, no determinization:
                         search the true state (a cheating upper bound, and the tests'
                         peeking control)
+    P_TIME_MS        5  > 0: a budget of this many milliseconds per decision (wall clock,
+                        agents.clock) instead of a number of simulations; P_SIMULATIONS,
+                        if set too, caps the simulations.  The tree then has room for
+                        TIMED_TREE_BYTES of nodes; simulations beyond it roll out from the
+                        last node.  A timed search depends on the machine and its load:
+                        its games are not a pure function of the seed.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
 the game's chance stream; the same state, parameters and RNG give the same action.
@@ -60,6 +66,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from agents.clock import now_ns
 from sim.core import H_NPLAYERS, argmax_masked, as_kernels, entry, new_rng, random_of_legal, rng_below
 
 P_SIMULATIONS = 0
@@ -67,6 +74,7 @@ P_UCT_C = 1
 P_ROLLOUT = 2
 P_ROLLOUT_DEPTH = 3
 P_OMNISCIENT = 4
+P_TIME_MS = 5
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -74,6 +82,8 @@ ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
+TIMED_TREE_BYTES = 64 * 2**20  # tree room of a timed search (edge arrays: 16 bytes per node and action)
+MIN_TIMED_NODES = 4096
 
 EMPTY = -1  # a free hash-table slot
 NO_ACTION = -1
@@ -140,7 +150,15 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     (float64[A], mean reward of the mover) receive the root statistics.  ``root`` is not
     modified.  Assumes a non-terminal ``root`` and a valid parameter row.
     """
-    sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else DEFAULT_SIMULATIONS
+    time_ns = np.int64(params[P_TIME_MS] * 1e6)
+    t_start = now_ns()
+    if time_ns > 0:
+        sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else np.int64(2**62)
+        room = max(MIN_TIMED_NODES, TIMED_TREE_BYTES // (16 * mask.shape[0]))
+        max_nodes = min(sims + 1, room)
+    else:
+        sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else DEFAULT_SIMULATIONS
+        max_nodes = sims + 1
     uct_c = params[P_UCT_C] if params[P_UCT_C] > 0 else DEFAULT_UCT_C
     heuristic_rollout = np.int64(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC
     rollout_depth = np.int64(params[P_ROLLOUT_DEPTH])
@@ -149,7 +167,6 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     n = root[H_NPLAYERS]
     me = G.current_player(root)
 
-    max_nodes = sims + 1
     node_key = np.empty(max_nodes, np.int64)
     node_player = np.empty(max_nodes, np.int64)
     edge_visits = np.empty((max_nodes, num_actions), np.int32)
@@ -163,7 +180,9 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     work = np.empty_like(root)
     n_nodes = 0
 
-    for _ in range(sims):
+    done = np.int64(0)
+    while done < sims and (time_ns == 0 or done == 0 or now_ns() - t_start < time_ns):
+        done += 1
         work[:] = root
         if not omniscient:
             G.rewind_secrets(work, me)
@@ -248,25 +267,32 @@ def search(K, root, params, rng, mask, root_visits, root_value):
 
 # --------------------------------------------------------------------------- Python side
 
-PARAMETERS = ("simulations", "uct_c", "rollout", "rollout_depth", "omniscient")
+PARAMETERS = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient")
 
 
 class MCTSParameterError(ValueError):
     """An MCTS parameter with a wrong name or value."""
 
 
-def mcts_params(simulations: int = DEFAULT_SIMULATIONS, uct_c: float = DEFAULT_UCT_C,
+def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
                 rollout: str = "random", rollout_depth: int = 0, omniscient: bool = False,
-                size: int | None = None) -> np.ndarray:
-    """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``)."""
+                size: int | None = None, time_ms: float = 0) -> np.ndarray:
+    """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
+
+    ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget."""
     from agents.arena import N_AGENT_PARAMS
+
+    if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float, np.integer, np.floating)) or time_ms < 0:
+        raise MCTSParameterError(f"mcts time_ms must be a number of milliseconds >= 0, got {time_ms!r}")
+    if simulations is None:
+        simulations = 0 if time_ms > 0 else DEFAULT_SIMULATIONS
 
     def whole(name, v, low):
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < low:
             raise MCTSParameterError(f"mcts {name} must be an integer >= {low}, got {v!r}")
         return int(v)
 
-    sims = whole("simulations", simulations, 1)
+    sims = whole("simulations", simulations, 0 if time_ms > 0 else 1)
     depth = whole("rollout_depth", rollout_depth, 0)
     if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float, np.floating, np.integer)) or not uct_c > 0:
         raise MCTSParameterError(f"mcts uct_c must be a number > 0, got {uct_c!r}")
@@ -280,13 +306,18 @@ def mcts_params(simulations: int = DEFAULT_SIMULATIONS, uct_c: float = DEFAULT_U
     row[P_ROLLOUT] = ROLLOUT_KINDS[rollout]
     row[P_ROLLOUT_DEPTH] = depth
     row[P_OMNISCIENT] = 1.0 if omniscient else 0.0
+    row[P_TIME_MS] = float(time_ms)
     return row
 
 
 def mcts_label(params: np.ndarray) -> str:
     """Canonical text of a parameter row: ``mcts:1000``, plus any non-default settings."""
-    sims = int(params[P_SIMULATIONS]) or DEFAULT_SIMULATIONS
-    parts = [f"mcts:{sims}"]
+    if params[P_TIME_MS] > 0:
+        parts = [f"mcts:{params[P_TIME_MS]:g}ms"]
+        if params[P_SIMULATIONS] > 0:
+            parts.append(f"simulations={int(params[P_SIMULATIONS])}")
+    else:
+        parts = [f"mcts:{int(params[P_SIMULATIONS]) or DEFAULT_SIMULATIONS}"]
     if params[P_UCT_C] > 0 and params[P_UCT_C] != DEFAULT_UCT_C:
         parts.append(f"uct_c={params[P_UCT_C]:g}")
     if int(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC:

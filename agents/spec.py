@@ -6,9 +6,13 @@
 ``params`` a ``float64[N_AGENT_PARAMS]`` row and ``label`` the canonical text form (used as
 the ``agent`` column of results, so equal agents get equal labels).
 
-MCTS parameters are those of :func:`agents.mcts.mcts_params` (``simulations``, ``uct_c``,
-``rollout``, ``rollout_depth``, ``omniscient``), given as a table or in the text form that
-:func:`agents.mcts.mcts_label` writes: ``mcts:1000,uct_c=2,rollout=heuristic,omniscient``.
+MCTS parameters are those of :func:`agents.mcts.mcts_params` (``simulations``, ``time_ms``,
+``uct_c``, ``rollout``, ``rollout_depth``, ``omniscient``), given as a table or in the text form
+that :func:`agents.mcts.mcts_label` writes: ``mcts:1000,uct_c=2,rollout=heuristic,omniscient``;
+``mcts:50ms`` is a budget of 50 ms per decision instead of a number of simulations.
+
+A user's own agent is named by its module path, ``"mypkg.agents:greedy"`` (or
+``{kind = "mypkg.agents:MyAgent", timeout_s = 5}``); :mod:`agents.user` loads and checks it.
 """
 
 from __future__ import annotations
@@ -29,14 +33,21 @@ def _mcts_args(text: str) -> dict[str, Any]:
     args: dict[str, Any] = {}
     for i, part in enumerate(p.strip() for p in text.split(",")):
         key, eq, value = part.partition("=")
-        if i == 0 and not eq:
+        if i == 0 and not eq and not part.endswith("ms"):
             key, value = "simulations", part
-        elif not eq:
+        elif i > 0 and not eq:
             args[key] = True
             continue
         key = key.strip()
         value = value.strip()
-        if key in ("simulations", "rollout_depth"):
+        if i == 0 and not eq and part.endswith("ms"):
+            key, value = "time_ms", part[:-2]
+        if key == "time_ms":
+            try:
+                args[key] = float(value)
+            except ValueError:
+                raise AgentSpecError(f"mcts time budget must be a number of milliseconds such as 50ms, got {part!r}") from None
+        elif key in ("simulations", "rollout_depth"):
             if not value.isdigit():
                 raise AgentSpecError(f"mcts {key} must be a non-negative integer, got {value!r}")
             args[key] = int(value)
@@ -64,17 +75,31 @@ def parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         name, _, arg = spec.strip().partition(":")
         if arg and name in AGENT_KINDS and AGENT_KINDS[name] != MCTS:
             raise AgentSpecError(f"agent {name!r} takes no parameters, got {spec!r}")
-        args = _mcts_args(arg) if arg else {}
+        args = _mcts_args(arg) if arg and name in AGENT_KINDS else {}
     else:
         raise AgentSpecError(f"an agent is a string such as 'random' or 'mcts:1000', got {spec!r}")
     if name not in AGENT_KINDS:
-        raise AgentSpecError(f"unknown agent {name!r} (known: {known})")
+        full = spec.strip() if isinstance(spec, str) else str(name)
+        from agents.user import UserAgentError, is_user_path, resolve
+
+        if isinstance(name, str) and is_user_path(full):
+            timeout = args.pop("timeout_s", None) if isinstance(spec, dict) else None
+            if args:
+                raise AgentSpecError(f"user agent {full!r} takes no parameters other than timeout_s "
+                                     f"(got {', '.join(map(str, args))})")
+            try:
+                kind, params = resolve(full, timeout)
+            except UserAgentError as e:
+                raise AgentSpecError(str(e)) from None
+            return kind, params, full + (f",timeout_s={params[1]:g}" if params[1] else "")
+        raise AgentSpecError(f"unknown agent {name!r} (known: {known}, or a module path such as "
+                             f"'mypkg.agents:greedy')")
     kind = AGENT_KINDS[name]
     if kind != MCTS:
         if args:
             raise AgentSpecError(f"agent {name!r} takes no parameters (got {', '.join(map(str, args))})")
         return kind, np.zeros(N_AGENT_PARAMS, np.float64), name
-    allowed = ("simulations", "uct_c", "rollout", "rollout_depth", "omniscient")
+    allowed = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient")
     unknown = sorted(set(args) - set(allowed))
     if unknown:
         raise AgentSpecError(f"agent 'mcts' has no parameter {unknown[0]!r} (parameters: {', '.join(allowed)})")

@@ -19,11 +19,15 @@ FORMAT = "dynasty-lab-results"
 VERSION = 1
 OPTION_PREFIX = "opt_"
 FEATURE_PREFIX = "f_"
+# Columns that are measurements (agent time), not results: they differ between two runs of the
+# same games, so comparisons of results leave them out.
+MEASURED_COLUMNS = ("agent_ms",)
 
 # A chunk's arrays, as the runner hands them over (g games, n seats, F features):
 #   game_index, deal, rotation, seed, agent_seed : int64[g]
 #   seat_agent : int64[g, n]   scores, wins : float64[g, n]
 #   feats : float64[g, n, F]   lengths : int64[g]
+#   decisions, agent_ns : int64[g, n]  (the seat's decisions and its agent's time over them)
 Chunk = dict[str, np.ndarray]
 
 
@@ -80,6 +84,9 @@ class ResultsTable:
                    lambda c: ranks(c["scores"], c["wins"]).astype(np.int8).reshape(-1)),
             Column("win", pa.float64(), "win share: 1/k for each of k tied winners, else 0", _per_seat("wins", np.float64)),
             Column("length", pa.int32(), "decisions taken in the whole game", _per_game("lengths", np.int32)),
+            Column("decisions", pa.int32(), "decisions the seat took in the game", _per_seat("decisions", np.int32)),
+            Column("agent_ms", pa.float64(), "time the seat's agent took over its decisions in the game, ms",
+                   lambda c: (c["agent_ns"].astype(np.float64) / 1e6).reshape(-1)),
         ]
         for opt in spec.options:
             value = options[opt.name]

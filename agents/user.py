@@ -1,0 +1,244 @@
+"""Your own agents in any run or tournament: a numba kernel (fast) or a Python class (slow).
+
+An agent that is not built in is named by its module path, ``"mypkg.agents:greedy"`` (in a
+config's ``agents`` or a tournament's ``pool``; the module must be importable where the run
+plays: on the driver and in every Ray worker).  What the name points at decides the path:
+
+- **A numba kernel** (``@numba.njit(cache=True)``) with the arena's agent signature
+  ``act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64`` (``USER_SIG``).  It
+  runs inside the compiled game loop like the built-in agents, at the same speed, and is
+  cached on disk like them.  ``legal`` holds the legal actions (filled by the arena); ``rng``
+  is the seat's own two-word RNG (use ``sim.core.rng_below(rng, 0, n)``); the state is the
+  true state, so a kernel must read only what its seat may know (the game's doc says which
+  fields are hidden) or call the game's ``determinize`` on a copy.
+- **A Python class** with a method ``act(view, legal_actions) -> action``.  The games of a run
+  with such an agent are played decision by decision in Python inside the Ray workers (every
+  agent of the run is then called from Python; the built-in ones through the same compiled
+  code), so the agent can call any Python library.  One object is made per game and seat,
+  ``cls()``; ``view`` is a :class:`SeatView`: what the seat may know, read-only.
+
+A bad agent gives one clear error: at config time (the module does not import, the name is
+missing, a kernel with the wrong signature, a class without ``act``; ``dynasty`` exits with
+code 2), or during a run (it raises, returns an illegal action, or takes longer than its
+``timeout_s``) an :class:`agents.arena.AgentError` naming the game index, the decision, the
+seat and the agent; the games already written stay in the results.  docs/agents.md has
+examples.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from agents.arena import (PYTHON, USER_KERNEL, USER_SIG, AgentError, N_AGENT_PARAMS, choose_action)
+from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, NO_PLAYER, hash64, rng_seed
+
+SIGNATURE_TEXT = "act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64"
+DEFAULT_TIMEOUT_S = 60.0
+P_TIMEOUT = 1  # params slot of a Python agent: seconds one decision may take (0 = DEFAULT_TIMEOUT_S)
+
+
+class UserAgentError(ValueError):
+    """A user agent that cannot be used (one line: the module path and the problem)."""
+
+
+def is_user_path(name: str) -> bool:
+    """True for ``module.path:attribute`` (each part a dotted identifier)."""
+    mod, sep, attr = name.partition(":")
+    return bool(sep) and all(p.isidentifier() for p in mod.split(".")) and attr.isidentifier()
+
+
+def load_object(path: str):
+    """The object a ``module:attribute`` path names; :class:`UserAgentError` if it cannot be loaded."""
+    mod, _, attr = path.partition(":")
+    try:
+        module = importlib.import_module(mod)
+    except Exception as e:  # any failure while importing the user's module
+        raise UserAgentError(f"user agent {path!r}: module {mod!r} does not import "
+                             f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
+    if not hasattr(module, attr):
+        raise UserAgentError(f"user agent {path!r}: module {mod!r} has no attribute {attr!r}")
+    return getattr(module, attr)
+
+
+def _is_dispatcher(obj) -> bool:
+    from numba.core.dispatcher import Dispatcher
+
+    return isinstance(obj, Dispatcher)
+
+
+def check_kernel(path: str, kernel) -> None:
+    """Compile ``kernel`` for ``USER_SIG`` (or load it from the cache); a clear error if it does not fit."""
+    try:
+        kernel.compile(USER_SIG.args)
+        cres = kernel.overloads.get(USER_SIG.args)
+        if cres is None or cres.signature.return_type != USER_SIG.return_type:
+            got = cres.signature.return_type if cres is not None else "?"
+            raise TypeError(f"it returns {got}, not int64")
+    except Exception as e:
+        first = next((ln.strip() for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
+        raise UserAgentError(f"user agent {path!r}: the kernel does not have the arena's agent signature "
+                             f"{SIGNATURE_TEXT} ({first})") from None
+
+
+def resolve(path: str, timeout_s: float | None = None) -> tuple[int, np.ndarray]:
+    """(kind, params) of the user agent ``path``: USER_KERNEL for a numba kernel, PYTHON for a class."""
+    obj = load_object(path)
+    params = np.zeros(N_AGENT_PARAMS, np.float64)
+    if _is_dispatcher(obj):
+        if timeout_s is not None:
+            raise UserAgentError(f"user agent {path!r}: timeout_s applies to Python agents only (a kernel "
+                                 "cannot be interrupted)")
+        check_kernel(path, obj)
+        return USER_KERNEL, params
+    if isinstance(obj, type) and callable(getattr(obj, "act", None)):
+        if timeout_s is not None:
+            if not (isinstance(timeout_s, (int, float)) and not isinstance(timeout_s, bool) and timeout_s > 0):
+                raise UserAgentError(f"user agent {path!r}: timeout_s must be a number of seconds > 0, got {timeout_s!r}")
+            params[P_TIMEOUT] = float(timeout_s)
+        return PYTHON, params
+    raise UserAgentError(f"user agent {path!r}: expected a numba kernel ({SIGNATURE_TEXT}) or a class with a "
+                         f"method act(view, legal_actions), got {type(obj).__name__}")
+
+
+def user_agents_of(labels, kinds) -> list[Any] | None:
+    """The kernels and classes of a run's user agents (None for built-in agents), loaded in this process."""
+    kinds = list(kinds)
+    if not any(k in (USER_KERNEL, PYTHON) for k in kinds):
+        return None
+    out: list[Any] = []
+    for label, kind in zip(labels, kinds):
+        if kind in (USER_KERNEL, PYTHON):
+            path = label.split(",")[0]
+            obj = load_object(path)
+            if kind == USER_KERNEL:
+                check_kernel(path, obj)
+            out.append(obj)
+        else:
+            out.append(None)
+    return out
+
+
+# --------------------------------------------------------------------------- the slow path
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What seat ``seat`` may know when it is to move, read-only.
+
+    ``state`` is a copy of the game state in which everything the seat cannot see (other
+    hands, deck order, other seats' pending secret choices) has been resampled by the game's
+    ``determinize`` (so reading it reveals nothing hidden); it is not writeable.
+    ``sample()`` gives a fresh, writeable resampled copy for look-ahead with ``kernels``
+    (the game's kernels: ``legal_mask``, ``apply``, ``returns``, ``evaluate`` ..., see
+    sim/core.py).  ``rng`` is the seat's own NumPy generator for this game (seeded from the
+    game's agent seed, so runs are reproducible); ``spec`` is the game's GameSpec.
+    """
+
+    game: str
+    players: int
+    seat: int
+    ply: int
+    legal_actions: tuple[int, ...]
+    state: np.ndarray
+    rng: np.random.Generator
+    spec: Any = field(repr=False)
+    _true: np.ndarray = field(repr=False)
+    _search_rng: np.ndarray = field(repr=False)
+
+    @property
+    def kernels(self):
+        return self.spec.kernels
+
+    def action_name(self, action: int) -> str:
+        return self.spec.action_name(self.state, int(action))
+
+    def render(self) -> str:
+        """The (resampled) state as text."""
+        return self.spec.render(self.state)
+
+    def sample(self) -> np.ndarray:
+        """A writeable copy of the state with everything hidden from the seat resampled."""
+        s = self._true.copy()
+        self.spec.kernels.determinize(s, np.int64(self.seat), self._search_rng)
+        return s
+
+
+def _view(spec, state, seat, legal, rng, search_rng) -> SeatView:
+    seen = state.copy()
+    spec.kernels.determinize(seen, np.int64(seat), search_rng)
+    seen.flags.writeable = False
+    return SeatView(spec.name, int(state[H_NPLAYERS]), seat, int(state[H_PLY]), tuple(legal), seen, rng, spec, state,
+                    search_rng)
+
+
+def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params, user_agents,
+                scores, wins, feats, lengths, decisions, agent_ns, labels=None, first_index=0) -> None:
+    """Play games decision by decision in Python (a run with a Python agent); fill the arrays as the
+    arena does.  Built-in agents and user kernels take the same decisions as in the arena (same RNG
+    words); an agent that fails raises :class:`AgentError` (games before it are filled)."""
+    K = spec.kernels
+    Kt = tuple(K)
+    options = np.asarray(options, np.int32)
+    agent_kind = np.asarray(agent_kind, np.int64)
+    params = np.asarray(agent_params, np.float64)
+    mask = np.zeros(spec.num_actions, np.bool_)
+    for g in range(len(seeds)):
+        state = K.new_state(np.int64(seeds[g]), np.int64(n_players), options)
+        rngs = np.zeros((n_players, 2), np.int32)
+        for p in range(n_players):
+            rng_seed(rngs[p], 0, hash64(np.int64(agent_seeds[g]), np.int64(p)))
+        objects: dict[int, Any] = {}
+        gens: dict[int, np.random.Generator] = {}
+        steps = 0
+        while state[H_CURRENT] != NO_PLAYER:
+            p = int(state[H_CURRENT])
+            a = int(seat_agent[g, p])
+            kind = int(agent_kind[a])
+            where = (f"{spec.name} game {first_index + g}, decision {steps} (seat {p}, agent "
+                     f"{labels[a] if labels is not None else a!r})")
+            t0 = time.perf_counter_ns()
+            if kind == PYTHON:
+                try:
+                    if p not in objects:
+                        objects[p] = user_agents[a]()
+                        gens[p] = np.random.default_rng(int(hash64(np.int64(agent_seeds[g]), np.int64(p))) & (2**63 - 1))
+                    K.legal_mask(state, mask)
+                    legal = np.flatnonzero(mask).tolist()
+                    act = objects[p].act(_view(spec, state, p, legal, gens[p], rngs[p]), tuple(legal))
+                except Exception as e:
+                    raise AgentError(f"{where}: the agent raised {type(e).__name__}: {e}", g) from None
+                if isinstance(act, (bool, np.bool_)) or not isinstance(act, (int, np.integer)) or act not in legal:
+                    raise AgentError(f"{where}: the agent returned {act!r}, which is not a legal action "
+                                     f"(legal: {legal})", g)
+                limit = params[a, P_TIMEOUT] or DEFAULT_TIMEOUT_S
+                took = (time.perf_counter_ns() - t0) / 1e9
+                if took > limit:
+                    raise AgentError(f"{where}: the agent took {took:.3g} s, more than its timeout_s = {limit:g}", g)
+            elif kind == USER_KERNEL:
+                K.legal_mask(state, mask)
+                try:
+                    act = int(user_agents[a](state, mask, rngs[p]))
+                except Exception as e:
+                    raise AgentError(f"{where}: the agent raised {type(e).__name__}: {e}", g) from None
+                K.legal_mask(state, mask)
+                if not (0 <= act < spec.num_actions and mask[act]):
+                    raise AgentError(f"{where}: the agent chose action {act}, which is not legal", g)
+            else:
+                act = int(choose_action(Kt, state, np.int64(kind), params[a], rngs[p], mask))
+            agent_ns[g, p] += time.perf_counter_ns() - t0
+            decisions[g, p] += 1
+            K.apply(state, np.int64(act))
+            steps += 1
+        K.returns(state, scores[g], wins[g])
+        K.features(state, feats[g])
+        lengths[g] = steps
+
+
+def mean_ms(total_ns: float, n: float) -> float:
+    return total_ns / n / 1e6 if n else math.nan
