@@ -102,16 +102,21 @@ class Results:
     def __init__(self, results: str | Path, *, memory_limit: str = MEMORY_LIMIT, threads: int | None = None):
         import duckdb
 
-        self.path = Path(results)
+        self.path = store.location(results)
         self.manifest = store.read_manifest(self.path)
         data = self.path / "data"
-        parts = sorted(data.glob("game=*/part-*.parquet")) if data.is_dir() else []
+        parts = [p for d in (data.iterdir() if data.is_dir() else []) if d.name.startswith("game=")
+                 for p in d.iterdir() if store.PART_RE.match(p.name)]
         if not parts:
             raise store.ResultsError(f"{self.path}: the results hold no games yet (no part files under {data})")
         self.con = duckdb.connect(config={"memory_limit": memory_limit, "threads": threads or os.cpu_count() or 1,
                                           "preserve_insertion_order": False})
-        glob = str(data / "game=*" / "part-*.parquet").replace("'", "''")  # part files only, never .tmp- files
-        self.con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet('{glob}', hive_partitioning = true)")
+        if isinstance(self.path, store.FsPath):  # any pyarrow filesystem: DuckDB scans the Arrow dataset
+            self.con.register("parts", store.open_dataset(self.path))
+            self.con.execute("CREATE VIEW results AS SELECT * FROM parts")
+        else:  # DuckDB's own Parquet reader, parallel over row groups; part files only, never .tmp- files
+            glob = str(data / "game=*" / "part-*.parquet").replace("'", "''")
+            self.con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet('{glob}', hive_partitioning = true)")
         self.columns = [r[0] for r in self.con.execute("DESCRIBE results").fetchall()]
 
     def close(self) -> None:

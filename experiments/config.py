@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from agents.spec import parse_agent
+from experiments.store import ResultsError, location
 from sim.core import OptionError
 from sim.registry import UnknownGameError, game_names, get_game
 
@@ -60,7 +61,7 @@ class ExperimentConfig:
     seats: str
     games: int
     seed: int
-    output: Path
+    output: Path  # or a store.FsPath for a filesystem URI (s3://..., file://...)
     description: str = ""
     chunk_size: int | None = None
     replays: int = 0
@@ -196,7 +197,10 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
 
         games = _int("games", data["games"], 1)
         seed = _int("seed", data["seed"], 0, MAX_SEED)
-        output = Path(_str("output", data["output"]))
+        try:
+            output = location(_str("output", data["output"]))
+        except ResultsError as e:
+            raise ConfigError(f"output: {e}") from None
         chunk_size = data.get("chunk_size")
         if chunk_size is not None:
             chunk_size = _int("chunk_size", chunk_size, 1)

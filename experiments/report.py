@@ -258,11 +258,19 @@ def load_results(results: Path, columns: list[str] | None = None, *, max_bytes: 
 
 def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[str, Path]:
     """Write ``report.md``, ``report.html`` and the PNGs into ``out_dir`` (default RESULTS/report)."""
-    results = Path(results)
+    results = store.location(results)
     manifest = store.read_manifest(results)
     if manifest is None:
         raise store.ResultsError(f"{results}: no manifest.json here; is it the output folder of `dynasty run`?")
-    out = Path(out_dir) if out_dir else results / "report"
+    out = store.location(out_dir) if out_dir else results / "report"
+    if isinstance(out, store.FsPath):  # written locally, then copied next to the results
+        import tempfile
+
+        with tempfile.TemporaryDirectory(prefix="dynasty-report-") as tmp:
+            local = make_report(results, tmp)
+            for name, path in local.items():
+                store.atomic_write(out / path.name, path.read_bytes())
+            return {name: out / path.name for name, path in local.items()}
     out.mkdir(parents=True, exist_ok=True)
     cfg = manifest["config"]
     players = int(cfg["players"])

@@ -63,6 +63,8 @@ def job_of(cfg) -> dict[str, Any]:
         "agent_kinds": [a.kind for a in cfg.agents],
         "agent_params": [list(a.params) for a in cfg.agents],
         **({"components": dict(cfg.components)} if getattr(cfg, "components", None) else {}),
+        # results on a filesystem URI: each worker writes its own part files there
+        **({"write_to": str(cfg.output)} if store.is_uri(cfg.output) else {}),
     }
 
 
@@ -81,20 +83,15 @@ class ChunkContext:
         self.kinds = np.asarray(job["agent_kinds"], np.int64)
         self.params = np.asarray(job["agent_params"], np.float64).reshape(len(self.kinds), N_AGENT_PARAMS)
         self.table = ResultsTable(self.spec, self.players, job["options"], job["agent_labels"], job.get("components"))
-        from agents.user import user_agents_of
-
-        self.user = user_agents_of(job["agent_labels"], job["agent_kinds"])  # None unless the run has user agents
 
     def play(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """The arrays of games ``start .. stop-1`` (one compiled call)."""
         chunk = self.plan.games_of(start, stop)
-        timing: dict[str, np.ndarray] = {}  # decisions and agent time per game and seat
         scores, wins, feats, lengths = play_games(
             self.spec, chunk["seed"], self.players, self.options, chunk["seat_agent"],
             self.kinds, self.params, agent_seeds=chunk["agent_seed"],
-            user_agents=self.user, timing=timing, labels=self.job["agent_labels"], first_index=start,
         )
-        chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths, **timing)
+        chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths)
         return chunk
 
     def encode(self, chunk: dict[str, np.ndarray]) -> bytes:
@@ -125,13 +122,17 @@ class ChunkContext:
                              "agents": [self.job["agent_labels"][int(s)] for s in seats]}
         return rep
 
-    def play_encoded(self, start: int, stop: int) -> tuple[int, int, bytes, dict[str, float]]:
+    def play_encoded(self, start: int, stop: int) -> tuple[int, int, bytes | str, dict[str, float]]:
+        """The chunk's Parquet bytes, or where the worker wrote them under a hidden name (``write_to``)."""
         t0 = time.perf_counter()
         chunk = self.play(start, stop)
         t1 = time.perf_counter()
         data = self.encode(chunk)
         t2 = time.perf_counter()
-        return start, stop, data, {"play_s": t1 - t0, "encode_s": t2 - t1}
+        if self.job.get("write_to"):  # the driver alone renames it, so a stopped run publishes nothing late
+            data = str(store.write_hidden(store.data_dir(self.job["write_to"], self.spec.name)
+                                          / store.part_name(start, stop), data))
+        return start, stop, data, {"play_s": t1 - t0, "encode_s": t2 - t1, "write_s": time.perf_counter() - t2}
 
 
 def warm_leaf_kernels(spec, players: int, options: np.ndarray) -> None:
@@ -300,7 +301,7 @@ def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_si
     ``on_chunk(chunks_written, actors)`` is called after each part file (both for tests).
     """
     t_start = time.perf_counter()
-    out = Path(cfg.output)
+    out = store.location(cfg.output)
     manifest = store.open_results(out, cfg)
     held = store.lock(out)
     try:
@@ -385,16 +386,16 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                         a, b, data, t = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
                         release_workers()
-                        from agents.arena import AgentError
-
-                        if isinstance(getattr(e, "cause", None), AgentError):  # a user agent failed: say where
-                            raise RunError(f"{e.cause}; {n_done + played} of {cfg.games} games are saved") from None
                         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                         raise RunError(f"a worker failed ({type(e).__name__}: {first}); "
                                        f"{n_done + played} of {cfg.games} games are saved, run the same command to continue") from None
                     tw = time.perf_counter()
-                    store.atomic_write(store.data_dir(out, cfg.game) / store.part_name(a, b), data)
-                    timings["write_s"] += time.perf_counter() - tw
+                    part = store.data_dir(out, cfg.game) / store.part_name(a, b)
+                    if isinstance(data, str):  # written by the worker under a hidden name: publish it
+                        store.publish(store.location(data), part)
+                    else:
+                        store.atomic_write(part, data)
+                    timings["write_s"] += time.perf_counter() - tw + t.get("write_s", 0.0)
                     timings["worker_play_s"] += t["play_s"]
                     timings["worker_encode_s"] += t["encode_s"]
                     played += b - a

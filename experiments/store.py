@@ -12,6 +12,14 @@ Layout of a results folder ``OUT``::
 A part file appears under its final name only once it is complete (written to a hidden
 temporary name, flushed to disk, then renamed), so the set of games done is exactly the union
 of the ranges in the part names; a resumed run plays the rest and nothing else.
+
+``OUT`` is a local path, or the URI of any filesystem pyarrow knows (``s3://bucket/prefix``,
+``gs://...``, ``hdfs://...``, ``file:///shared/path``): :func:`location` turns either into a
+path object with the few methods this module uses (:class:`FsPath` for URIs), so the same code
+writes both.  On an object store a part is written to its temporary name and moved (the store
+shows the object only once it is whole), the folder lock is not available across machines
+(one run per folder at a time is then the user's to keep), and workers write their own part
+files (see experiments/runner.py).
 """
 
 from __future__ import annotations
@@ -25,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 import pyarrow.dataset as ds
+import pyarrow.fs as pafs
 
 from experiments.schema import FORMAT, VERSION
 
@@ -36,23 +45,118 @@ class ResultsError(ValueError):
     """A results folder that cannot be used (another experiment's, or not a results folder)."""
 
 
-def data_dir(out: Path, game: str) -> Path:
-    return Path(out) / "data" / f"game={game}"
+def is_uri(where) -> bool:
+    return isinstance(where, FsPath) or "://" in str(where)
+
+
+class FsPath:
+    """A path on a pyarrow filesystem, with the part of ``pathlib.Path``'s interface the store uses."""
+
+    def __init__(self, uri: str, fs: pafs.FileSystem | None = None, path: str | None = None):
+        if fs is None:
+            try:
+                fs, path = pafs.FileSystem.from_uri(uri)
+            except (ValueError, OSError) as e:
+                raise ResultsError(f"{uri}: not a results location pyarrow can open ({e})") from None
+        self.uri, self.fs, self.path = uri.rstrip("/"), fs, path.rstrip("/")
+
+    def __truediv__(self, part: str) -> "FsPath":
+        return FsPath(f"{self.uri}/{part}", self.fs, f"{self.path}/{part}")
+
+    def __str__(self) -> str:
+        return self.uri
+
+    __repr__ = __str__
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, FsPath) and other.uri == self.uri
+
+    def __hash__(self) -> int:
+        return hash(self.uri)
+
+    @property
+    def name(self) -> str:
+        return self.path.rsplit("/", 1)[-1]
+
+    @property
+    def parent(self) -> "FsPath":
+        return FsPath(self.uri.rsplit("/", 1)[0], self.fs, self.path.rsplit("/", 1)[0])
+
+    def _type(self):
+        return self.fs.get_file_info(self.path).type
+
+    def exists(self) -> bool:
+        return self._type() != pafs.FileType.NotFound
+
+    def is_dir(self) -> bool:
+        return self._type() == pafs.FileType.Directory
+
+    def is_file(self) -> bool:
+        return self._type() == pafs.FileType.File
+
+    def iterdir(self):
+        for info in self.fs.get_file_info(pafs.FileSelector(self.path, allow_not_found=True)):
+            yield self / info.base_name
+
+    def mkdir(self, parents: bool = True, exist_ok: bool = True) -> None:
+        self.fs.create_dir(self.path, recursive=True)
+
+    def read_bytes(self) -> bytes:
+        with self.fs.open_input_stream(self.path) as f:
+            return f.read()
+
+    def read_text(self) -> str:
+        return self.read_bytes().decode()
+
+    def unlink(self, missing_ok: bool = False) -> None:
+        try:
+            self.fs.delete_file(self.path)
+        except (FileNotFoundError, OSError):
+            if not missing_ok:
+                raise
+
+
+def location(where) -> Path | FsPath:
+    """A results location: a local ``Path``, or an :class:`FsPath` for a filesystem URI."""
+    if isinstance(where, (Path, FsPath)):
+        return where
+    return FsPath(str(where)) if is_uri(where) else Path(where)
+
+
+def data_dir(out, game: str) -> Path | FsPath:
+    return location(out) / "data" / f"game={game}"
 
 
 def part_name(start: int, stop: int) -> str:
     return f"part-{start:09d}-{stop:09d}.parquet"
 
 
-def atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path | FsPath, data: bytes) -> None:
     """Write ``data`` to ``path`` so that readers see either nothing or the whole file."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(path, FsPath):
+        publish(write_hidden(path, data), path)
+        return
     tmp = path.parent / f"{TMP_PREFIX}{os.getpid()}-{path.name}"
     with open(tmp, "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
+
+
+def write_hidden(path: FsPath, data: bytes) -> FsPath:
+    """Write ``data`` under a temporary name beside ``path`` (readers ignore it); return that name."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.parent / f"{TMP_PREFIX}{os.getpid()}-{path.name}"
+    with path.fs.open_output_stream(tmp.path) as f:
+        f.write(data)
+    return tmp
+
+
+def publish(tmp: FsPath, path: FsPath) -> None:
+    """Give a file written by :func:`write_hidden` its final name (a rename, or an object store's copy)."""
+    path.fs.move(tmp.path, path.path)
 
 
 def remove_partial_files(out: Path, game: str) -> None:
@@ -68,8 +172,11 @@ def lock(out: Path):
     """An exclusive lock on a results folder, held until the returned file is closed (or the process dies)."""
     import fcntl
 
-    Path(out).mkdir(parents=True, exist_ok=True)
-    f = open(Path(out) / ".lock", "w")
+    out = location(out)
+    out.mkdir(parents=True, exist_ok=True)
+    if isinstance(out, FsPath):  # no lock across machines; see the module's docstring
+        return open(os.devnull, "w")
+    f = open(out / ".lock", "w")
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -121,7 +228,7 @@ def git_commit() -> dict[str, Any]:
 
 
 def read_manifest(out: Path) -> dict[str, Any] | None:
-    p = Path(out) / "manifest.json"
+    p = location(out) / "manifest.json"
     if not p.exists():
         return None
     try:
@@ -134,7 +241,7 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
 
 
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
-    atomic_write(Path(out) / "manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
+    atomic_write(location(out) / "manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
 
 
 def new_manifest(cfg) -> dict[str, Any]:
@@ -173,9 +280,12 @@ def open_results(out: Path, cfg) -> dict[str, Any]:
     return m
 
 
-def open_dataset(out: Path) -> ds.Dataset:
+def open_dataset(out) -> ds.Dataset:
     """The Parquet dataset of a results folder (the ``game`` column comes from the folder name)."""
-    d = Path(out) / "data"
+    d = location(out) / "data"
     if not d.is_dir():
         raise ResultsError(f"{out}: no results here (expected {d})")
+    if isinstance(d, FsPath):
+        return ds.dataset(d.path, filesystem=d.fs, format="parquet", partitioning="hive",
+                          ignore_prefixes=[".", "_"])
     return ds.dataset(d, format="parquet", partitioning="hive", ignore_prefixes=[".", "_"])
