@@ -83,15 +83,20 @@ class ChunkContext:
         self.kinds = np.asarray(job["agent_kinds"], np.int64)
         self.params = np.asarray(job["agent_params"], np.float64).reshape(len(self.kinds), N_AGENT_PARAMS)
         self.table = ResultsTable(self.spec, self.players, job["options"], job["agent_labels"], job.get("components"))
+        from agents.user import user_agents_of
+
+        self.user = user_agents_of(job["agent_labels"], job["agent_kinds"])  # None unless the run has user agents
 
     def play(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """The arrays of games ``start .. stop-1`` (one compiled call)."""
         chunk = self.plan.games_of(start, stop)
+        timing: dict[str, np.ndarray] = {}  # decisions and agent time per game and seat
         scores, wins, feats, lengths = play_games(
             self.spec, chunk["seed"], self.players, self.options, chunk["seat_agent"],
             self.kinds, self.params, agent_seeds=chunk["agent_seed"],
+            user_agents=self.user, timing=timing, labels=self.job["agent_labels"], first_index=start,
         )
-        chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths)
+        chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths, **timing)
         return chunk
 
     def encode(self, chunk: dict[str, np.ndarray]) -> bytes:
@@ -386,6 +391,10 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                         a, b, data, t = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
                         release_workers()
+                        from agents.arena import AgentError
+
+                        if isinstance(getattr(e, "cause", None), AgentError):  # a user agent failed: say where
+                            raise RunError(f"{e.cause}; {n_done + played} of {cfg.games} games are saved") from None
                         first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                         raise RunError(f"a worker failed ({type(e).__name__}: {first}); "
                                        f"{n_done + played} of {cfg.games} games are saved, run the same command to continue") from None

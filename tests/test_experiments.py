@@ -59,6 +59,9 @@ def reference(cfg) -> pd.DataFrame:
 
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
+    from experiments.schema import MEASURED_COLUMNS  # agent time: a measurement, different in every run
+
+    df = df.assign(**{c: 0.0 for c in MEASURED_COLUMNS if c in df.columns})
     df = df.sort_values(["game_index", "seat"]).reset_index(drop=True)
     return df.astype({c: str for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype) or df[c].dtype == object})
 
