@@ -3,6 +3,7 @@
     dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--niceness N] [--quiet]
     dynasty report RESULTS_DIR [--out DIR]
     dynasty study STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
+    dynasty tune TUNE.toml [--workers N] [--quiet]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
 
@@ -108,6 +109,16 @@ def cmd_study(args) -> int:
 
 
 
+def cmd_tune(args) -> int:
+    from experiments.tune import load_tune, run_tune
+
+    tune = load_tune(args.config)
+    signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    paths = run_tune(tune, workers=args.workers, progress=not args.quiet)
+    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
+    return 0
+
+
 def bench_names() -> list[str]:
     import experiments.bench
 
@@ -178,6 +189,12 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--quiet", action="store_true", help="no progress bars")
     st.add_argument("--report-only", action="store_true", help="only write the report of the games already played")
     st.set_defaults(func=cmd_study)
+
+    tu = sub.add_parser("tune", help="search component values for a design objective (Optuna), re-checked on fresh deals")
+    tu.add_argument("config", help="tuning config (TOML, docs/studies.md)")
+    tu.add_argument("--workers", type=_positive, help="worker processes (default: every CPU)")
+    tu.add_argument("--quiet", action="store_true", help="no progress bars")
+    tu.set_defaults(func=cmd_tune)
 
     b = sub.add_parser("bench", help="run a benchmark from experiments/bench (all of them without NAME)")
     b.add_argument("name", nargs="?", help="benchmark name")

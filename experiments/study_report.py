@@ -118,11 +118,12 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     # effects
     blocks.append((2, f"Effects against the baseline ({base.name})"))
     if len(eff):
-        ratio = float(np.nanmedian(eff["width_ratio"]))
-        blocks.append(f"The paired interval is **{ratio:.2f}** of the unpaired width (median over {len(eff)} effects; "
-                      f"from {eff['width_ratio'].min():.2f} to {eff['width_ratio'].max():.2f}): the shared deals "
-                      f"make the same comparison that much more precise, or need about {ratio ** 2:.2f} times "
-                      f"the games for the same width.")
+        per_cell = eff.groupby("cell", sort=False)["width_ratio"].median()
+        blocks.append("Paired against unpaired: " + "; ".join(
+            f"{c}: the paired interval is **{r:.2f}** of the unpaired width" for c, r in per_cell.items())
+            + f" (median over the {study.key}s of each cell; a ratio r means the shared deals give the width of "
+              f"1/r\u00b2 times the games; near 1 where the cells play different games on the same seeds, e.g. "
+              f"another player count).")
         rows = [[r.cell, f"{study.key} {r.group}", r.deals, _ci(r.effect, r.low, r.high),
                  _ci(r.unpaired_effect, r.unpaired_effect - r.unpaired_half_width,
                      r.unpaired_effect + r.unpaired_half_width), r.width_ratio] for r in eff.itertuples()]

@@ -1,0 +1,276 @@
+"""``dynasty tune``: search component values for a design objective with Optuna, each trial an
+ordinary run on shared deals, the best candidates re-checked on fresh deals.
+
+A tuning config (TOML)::
+
+    name = "mk_goal_vp"
+    output = "results/tune/mk_goal_vp"
+    objective = "seat_gap"        # a design metric to minimise (experiments.study_stats.design_metrics)
+    trials = 24                   # Optuna trials (TPE, seeded)
+    games = 20000                 # games per trial, on the same deals for every trial
+    recheck = 3                   # best candidates re-played on fresh deals ...
+    recheck_games = 100000        # ... with this many games, against the printed values
+    min_skill_gap = 0.05          # optional constraint: trials whose skill gap is below it are penalised
+    [base]                        # an experiment config without output and games
+    game = "middle_kingdom"
+    players = 2
+    agents = ["random"]
+    seed = 1
+    [search]                      # component paths with their search range (inside the declared one)
+    "goal_cards[*].vp" = [2, 8]
+
+**Noise.**  Every trial's objective is a measured value with an interval (n = deals); Optuna
+sees the point estimate, and because every trial plays the same deals (one master seed), the
+differences between trials are paired: the noise that is common to all of them cancels out of
+the ranking.  What remains (the selection of the luckiest trial, the "winner's curse") is why the
+``recheck`` best trials are played again on fresh deals (another master seed, more games), next
+to the printed values on the same fresh deals, and only those numbers are reported as the result.
+
+The folder holds one results folder per trial (``trials/NNN-<values>``) and per re-check
+(``recheck/``), Optuna's study in ``optuna.db`` (so a stopped tuning resumes: finished trials are
+kept, a trial stopped mid-run is asked again with the same values and its run continues) and
+``report/`` (Markdown, HTML, the plot of the search).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from experiments.config import ConfigError, ExperimentConfig, from_dict
+
+REQUIRED = ("base", "output", "search", "trials", "games")
+OPTIONAL = ("name", "description", "objective", "recheck", "recheck_games", "min_skill_gap", "seed")
+OBJECTIVES = {"seat_gap": "largest seat gap (best seat's win rate - worst seat's), minimised",
+              "tie_rate": "share of games with tied winners, minimised",
+              "no_winner_rate": "share of games no seat won, minimised"}
+RECHECK_SALT = 0x726563686B  # "rechk": the fresh deals' master seed is hash64(seed, this)
+
+
+@dataclass(frozen=True)
+class Tune:
+    name: str
+    description: str
+    output: Path
+    base: dict[str, Any]
+    search: dict[str, tuple[int, int]]
+    trials: int
+    games: int
+    objective: str = "seat_gap"
+    recheck: int = 3
+    recheck_games: int = 0
+    min_skill_gap: float | None = None
+    seed: int = 0
+    source: str = ""
+
+    def identity(self) -> dict[str, Any]:
+        return {"base": self.base, "search": {k: list(v) for k, v in self.search.items()}, "games": self.games,
+                "objective": self.objective, "min_skill_gap": self.min_skill_gap, "seed": self.seed}
+
+
+def load_tune(path: str | Path) -> Tune:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read the tuning config ({e.strerror or e})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    return tune_from_dict(data, str(path))
+
+
+def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
+    from experiments.components import ComponentError, range_of, validate
+
+    def fail(where: str, msg: str) -> ConfigError:
+        return ConfigError(f"{source}: {where}: {msg}")
+
+    unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
+    if unknown:
+        raise fail(unknown[0], f"unknown key (allowed: {', '.join(REQUIRED + OPTIONAL)})")
+    for k in REQUIRED:
+        if k not in data:
+            raise ConfigError(f"{source}: missing key {k!r} (required: {', '.join(REQUIRED)})")
+    base = data["base"]
+    if not isinstance(base, dict):
+        raise fail("base", "expected a table: an experiment config without output and games")
+    for k in ("output", "games", "replays"):
+        if k in base:
+            raise fail(f"base.{k}", "set by the tuning config, not the base")
+    game = base.get("game")
+    search = data["search"]
+    if not isinstance(search, dict) or not search:
+        raise fail("search", "empty search: give at least one component path = [low, high]")
+    ranges: dict[str, tuple[int, int]] = {}
+    for path, rng in search.items():
+        if (not isinstance(rng, list) or len(rng) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in rng)
+                or rng[0] >= rng[1]):
+            raise fail(f"search.{path}", f"expected [low, high] integers with low < high, got {rng!r}")
+        try:
+            validate(str(game), {path: rng[0]})
+            validate(str(game), {path: rng[1]})
+        except ComponentError as e:
+            raise fail(f"search.{path}", str(e)) from None
+        decl = range_of(str(game), path)
+        ranges[path] = (rng[0], rng[1])
+        assert decl.low <= rng[0] and rng[1] <= decl.high
+    for k in ("trials", "games"):
+        if isinstance(data[k], bool) or not isinstance(data[k], int) or data[k] < 1:
+            raise fail(k, f"expected a positive integer, got {data[k]!r}")
+    objective = data.get("objective", "seat_gap")
+    if objective not in OBJECTIVES:
+        raise fail("objective", f"{objective!r} is not known (known: {', '.join(OBJECTIVES)})")
+    recheck = data.get("recheck", 3)
+    if isinstance(recheck, bool) or not isinstance(recheck, int) or not 0 <= recheck <= data["trials"]:
+        raise fail("recheck", f"expected 0..{data['trials']} candidates, got {recheck!r}")
+    recheck_games = data.get("recheck_games", 5 * data["games"])
+    if isinstance(recheck_games, bool) or not isinstance(recheck_games, int) or recheck_games < 1:
+        raise fail("recheck_games", f"expected a positive integer, got {recheck_games!r}")
+    msg = data.get("min_skill_gap")
+    if msg is not None and (isinstance(msg, bool) or not isinstance(msg, (int, float))):
+        raise fail("min_skill_gap", f"expected a number, got {msg!r}")
+    output = Path(str(data["output"]))
+    probe = dict(copy.deepcopy(base), output=str(output / "probe"), games=60)
+    probe.setdefault("components", {}).update({p: r[0] for p, r in ranges.items()})
+    from_dict(probe, f"{source}: base")
+    return Tune(name=data.get("name", output.name), description=data.get("description", ""), output=output,
+                base=copy.deepcopy(base), search=ranges, trials=data["trials"], games=data["games"],
+                objective=objective, recheck=recheck, recheck_games=recheck_games,
+                min_skill_gap=None if msg is None else float(msg), seed=int(data.get("seed", 0)), source=source)
+
+
+def _slug(values: dict[str, int]) -> str:
+    import re
+
+    return re.sub(r"[^A-Za-z0-9=,._+-]+", "_", ",".join(f"{k}={v}" for k, v in values.items()))[:80]
+
+
+def cell_config(tune: Tune, values: dict[str, int], folder: Path, games: int, seed: int | None = None,
+                name: str = "") -> ExperimentConfig:
+    d = copy.deepcopy(tune.base)
+    d.setdefault("components", {}).update(values)
+    if not d["components"]:
+        del d["components"]
+    d.update(output=str(folder), games=games, name=name or _slug(values) or "printed")
+    if seed is not None:
+        d["seed"] = seed
+    cfg = from_dict(dict(d, games=60), tune.source)
+    from experiments.study import _round_games
+
+    return from_dict(dict(d, games=_round_games(games, cfg)), tune.source)
+
+
+def measure(cfg: ExperimentConfig, objective: str, alpha: float = 0.05) -> dict[str, Any]:
+    """The design metrics of one finished run (the objective's ``value``, ``low``, ``high``, ``n``)."""
+    from experiments.analysis import Results
+    from experiments.study_stats import design_metrics
+
+    with Results(cfg.output) as res:
+        return design_metrics(res, "results", cfg.players, cfg.games, alpha)
+
+
+def objective_value(metrics: dict[str, Any], tune: Tune) -> float:
+    v = metrics[tune.objective]["value"]
+    if tune.min_skill_gap is not None:
+        sg = metrics.get("skill_gap", {}).get("value", -math.inf)
+        if sg < tune.min_skill_gap:
+            v += 1.0 + (tune.min_skill_gap - sg)  # constraint violated: worse than any feasible value
+    return float(v)
+
+
+def search(tune: Tune, evaluate: Callable[[dict[str, int]], float], storage: str | None = None,
+           study_name: str = "tune"):
+    """Optuna's TPE search (seeded) over the integer ranges of ``tune.search``, resumable from
+    ``storage``: finished trials are kept, a trial left running is asked again with its values."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    sampler = optuna.samplers.TPESampler(seed=tune.seed, n_startup_trials=min(8, max(2, tune.trials // 3)))
+    study = optuna.create_study(study_name=study_name, storage=storage, sampler=sampler, direction="minimize",
+                                load_if_exists=True)
+    for t in study.get_trials(deepcopy=False):
+        if t.state == optuna.trial.TrialState.RUNNING:  # stopped mid-trial: fail it, ask its values again
+            study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+            study.enqueue_trial(t.params)
+    done = len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE])
+
+    def obj(trial):
+        values = {p: trial.suggest_int(p, lo, hi) for p, (lo, hi) in tune.search.items()}
+        return evaluate(values)
+
+    if done < tune.trials:
+        study.optimize(obj, n_trials=tune.trials - done)
+    return study
+
+
+def best_candidates(study, k: int) -> list:
+    """The ``k`` best finished trials with distinct values (the ones re-checked on fresh deals)."""
+    import optuna
+
+    done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    unique = {json.dumps(t.params, sort_keys=True): t for t in sorted(done, key=lambda t: -t.value)}
+    return sorted(unique.values(), key=lambda t: t.value)[:k]
+
+
+def run_tune(tune: Tune, *, workers: int | None = None, progress: bool = True) -> dict[str, Path]:
+    """Search, re-check the best candidates on fresh deals against the printed values, write the report."""
+    import ray
+
+    from experiments import runner
+    from experiments.store import ResultsError, atomic_write
+    from sim.core import hash64
+
+    out = tune.output
+    out.mkdir(parents=True, exist_ok=True)
+    ident_file = out / "tune.json"
+    ident = json.loads(json.dumps(tune.identity()))
+    if ident_file.exists():
+        if json.loads(ident_file.read_text()).get("identity") != ident:
+            raise ResultsError(f"{tune.source}: output: {out} was made by another tuning config; choose another output")
+    elif any(out.iterdir()):
+        raise ResultsError(f"{tune.source}: output: {out} is not empty and holds no tune.json; choose another output")
+    atomic_write(ident_file, (json.dumps({"identity": ident}, indent=1) + "\n").encode())
+    started = not ray.is_initialized()
+    if started:
+        runner._start_ray(None, workers)
+    trials: dict[str, dict[str, Any]] = {}
+    try:
+        def evaluate(values: dict[str, int]) -> float:
+            cfg = cell_config(tune, values, out / "trials" / _slug(values), tune.games)
+            runner.run(cfg, workers=workers, progress=progress)
+            m = measure(cfg, tune.objective)
+            trials[_slug(values)] = {"values": values, "metrics": m}
+            return objective_value(m, tune)
+
+        study = search(tune, evaluate, storage=f"sqlite:///{out / 'optuna.db'}")
+        import optuna
+
+        complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+        for t in complete:  # trials measured in an earlier session
+            if _slug(t.params) not in trials:
+                cfg = cell_config(tune, t.params, out / "trials" / _slug(t.params), tune.games)
+                trials[_slug(t.params)] = {"values": dict(t.params), "metrics": measure(cfg, tune.objective)}
+        ranked = best_candidates(study, tune.recheck)
+        seed = int(hash64(np.int64(tune.base["seed"]), np.int64(RECHECK_SALT))) & (2**63 - 1)  # fresh deals
+        printed = cell_config(tune, {}, out / "recheck" / "printed", tune.recheck_games, seed, "printed values")
+        runner.run(printed, workers=workers, progress=progress)
+        rechecks = []
+        for t in ranked:
+            cfg = cell_config(tune, dict(t.params), out / "recheck" / _slug(t.params), tune.recheck_games, seed)
+            runner.run(cfg, workers=workers, progress=progress)
+            rechecks.append({"values": dict(t.params), "search_value": t.value, "metrics": measure(cfg, tune.objective),
+                             "config": cfg})
+    finally:
+        if started:
+            runner._POOL.update(key=None, actors=[])
+            ray.shutdown()
+    from experiments.tune_report import write_tune_report
+
+    return write_tune_report(tune, study, trials, rechecks, printed, measure(printed, tune.objective))
