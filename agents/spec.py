@@ -64,7 +64,21 @@ def _mcts_args(text: str) -> dict[str, Any]:
 
 
 def parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
-    """``(kind, params, label)`` for an agent specification; :class:`AgentSpecError` if invalid."""
+    """``(kind, params, label)`` for an agent specification; :class:`AgentSpecError` if invalid.
+
+    A table may give the agent another ``label`` (``{kind = "heuristic", label = "heuristic-b"}``):
+    a copy of an agent that results and ratings keep apart from the original."""
+    if isinstance(spec, dict) and "label" in spec:
+        spec = dict(spec)
+        label = spec.pop("label")
+        if not isinstance(label, str) or not label.strip() or label != label.strip():
+            raise AgentSpecError(f"an agent's label must be a non-empty string without surrounding spaces, got {label!r}")
+        kind, params, _ = _parse_agent(spec if len(spec) > 1 else spec.get("kind"))
+        return kind, params, label
+    return _parse_agent(spec)
+
+
+def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
     from agents.mcts import mcts_label, mcts_params
 
     known = ", ".join(sorted(AGENT_KINDS))

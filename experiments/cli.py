@@ -3,6 +3,7 @@
     dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--niceness N] [--quiet]
     dynasty report RESULTS_DIR [--out DIR]
     dynasty study STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
+    dynasty tournament T.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty tune TUNE.toml [--workers N] [--quiet]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
@@ -108,6 +109,25 @@ def cmd_study(args) -> int:
     return 0
 
 
+def cmd_tournament(args) -> int:
+    from experiments.tournament import load_tournament, run_tournament
+    from experiments.tournament_report import make_tournament_report
+
+    t = load_tournament(args.config)
+    if not args.report_only:
+        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+        s = run_tournament(t, workers=args.workers, address=args.address, progress=not args.quiet,
+                           niceness=args.niceness)
+        if s.status == "interrupted":
+            print(f"interrupted: {s.games:,} games of {s.lineups} lineups are saved in {t.output}; "
+                  f"run the same command to continue", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        print(f"{t.output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)")
+    paths = make_tournament_report(t, anchor=args.anchor)
+    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
+    return 0
+
+
 
 def cmd_tune(args) -> int:
     from experiments.tune import load_tune, run_tune
@@ -189,6 +209,16 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("--quiet", action="store_true", help="no progress bars")
     st.add_argument("--report-only", action="store_true", help="only write the report of the games already played")
     st.set_defaults(func=cmd_study)
+
+    tn = sub.add_parser("tournament", help="play a pool of agents in balanced lineups and write the ratings report")
+    tn.add_argument("config", help="tournament config (TOML, docs/agents.md)")
+    tn.add_argument("--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)")
+    tn.add_argument("--workers", type=_positive, help="worker processes (default: every CPU of the cluster)")
+    tn.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness")
+    tn.add_argument("--quiet", action="store_true", help="no progress bars")
+    tn.add_argument("--report-only", action="store_true", help="only write the report of the games already played")
+    tn.add_argument("--anchor", help="agent whose rating is 0 (default: ratings centred on the pool's mean)")
+    tn.set_defaults(func=cmd_tournament)
 
     tu = sub.add_parser("tune", help="search component values for a design objective (Optuna), re-checked on fresh deals")
     tu.add_argument("config", help="tuning config (TOML, docs/studies.md)")
