@@ -114,9 +114,11 @@ class Results:
         if isinstance(self.path, store.FsPath):  # any pyarrow filesystem: DuckDB scans the Arrow dataset
             self.con.register("parts", store.open_dataset(self.path))
             self.con.execute("CREATE VIEW results AS SELECT * FROM parts")
-        else:  # DuckDB's own Parquet reader, parallel over row groups; part files only, never .tmp- files
-            glob = str(data / "game=*" / "part-*.parquet").replace("'", "''")
-            self.con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet('{glob}', hive_partitioning = true)")
+        else:  # DuckDB's own Parquet reader, parallel over row groups, over the part files listed now (never
+            # .tmp- files; a run still writing to the folder adds none while this analysis reads it)
+            files = ", ".join("'" + str(p).replace("'", "''") + "'" for p in sorted(parts, key=str))
+            self.con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet([{files}], hive_partitioning = true)")
+        self._histograms: dict[tuple, tuple[pd.DataFrame, bool]] = {}
         self.columns = [r[0] for r in self.con.execute("DESCRIBE results").fetchall()]
 
     def close(self) -> None:
@@ -190,6 +192,13 @@ class Results:
         column has more than ``MAX_DISTINCT`` distinct values and the counts are of 60 equal-width bins
         per group (``value`` = bin centre) instead."""
         cols = _cols(by)
+        memo = (column, tuple(cols), where)
+        if memo not in self._histograms:  # the report asks for some twice (table and plot): scan once
+            self._histograms[memo] = self._distribution(column, cols, where)
+        hist, binned = self._histograms[memo]
+        return hist.copy(), binned
+
+    def _distribution(self, column: str, cols: list[str], where: str | None) -> tuple[pd.DataFrame, bool]:
         keys = "".join(f"{_ident(c)}, " for c in cols)
         w = self._where(where)
         c = _ident(column)
