@@ -9,7 +9,8 @@ cluster: a game's seeds and seats come from its index alone (:mod:`experiments.p
 
 Ray is started locally (dashboard off) and stopped again unless an address is given
 (``--address`` or ``RAY_ADDRESS``), in which case the run joins that cluster.  A Ray session
-already open in the calling process (tests, notebooks) is used as it is.  A local Ray starts
+already open in the calling process (tests, notebooks) is used as it is.  A local Ray listens
+on loopback only (127.0.0.1), so a run is never reachable from the network.  A local Ray starts
 its workers at the driver's niceness (Ray's own default, 15, would leave them a few percent of
 a core next to any ordinary process), or at ``niceness`` when the run asks for it.
 """
@@ -266,9 +267,28 @@ class RunSummary:
 NICENESS_RANGE = (-20, 19)  # the operating system's range; below the driver's own needs privileges
 
 
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": Ray's single-machine mode, every socket on loopback
+
+
+def _loopback(on: bool) -> None:
+    """Make the next Ray this process starts (or joins) take its node address from loopback (``on``) or
+    from the network as Ray does by default.  Ray's own single-machine mode (its default on macOS and
+    Windows) binds the GCS, raylet, object manager, agents and workers to 127.0.0.1; the flag is read
+    when ray is imported, so the imported constant is set too."""
+    from ray._private import ray_constants
+
+    if on:
+        os.environ[LOOPBACK_ENV] = "0"
+    else:
+        os.environ.pop(LOOPBACK_ENV, None)
+    ray_constants.ENABLE_RAY_CLUSTER = not on and ray_constants.env_bool(LOOPBACK_ENV, not ray_constants.IS_WINDOWS_OR_OSX)
+
+
 def local_ray_options(workers: int | None = None, niceness: int | None = None) -> dict[str, Any]:
-    """``ray.init`` arguments of a local Ray for runs: dashboard off, and workers at ``niceness``
-    (default: the calling process's own), not at Ray's default of 15."""
+    """``ray.init`` arguments of a local Ray for runs: every socket on loopback (nothing reachable from the
+    network), dashboard off, and workers at ``niceness`` (default: the calling process's own), not at Ray's
+    default of 15.  Call it right before ``ray.init``: it sets the loopback mode for that start."""
+    _loopback(True)
     nice = os.getpriority(os.PRIO_PROCESS, 0) if niceness is None else int(niceness)
     return dict(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, logging_level=logging.WARNING,
                 log_to_driver=True, _system_config={"worker_niceness": nice})
@@ -290,6 +310,7 @@ def _start_ray(address: str | None, workers: int | None, niceness: int | None = 
         if niceness is not None:
             raise RunError("niceness applies to a local Ray only; on a cluster the nodes' own setting stands "
                            "(start each node with RAY_worker_niceness=N ray start ..., see docs/experiments.md)")
+        _loopback(False)  # a cluster: the nodes' addresses, and Ray's token authentication, as configured there
         ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
     else:
         ray.init(**local_ray_options(workers, niceness))
