@@ -212,6 +212,7 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
     agent_ns = np.zeros((n, n_players), np.int64)
     if timing is not None:
         timing.update(decisions=decisions, agent_ns=agent_ns)
+    seat_agent = np.asarray(seat_agent, np.int64)
     if (agent_kind == PYTHON).any():
         from agents.user import play_python
 
@@ -220,7 +221,6 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
-    seat_agent = np.asarray(seat_agent, np.int64)
     try:
         done = play_chunk(tuple(spec.kernels), users, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
                           np.asarray(options, np.int32), seat_agent, agent_kind, params,

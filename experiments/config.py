@@ -205,6 +205,9 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
         if chunk_size is not None:
             chunk_size = _int("chunk_size", chunk_size, 1)
         replays = _int("replays", data.get("replays", 0), 0, games)
+        if replays and any(a.kind >= 3 for a in agents):  # agents.arena.USER_KERNEL, PYTHON
+            raise ConfigError("replays: not available for a run with user agents (replays re-play games "
+                              "through the built-in agents only); set replays = 0")
         if replays and components:
             raise ConfigError("replays: not available for a run with changed components (replays use the data files)")
         name = _str("name", data.get("name", output.name or "experiment"))
