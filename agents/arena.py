@@ -10,11 +10,10 @@ tuple of ``USER_SLOTS`` function pointers (like the game's kernels), and the age
 ``params[0]`` is its slot.  Agents of kind PYTHON (plain Python objects) never enter the
 compiled loop: :func:`play_games` hands a run with one to :func:`agents.user.play_python`.
 
-Every decision of a non-random agent is timed (:mod:`agents.clock`):
-``decisions[g, p]`` counts the seat's decisions and ``agent_ns[g, p]`` sums the time its
-agent took over them.  Runs of consecutive random moves are timed as one block and the
-time is shared among the seats in proportion to their moves (about 20 ns a move, the
-clock's own cost being of the same order).
+Every decision of a non-random agent is timed in CPU time of the thread (:mod:`agents.clock`;
+two clock reads of about 0.17 us each): ``decisions[g, p]`` counts the seat's decisions and
+``agent_ns[g, p]`` sums the time its agent took over them.  Runs of consecutive random moves
+are timed as one block and the time is shared among the seats in proportion to their moves.
 
 Each game's deal comes from ``seeds[g]``; each seat's agent RNG from
 ``hash64(agent_seeds[g], p)``, a stream separate from the game's chance.  Nothing here
@@ -25,7 +24,7 @@ the distribution.
 import numba as nb
 import numpy as np
 
-from agents.clock import now_ns
+from agents.clock import cpu_ns
 from agents.mcts import mcts_act
 from agents.random import random_act
 from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed
@@ -119,9 +118,9 @@ def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_
             kind = agent_kind[a]
             if kind == RANDOM:
                 moves[:] = 0
-                t0 = now_ns()
+                t0 = cpu_ns()
                 run = _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves)
-                dt = now_ns() - t0
+                dt = cpu_ns() - t0
                 for q in range(n_players):
                     if moves[q] > 0:
                         decisions[g, q] += moves[q]
@@ -132,9 +131,9 @@ def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_
                 status[ST_DECISION] = steps
                 status[ST_SEAT] = p
                 status[ST_ACTION] = -1
-                t0 = now_ns()
+                t0 = cpu_ns()
                 act = _act(G, U, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
-                agent_ns[g, p] += now_ns() - t0
+                agent_ns[g, p] += cpu_ns() - t0
                 decisions[g, p] += 1
                 status[ST_ACTION] = act
                 G.legal_mask(state, mask)

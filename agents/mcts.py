@@ -50,11 +50,12 @@ slot means that slot's default, so a row holding only the simulation count is va
     P_OMNISCIENT     4  0 = information-set search; 1 = no rewind, no determinization:
                         search the true state (a cheating upper bound, and the tests'
                         peeking control)
-    P_TIME_MS        5  > 0: a budget of this many milliseconds per decision (wall clock,
-                        agents.clock) instead of a number of simulations; P_SIMULATIONS,
+    P_TIME_MS        5  > 0: a budget of this many milliseconds of CPU time per decision
+                        (the thread's, agents.clock; read every TIME_CHECK simulations)
+                        instead of a number of simulations; P_SIMULATIONS,
                         if set too, caps the simulations.  The tree then has room for
-                        TIMED_TREE_BYTES of nodes; simulations beyond it roll out from the
-                        last node.  A timed search depends on the machine and its load:
+                        TIMED_NODES_PER_MS nodes per ms (at most TIMED_TREE_BYTES); simulations
+                        beyond it roll out from the last node.  A timed search depends on the machine and its load:
                         its games are not a pure function of the seed.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
@@ -66,7 +67,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from agents.clock import now_ns
+from agents.clock import cpu_ns
 from sim.core import H_NPLAYERS, argmax_masked, as_kernels, entry, new_rng, random_of_legal, rng_below
 
 P_SIMULATIONS = 0
@@ -83,7 +84,9 @@ ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
 TIMED_TREE_BYTES = 64 * 2**20  # tree room of a timed search (edge arrays: 16 bytes per node and action)
-MIN_TIMED_NODES = 4096
+MIN_TIMED_NODES = 1024
+TIMED_NODES_PER_MS = 2000  # tree room of a timed search per ms of budget (more than any game's simulations per ms)
+TIME_CHECK = 4  # a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
 
 EMPTY = -1  # a free hash-table slot
 NO_ACTION = -1
@@ -151,10 +154,11 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     modified.  Assumes a non-terminal ``root`` and a valid parameter row.
     """
     time_ns = np.int64(params[P_TIME_MS] * 1e6)
-    t_start = now_ns()
+    t_start = cpu_ns()
     if time_ns > 0:
         sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else np.int64(2**62)
-        room = max(MIN_TIMED_NODES, TIMED_TREE_BYTES // (16 * mask.shape[0]))
+        room = min(max(MIN_TIMED_NODES, np.int64(params[P_TIME_MS] * TIMED_NODES_PER_MS)),
+                   max(MIN_TIMED_NODES, TIMED_TREE_BYTES // (16 * mask.shape[0])))
         max_nodes = min(sims + 1, room)
     else:
         sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else DEFAULT_SIMULATIONS
@@ -181,7 +185,7 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     n_nodes = 0
 
     done = np.int64(0)
-    while done < sims and (time_ns == 0 or done == 0 or now_ns() - t_start < time_ns):
+    while done < sims and (time_ns == 0 or done % TIME_CHECK != 0 or cpu_ns() - t_start < time_ns):
         done += 1
         work[:] = root
         if not omniscient:
