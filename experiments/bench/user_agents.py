@@ -1,0 +1,85 @@
+"""User-agent overhead: CPU time per decision of the fast path (a numba kernel in the arena) and
+of the slow path (a Python class, games played decision by decision), against the arena alone.
+
+    dynasty bench user_agents [--game NAME] [--players N] [--games N]
+
+Rows: the arena with built-in random agents; the arena with the example kernel
+``agents.examples:random_legal`` in every seat (fast path); the slow path with the same kernel
+(every decision called from Python); and a trivial Python agent (returns the first legal action)
+in every seat, whose time includes the seat's view (a determinized, read-only copy of the state).
+Times are CPU time of this process's thread per decision, so they compare on a loaded machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import numpy as np
+
+from agents.arena import RANDOM, play_games
+from agents.spec import parse_agent
+from sim import get_game
+
+
+class FirstLegal:
+    """The cheapest Python agent: the first legal action."""
+
+    def act(self, view, legal_actions):
+        return legal_actions[0]
+
+
+def _measure(spec, players, games, agent, user, python_path=False):
+    kind, params, _ = parse_agent(agent) if isinstance(agent, str) else agent
+    seeds = np.arange(games, dtype=np.int64) + 10**6
+    seats = np.zeros((games, players), np.int64)
+    kinds, table = np.array([kind]), params[None, :]
+    opt = spec.encode_options({})
+    timing: dict = {}
+    if python_path:
+        from agents.user import play_python
+
+        def outputs(g):
+            return [np.zeros((g, players)), np.zeros((g, players)), np.zeros((g, players, len(spec.feature_names))),
+                    np.zeros(g, np.int64), np.zeros((g, players), np.int64), np.zeros((g, players), np.int64)]
+
+        from agents.arena import user_table
+
+        _, table2 = user_table(kinds, table, [user] if kind == 3 else None)
+        play_python(spec, seeds[:2], seeds[:2], players, opt, seats[:2], kinds, table2, [user], *outputs(2))
+        out = outputs(games)
+        t0 = time.thread_time()
+        play_python(spec, seeds, seeds, players, opt, seats, kinds, table2, [user], *out)
+        dt = time.thread_time() - t0
+        decisions = int(out[4].sum())
+    else:
+        play_games(spec, seeds[:2], players, opt, seats[:2], kinds, table, user_agents=[user])
+        t0 = time.thread_time()
+        play_games(spec, seeds, players, opt, seats, kinds, table, user_agents=[user], timing=timing)
+        dt = time.thread_time() - t0
+        decisions = int(timing["decisions"].sum())
+    return dt / decisions * 1e6, decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="dynasty bench user_agents", description=__doc__.splitlines()[0])
+    ap.add_argument("--game", default="goofspiel")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=300)
+    args = ap.parse_args(argv)
+    spec = get_game(args.game)
+    from agents import examples
+    from agents.arena import N_AGENT_PARAMS, PYTHON
+
+    py = (PYTHON, np.zeros(N_AGENT_PARAMS), "FirstLegal")
+    rows = [("arena, built-in random", "random", None, False),
+            ("arena, user kernel random_legal (fast path)", "agents.examples:random_legal", examples.random_legal, False),
+            ("Python loop, user kernel random_legal", "agents.examples:random_legal", examples.random_legal, True),
+            ("Python loop, Python agent FirstLegal (slow path)", py, FirstLegal, True)]
+    print(f"{spec.name}, {args.players} players, {args.games} games; CPU time per decision")
+    base = None
+    for name, agent, user, slow in rows:
+        us, n = _measure(spec, args.players, args.games, agent, user, slow)
+        base = base or us
+        print(f"  {name:<52} {us:10.2f} us  ({n:,} decisions; {us / base:,.0f}x the arena's random)")
+    return 0
