@@ -191,8 +191,10 @@ def _check_axis_value(source: str, where: str, game: str, name: str, v: Any) -> 
         raise _fail(source, where, str(e)) from None
 
 
-def load_study(path: str | Path) -> Study:
-    """Read and validate a study config; ConfigError ("<file>: <field>: <problem>") if bad."""
+def load_study(path: str | Path, overrides: dict[str, Any] | None = None) -> Study:
+    """Read and validate a study config; ConfigError ("<file>: <field>: <problem>") if bad.
+    ``overrides`` replaces top-level keys first (e.g. a small ``games`` and another ``output``
+    for a quick run of a worked study)."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -202,6 +204,10 @@ def load_study(path: str | Path) -> Study:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    if overrides:
+        data.update(overrides)
+        if "games" in overrides:
+            data.pop("stop", None)
     return study_from_dict(data, str(path))
 
 

@@ -166,3 +166,26 @@ def test_component_axis_changes_data_without_recompiling(ray_session, tmp_path):
     assert (low["c_goal_cards[*].vp"] == 4).all() and (high["c_goal_cards[*].vp"] == 12).all()
     assert (low.groupby("game_index")["seed"].first() == high.groupby("game_index")["seed"].first()).all()
     assert high["f_vp_goals"].mean() > 2 * low["f_vp_goals"].mean()
+
+
+def test_study_stops_at_a_precision_with_valid_looks(ray_session, tmp_path):
+    """2-player Goofspiel, two cells: batches of 400 games up to 4,000 until every key interval's
+    half-width (at level 1 - 0.05/10 per look) is at most 0.04; the looks are recorded, the final
+    cells hold exactly the games of the last look, and a second run plays nothing more."""
+    d = study_dict(tmp_path, axes={"options": {"points_order": ["random", "descending"]}})
+    del d["games"]
+    d["stop"] = {"precision": 0.04, "max_games": 4000, "batch": 400}
+    s = study_from_dict(d, "stop.toml")
+    r = run_study(s, workers=2, progress=False)
+    assert r.status == "complete" and "precision reached" in r.stopped_by
+    looks = r.looks
+    assert [lk["look"] for lk in looks] == list(range(1, len(looks) + 1)) and len(looks) > 1
+    assert looks[-1]["max_half_width"] <= 0.04 < looks[-2]["max_half_width"]
+    assert all(lk["alpha"] == pytest.approx(0.005) for lk in looks)
+    final = looks[-1]["games_per_cell"]
+    assert set(r.games.values()) == {final}
+    again = run_study(s, workers=2, progress=False)
+    assert again.games == r.games and len(again.looks) == len(looks)
+    paths = make_study_report(s)
+    text = paths["markdown"].read_text()
+    assert "Looks of the stopping rule" in text and "precision reached" in text and f"n={final:,}" in text
