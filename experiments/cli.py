@@ -7,6 +7,8 @@
     dynasty tune TUNE.toml [--workers N] [--quiet]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
+    dynasty view REPLAY.json|RESULTS_DIR ... [--out DIR]   (replay viewer pages, docs/viewer.md)
+    dynasty play GAME [--players N] [--seat K] [--opponents heuristic,mcts:500] [--seed S] [--out FILE]
 
 Bad input (config, results folder, arguments) ends with one line on stderr and exit code 2;
 an interrupted run ends with exit code 130 and keeps every finished game.
@@ -128,7 +130,6 @@ def cmd_tournament(args) -> int:
     return 0
 
 
-
 def cmd_tune(args) -> int:
     from experiments.tune import load_tune, run_tune
 
@@ -159,6 +160,27 @@ def cmd_bench(args) -> int:
     if args.name not in names:
         return _fail(f"unknown benchmark {args.name!r} (known: {', '.join(names) or 'none'})")
     return int(importlib.import_module(f"experiments.bench.{args.name}").main(list(args.args)) or 0)
+
+
+def cmd_view(args) -> int:
+    from experiments.viewer import ViewerError, write_pages
+
+    try:
+        pages = write_pages(args.replays, args.out)
+    except ViewerError as e:
+        return _fail(str(e))
+    for page in pages:
+        print(f"wrote {page}")
+    return 0
+
+
+def cmd_play(args) -> int:
+    from experiments.play import PlayError, main_args
+
+    try:
+        return main_args(args)
+    except PlayError as e:
+        return _fail(str(e))
 
 
 def cmd_games(args) -> int:
@@ -231,6 +253,22 @@ def build_parser() -> argparse.ArgumentParser:
     b.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the benchmark")
     b.add_argument("--list", action="store_true", help="list the benchmarks")
     b.set_defaults(func=cmd_bench)
+
+    v = sub.add_parser("view", help="write the HTML viewer page of replays (a file, or a results folder's samples)")
+    v.add_argument("replays", nargs="+", help="replay JSON files or results folders (their replays/)")
+    v.add_argument("--out", help="folder for the pages (default: beside each replay)")
+    v.set_defaults(func=cmd_view)
+
+    pl = sub.add_parser("play", help="play a game in the terminal against agents")
+    pl.add_argument("game", help="game id (see `dynasty games`)")
+    pl.add_argument("--players", type=_positive, default=2, help="number of seats (default 2)")
+    pl.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
+    pl.add_argument("--opponents", default="heuristic", help="agents of the other seats in seat order after yours, "
+                    "comma-separated, repeated as needed (default heuristic; e.g. heuristic,mcts:500)")
+    pl.add_argument("--seed", type=int, help="the deal's seed (default: from the clock, printed)")
+    pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
+    pl.add_argument("--out", help="replay file (default dynasty-play-GAME-SEED.json)")
+    pl.set_defaults(func=cmd_play)
 
     g = sub.add_parser("games", help="list games, player counts, options and agents")
     g.set_defaults(func=cmd_games)

@@ -19,6 +19,8 @@ of the determinized states.  The page is built from the replay by re-playing it 
 
 from __future__ import annotations
 
+import base64
+import gzip
 import html
 import importlib
 import json
@@ -195,7 +197,14 @@ pre#text{background:#fff;border:1px solid #ccc;padding:6px;font-size:12px;white-
 """
 
 _JS = r"""
-const D = JSON.parse(document.getElementById('data').textContent);
+async function readData() {
+  const b64 = document.getElementById('data').textContent.trim();
+  const bin = Uint8Array.from(atob(b64), ch => ch.charCodeAt(0));
+  const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
+  return JSON.parse(await new Response(stream).text());
+}
+readData().then(start).catch(e => { document.getElementById('label').textContent = 'cannot read the replay data: ' + e; throw e; });
+function start(D) {
 const S = D.strings, steps = D.steps;
 let cur = 0, view = 'full';
 const slider = document.getElementById('slider');
@@ -252,11 +261,13 @@ document.addEventListener('keydown', ev => {
 });
 const h = parseInt((location.hash || '').replace('#', ''));
 show(isNaN(h) ? 0 : h);
+document.body.dataset.ready = '1';
+}
 """
 
 
 def _score_chart(steps: list[dict], n: int) -> tuple[str, dict]:
-    w, h, x0, y0 = 500, 150, 40, 10
+    w, h, x0, y0 = 440, 150, 40, 10
     ys = [s["scores"] for s in steps]
     lo = min(min(y) for y in ys)
     hi = max(max(y) for y in ys)
@@ -304,7 +315,8 @@ def page_html(data: dict[str, Any]) -> str:
     opts = ", ".join(f"{k} = {v}" for k, v in data["options"].items())
     buttons = '<button data-view="full">full state (f)</button>' + "".join(
         f'<button data-view="{p}">seat {p} ({p})</button>' for p in range(n))
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    raw = json.dumps(data, separators=(",", ":")).encode()
+    payload = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode()
     title = f"{data['title']} replay"
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
@@ -318,7 +330,7 @@ def page_html(data: dict[str, Any]) -> str:
 <div id="main"><div id="board"></div>
 <div id="side"><div id="scores"></div>{chart}<div id="log"></div></div></div>
 <pre id="text"></pre>
-<script type="application/json" id="data">{payload}</script>
+<script type="application/octet-stream" id="data">{payload}</script>
 <script>{_JS}</script>
 </body></html>
 """

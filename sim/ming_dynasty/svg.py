@@ -83,9 +83,9 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
     y = 460
     c.text(10, y - 24, "display: " + ", ".join(f"{i}:{SYM_NAME[int(s[L.DISPLAY + i])] if s[L.DISPLAY + i] >= 0 else '-'}"
                                               for i in range(L.N_PROV)), size=10)
-    c.text(330, y - 24, "borders (dashed: between provinces):", size=9)
+    c.text(330, 32, "borders (dashed: between provinces):", size=9)
     for i, (k, col) in enumerate(SYM_COLOUR.items()):
-        c.text(500 + 52 * i, y - 24, k.title(), size=9, fill=col, bold=True)
+        c.text(500 + 52 * i, 32, k.title(), size=9, fill=col, bold=True)
     for p in range(n):
         b = pb(p)
         col = seat_colour(p)
