@@ -55,7 +55,10 @@ slot means that slot's default, so a row holding only the simulation count is va
                         instead of a number of simulations; P_SIMULATIONS,
                         if set too, caps the simulations.  The tree then has room for
                         TIMED_NODES_PER_MS nodes per ms (at most TIMED_TREE_BYTES); simulations
-                        beyond it roll out from the last node.  A timed search depends on the machine and its load:
+                        beyond it roll out from the last node.
+    P_PRIOR          6  > 0: progressive bias towards the game's heuristic action, computed
+                        in each simulation's determinized state at every tree node: tried
+                        first, and P_PRIOR / (visits + 1) added to its UCB value  A timed search depends on the machine and its load:
                         its games are not a pure function of the seed.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
@@ -76,6 +79,7 @@ P_ROLLOUT = 2
 P_ROLLOUT_DEPTH = 3
 P_OMNISCIENT = 4
 P_TIME_MS = 5
+P_PRIOR = 6
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -114,8 +118,11 @@ def _find(table, node_key, key):
 
 
 @nb.njit(cache=True)
-def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng):
-    """UCB1 with availability counts over the legal actions; untried actions first."""
+def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, prior):
+    """UCB1 with availability counts over the legal actions; untried actions first.
+
+    With ``prior`` > 0, progressive bias towards ``hint`` (the game's heuristic action in this
+    determinization): it is tried first, and its UCB value gets ``prior / (visits + 1)``."""
     untried = 0
     choice = NO_ACTION
     for a in range(mask.shape[0]):
@@ -126,6 +133,8 @@ def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng):
                 if rng_below(rng, 0, untried) == 0:
                     choice = a
     if untried > 0:
+        if prior > 0 and hint >= 0 and mask[hint] and edge_visits[node, hint] == 0:
+            return hint
         return choice
     best = -np.inf
     ties = 0
@@ -134,6 +143,8 @@ def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng):
             continue
         v = edge_visits[node, a]
         u = edge_value[node, a] / v + uct_c * np.sqrt(np.log(edge_avail[node, a]) / v)
+        if prior > 0 and a == hint:
+            u += prior / (v + 1)
         if u > best:
             best = u
             ties = 1
@@ -167,6 +178,7 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     heuristic_rollout = np.int64(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC
     rollout_depth = np.int64(params[P_ROLLOUT_DEPTH])
     omniscient = params[P_OMNISCIENT] > 0
+    prior = params[P_PRIOR]
     num_actions = mask.shape[0]
     n = root[H_NPLAYERS]
     me = G.current_player(root)
@@ -212,7 +224,8 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
                 edge_value[node, :] = 0.0
                 expanded = True
             G.legal_mask(work, mask)
-            a = _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng)
+            hint = G.heuristic(work, rng) if prior > 0 else NO_ACTION
+            a = _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, prior)
             path_node[depth] = node
             path_action[depth] = a
             depth += 1
@@ -271,7 +284,7 @@ def search(K, root, params, rng, mask, root_visits, root_value):
 
 # --------------------------------------------------------------------------- Python side
 
-PARAMETERS = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient")
+PARAMETERS = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient", "prior")
 
 
 class MCTSParameterError(ValueError):
@@ -280,7 +293,7 @@ class MCTSParameterError(ValueError):
 
 def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
                 rollout: str = "random", rollout_depth: int = 0, omniscient: bool = False,
-                size: int | None = None, time_ms: float = 0) -> np.ndarray:
+                size: int | None = None, time_ms: float = 0, prior: float = 0.0) -> np.ndarray:
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
     ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget."""
@@ -311,6 +324,9 @@ def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
     row[P_ROLLOUT_DEPTH] = depth
     row[P_OMNISCIENT] = 1.0 if omniscient else 0.0
     row[P_TIME_MS] = float(time_ms)
+    if isinstance(prior, bool) or not isinstance(prior, (int, float, np.integer, np.floating)) or prior < 0:
+        raise MCTSParameterError(f"mcts prior must be a number >= 0, got {prior!r}")
+    row[P_PRIOR] = float(prior)
     return row
 
 
@@ -328,6 +344,8 @@ def mcts_label(params: np.ndarray) -> str:
         parts.append("rollout=heuristic")
     if int(params[P_ROLLOUT_DEPTH]) > 0:
         parts.append(f"rollout_depth={int(params[P_ROLLOUT_DEPTH])}")
+    if params[P_PRIOR] > 0:
+        parts.append(f"prior={params[P_PRIOR]:g}")
     if params[P_OMNISCIENT] > 0:
         parts.append("omniscient")
     return ",".join(parts)

@@ -51,11 +51,11 @@ def _mcts_args(text: str) -> dict[str, Any]:
             if not value.isdigit():
                 raise AgentSpecError(f"mcts {key} must be a non-negative integer, got {value!r}")
             args[key] = int(value)
-        elif key == "uct_c":
+        elif key in ("uct_c", "prior"):
             try:
                 args[key] = float(value)
             except ValueError:
-                raise AgentSpecError(f"mcts uct_c must be a number, got {value!r}") from None
+                raise AgentSpecError(f"mcts {key} must be a number, got {value!r}") from None
         elif key == "omniscient":
             args[key] = value.lower() == "true"
         else:
@@ -113,7 +113,7 @@ def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         if args:
             raise AgentSpecError(f"agent {name!r} takes no parameters (got {', '.join(map(str, args))})")
         return kind, np.zeros(N_AGENT_PARAMS, np.float64), name
-    allowed = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient")
+    allowed = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient", "prior")
     unknown = sorted(set(args) - set(allowed))
     if unknown:
         raise AgentSpecError(f"agent 'mcts' has no parameter {unknown[0]!r} (parameters: {', '.join(allowed)})")

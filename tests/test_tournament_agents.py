@@ -1,0 +1,78 @@
+"""The agents a tournament compares at equal cost: per-decision agent time in the arena, MCTS
+budgets by time (`mcts:5ms`), and the search variants' parameters (heuristic prior)."""
+
+import numpy as np
+import pytest
+
+from agents.arena import MCTS, play_games
+from agents.mcts import P_PRIOR, P_SIMULATIONS, P_TIME_MS, mcts_params, search_root
+from agents.spec import AgentSpecError, parse_agent
+from sim.registry import get_game
+
+GAME = "goofspiel"
+
+
+@pytest.mark.parametrize("text, label", [
+    ("mcts:5ms", "mcts:5ms"),
+    ("mcts:0.5ms,uct_c=1", "mcts:0.5ms,uct_c=1"),
+    ("mcts:2ms,simulations=300", "mcts:2ms,simulations=300"),
+    ("mcts:300,prior=2", "mcts:300,prior=2"),
+    ("mcts:4ms,rollout=heuristic,rollout_depth=20,prior=0.5", "mcts:4ms,rollout=heuristic,rollout_depth=20,prior=0.5"),
+])
+def test_labels_round_trip(text, label):
+    kind, params, got = parse_agent(text)
+    assert kind == MCTS and got == label and parse_agent(got)[2] == label
+
+
+def test_time_budget_parameters():
+    p = parse_agent("mcts:5ms")[1]
+    assert p[P_TIME_MS] == 5 and p[P_SIMULATIONS] == 0 and p[P_PRIOR] == 0
+    assert parse_agent("mcts")[1][P_SIMULATIONS] == 1000
+    for bad in ("mcts:fastms", "mcts:5ms,prior=-1", "mcts:5ms,prior=x"):
+        with pytest.raises(AgentSpecError):
+            parse_agent(bad)
+
+
+def test_a_timed_search_spends_its_budget_in_cpu_time():
+    """CPU time per decision of mcts:2ms and mcts:8ms is close to the budget (the clock is read every
+    4 simulations, so the overshoot is a few simulations), and the larger budget runs more simulations."""
+    spec = get_game(GAME)
+    kinds = [MCTS, MCTS]
+    params = np.vstack([mcts_params(time_ms=2), mcts_params(time_ms=8)])
+    timing = {}
+    play_games(spec, [1, 1], 2, spec.encode_options({"num_cards": 8}), [[0, 1], [1, 0]], kinds, params, timing=timing)
+    ms = timing["agent_ns"] / np.maximum(timing["decisions"], 1) / 1e6
+    # seat p of game g is agent (g + p) % 2
+    a2 = np.mean([ms[0, 0], ms[1, 1]])
+    a8 = np.mean([ms[0, 1], ms[1, 0]])
+    assert 1.5 < a2 < 4 and 7 < a8 < 12, (a2, a8)
+    state = spec.kernels.new_state(np.int64(3), np.int64(2), spec.encode_options({"num_cards": 8}))
+    n2 = search_root(spec, state, mcts_params(time_ms=2), 1)[1].sum()
+    n8 = search_root(spec, state, mcts_params(time_ms=8), 1)[1].sum()
+    assert n8 > 2 * n2 > 0
+
+
+def test_decisions_and_agent_time_are_recorded_per_seat():
+    spec = get_game(GAME)
+    kinds, params = zip(*(parse_agent(a)[:2] for a in ("random", "heuristic", "mcts:200")))
+    timing = {}
+    play_games(spec, np.arange(6), 3, spec.encode_options({"num_cards": 6}), [[0, 1, 2]] * 6, list(kinds),
+               np.vstack(params), timing=timing)
+    assert (timing["decisions"] == 5).all()  # every seat bids once per point card but the last (forced)
+    mean_ns = timing["agent_ns"].sum(0) / timing["decisions"].sum(0)
+    assert mean_ns[2] > 20 * mean_ns[1] and mean_ns[2] > 20 * mean_ns[0]  # a search costs far more
+
+
+def test_the_heuristic_prior_is_tried_first():
+    """With a prior, the root's first simulation goes to the heuristic's action; without it the search
+    is the plain one (the prior slot is 0 in every label-less row)."""
+    spec = get_game(GAME)
+    state = spec.kernels.new_state(np.int64(5), np.int64(2), spec.encode_options({"num_cards": 8}))
+    from sim.core import new_rng
+
+    hint = int(spec.kernels.heuristic(state.copy(), new_rng(np.int64(1))))
+    _, visits, _ = search_root(spec, state, mcts_params(simulations=1, prior=1.0), 1)
+    assert visits[hint] == 1 and visits.sum() == 1
+    plain = search_root(spec, state, mcts_params(simulations=300), 7)
+    again = search_root(spec, state, mcts_params(simulations=300, prior=0.0), 7)
+    assert plain[0] == again[0] and (plain[1] == again[1]).all()
