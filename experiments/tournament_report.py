@@ -206,3 +206,36 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
     store.atomic_write(md_path, _md(blocks).encode())
     store.atomic_write(html_path, _html(f"{t.name} tournament report", blocks).encode())
     return {"markdown": md_path, "html": html_path, **images}
+
+
+def ladder_markdown(t: Tournament, anchor: str = "random", compare: tuple[str, str] | None = None,
+                    bootstrap: int = BOOTSTRAP) -> str:
+    """A ladder table for docs/agents.md: rating [95% CI], ms per decision and n per agent (the first
+    player count), and optionally the rating difference of ``compare = (variant, baseline)``."""
+    tabs = tournament_tables(t, bootstrap=bootstrap, anchor=anchor)
+    n = min(tabs)
+    tab = tabs[n]
+    r: Ratings = tab["ratings"]
+    rates, times = tab["rates"], tab["times"]
+    lines = [f"{t.game}, {n} players: {tab['games']:,} games on {r.deals:,} deals "
+             f"(`experiments/configs/tournaments/{t.name}.toml`)", "",
+             "| agent | rating | 95% CI | ms / decision | n (seats) | win rate |", "|---|---|---|---|---|---|"]
+    for i in np.argsort(-r.rating):
+        a = r.agents[i]
+        ms = float(times.loc[a, "ms_per_decision"]) if a in times.index else math.nan
+        lines.append(f"| `{a}` | {r.rating[i]:.0f} | {_ci(r.low[i], r.high[i])} | {_ms(ms)} | "
+                     f"{int(rates.loc[a, 'n'])} | {rates.loc[a, 'win_rate']:.3f} |")
+    if compare and all(c in r.agents for c in compare):
+        d, lo, hi = r.difference(*compare)
+        lines += ["", f"`{compare[0]}` minus `{compare[1]}` (same time per decision): {d:+.0f} "
+                      f"(95% CI {lo:+.0f} to {hi:+.0f})"]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m experiments.tournament_report T.toml [VARIANT BASELINE]
+    import sys
+
+    from experiments.tournament import load_tournament
+
+    args = sys.argv[1:]
+    print(ladder_markdown(load_tournament(args[0]), compare=tuple(args[1:3]) if len(args) >= 3 else None))
