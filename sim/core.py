@@ -480,6 +480,10 @@ class GameSpec:
     # Dynasty's 2-player Eternal Emperor can win): ``returns`` then gives every seat a win
     # share of 0, so the shares of a game sum to 1 or, only for such games, to 0.
     can_all_lose: bool = False
+    # The game's observation tensors (a sim.observe.Observation: the information-state tensor
+    # of a seat and the public tensor, fixed-shape float32, a numba kernel); None for a game
+    # without one (the RL adapters in dynasty_lab/envs need it).
+    observation: Any = None
 
     def players(self) -> tuple[int, ...]:
         return self.allowed_players or tuple(range(self.min_players, self.max_players + 1))

@@ -7,6 +7,7 @@ the heuristic in ``heuristic.py``, component data in ``data/components.json``.
 
 from sim.core import GameSpec, kernels_from
 from sim.emperors_choice import heuristic, layout, rules, view
+from sim.emperors_choice import observe
 from sim.emperors_choice.options import OPTIONS, component_data
 
 KERNELS = kernels_from(rules, heuristic)
@@ -25,6 +26,7 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    observation=observe.OBSERVATION,
     data=component_data(),
     report_groups=(
         ("Round-1 start player", ("first_start_player",)),

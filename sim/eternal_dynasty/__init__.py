@@ -7,6 +7,7 @@ component data in ``data/components.json``.
 
 from sim.core import GameSpec, kernels_from
 from sim.eternal_dynasty import heuristic, layout, rules, view
+from sim.eternal_dynasty import observe
 from sim.eternal_dynasty.options import OPTIONS, component_data, player_constraints
 
 KERNELS = kernels_from(rules, heuristic)
@@ -25,6 +26,7 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    observation=observe.OBSERVATION,
     player_constraints=player_constraints,
     data=component_data(),
     can_all_lose=True,  # 2 players: when the Eternal Emperor wins, both seats lose

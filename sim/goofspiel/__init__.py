@@ -8,6 +8,7 @@ harness and OpenSpiel play, so agents and engine speed can be compared side by s
 from sim.core import GameSpec, Option, kernels_from
 from sim.goofspiel import rules as R
 from sim.goofspiel import view
+from sim.goofspiel import observe
 
 OPTIONS = (
     Option("num_cards", 13, "bid cards per seat and point cards (N)", low=1, high=R.MAX_CARDS),
@@ -31,4 +32,5 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    observation=observe.OBSERVATION,
 )

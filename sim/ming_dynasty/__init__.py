@@ -8,6 +8,7 @@ graph; ``components.json``: the card mix and point values).
 
 from sim.core import GameSpec, kernels_from
 from sim.ming_dynasty import heuristic, layout, rules, view
+from sim.ming_dynasty import observe
 from sim.ming_dynasty.options import OPTIONS, component_data
 
 KERNELS = kernels_from(rules, heuristic)
@@ -26,6 +27,7 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    observation=observe.OBSERVATION,
     data=component_data(),
     report_groups=(
         ("Start player of round 1", ("first_start",)),
