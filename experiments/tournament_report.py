@@ -64,7 +64,7 @@ def _time_plot(r: Ratings, ms: dict[str, float], path: Path, title: str) -> bool
     for i in idx:
         ax.annotate(r.agents[i], (xs[i], r.rating[i]), textcoords="offset points", xytext=(5, 4), fontsize=8)
     ax.set_xscale("log")
-    ax.set_xlabel("mean time per decision, ms (log scale)")
+    ax.set_xlabel("mean CPU time per decision, ms (log scale)")
     ax.set_ylabel("rating (95% interval)")
     ax.set_title(title, fontsize=10)
     ax.grid(alpha=0.3)
@@ -179,7 +179,7 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
         ms_map = {a: float(times.loc[a, "ms_per_decision"]) for a in r.agents if a in times.index}
         tname = f"rating_vs_time_{n}p.png"
         if _time_plot(r, ms_map, out / tname, f"Rating against time per decision, {n} players"):
-            blocks += ["Rating against the agent's mean time per decision (wall clock on the machine that "
+            blocks += ["Rating against the agent's mean CPU time per decision (the worker thread's, on the machine that "
                        "played; random play's time is its share of the arena's random-move loop). Up and to the "
                        "left is stronger at equal cost.", image(tname, "rating against time per decision")]
         wm = r.win_matrix()
