@@ -200,7 +200,8 @@ def cmd_games(args) -> int:
         if spec.feature_names:
             print(f"  features: {', '.join(spec.feature_names)}")
         print()
-    print("agents: " + ", ".join(sorted(AGENT_KINDS)) + "  (e.g. 'random', 'heuristic', 'mcts:1000')")
+    print("agents: " + ", ".join(sorted(AGENT_KINDS)) + "  (e.g. 'random', 'heuristic', 'mcts:1000', 'mcts:50ms'), "
+          "or your own by module path, 'mypkg.agents:greedy' (docs/agents.md)")
     return 0
 
 
