@@ -191,10 +191,11 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
                    "options": data.get("options", {})}
             if "chunk_size" in data:
                 run["chunk_size"] = data["chunk_size"]
+            where = f"{source}, lineup {idx}"  # not a file: the lineup folder gets no copy of the tournament's TOML
             try:
-                cfg = from_dict(run, source)
+                cfg = from_dict(run, where)
             except ConfigError as e:
-                raise _fail(source, f"lineup {idx} ({n} players): {str(e)[len(source) + 2:]}") from None
+                raise _fail(source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2:]}") from None
             lineups.append(Lineup(idx, n, tuple(agents), cfg))
     return Tournament(name=name, description=description, game=data["game"], players=tuple(players),
                       pool=tuple(labels), deals=deals, seed=seed, output=out, schedule=sched,
