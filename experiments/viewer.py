@@ -5,7 +5,7 @@
 
 A page steps through the game: the setup, every decision and every batch of chance
 outcomes a decision triggered (slider, arrow keys, Home/End, PageUp/PageDown by 10).
-For each step it shows the board as SVG (drawn by ``sim/<game>/svg.py`` from the game's
+For each step it shows the board as SVG (drawn by ``experiments/boards/<game>.py`` from the game's
 data files), the state as text (the game's ``render``), the decision names, the scores
 over time, and the table as each seat saw it or in full (keys ``f`` and ``0``-``4``).
 
@@ -46,9 +46,9 @@ class ViewerError(ValueError):
 
 
 def game_drawing(name: str):
-    """The module ``sim.<game>.svg`` (``draw(state, hidden) -> svg``, ``provisional(state)``), or None."""
+    """The module ``experiments.boards.<game>`` (``draw(state, hidden) -> svg``, ``provisional(state)``), or None."""
     try:
-        return importlib.import_module(f"sim.{name}.svg")
+        return importlib.import_module(f"experiments.boards.{name}")
     except ModuleNotFoundError:
         return None
 

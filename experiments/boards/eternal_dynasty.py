@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from experiments.boards import Canvas, hidden_in, is_hidden, seat_colour
 from sim.core import H_CURRENT, H_NPLAYERS
 from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.view import CARD, PROVINCE, RULER
-from sim.svgdraw import Canvas, hidden_in, is_hidden, seat_colour
 
 # schematic centres by province id - 1 (x east, y south)
 POS = ((70, 400), (130, 230), (90, 95), (205, 140), (300, 90), (420, 60), (500, 135), (570, 215), (575, 305),

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import numpy as np
 
+import sim.ming_dynasty
+from experiments.boards import Canvas, hidden_in, seat_colour
 from sim.core import H_CURRENT, H_NPLAYERS
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import pb
 from sim.ming_dynasty.view import ENTITY, SYM_NAME
-from sim.svgdraw import Canvas, hidden_in, seat_colour
+
+DATA = Path(sim.ming_dynasty.__file__).parent / "data"
 
 SYM_COLOUR = {"HORSE": "#a0522d", "BOAT": "#1f77b4", "PALANQUIN": "#8e44ad"}
 PROV_FILL = ("#fde2e2", "#e2f0fd", "#e5fde2", "#fdf6e2", "#efe2fd", "#e2fdf8")
@@ -24,7 +27,7 @@ NEUTRAL_COLOUR = "#555"
 
 @lru_cache(maxsize=1)
 def _borders() -> list[tuple[int, int, str]]:
-    rows = (Path(__file__).parent / "data" / "board.csv").read_text().splitlines()
+    rows = (DATA / "board.csv").read_text().splitlines()
     body = [r for r in rows if r and not r.startswith("#")]
     return [(int(r["district_a"]), int(r["district_b"]), r["symbol"]) for r in csv.DictReader(body)]
 

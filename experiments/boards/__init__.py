@@ -1,6 +1,10 @@
-"""Plain SVG shapes with labels for the replay viewer's boards (``sim/<game>/svg.py``).
+"""Board drawings of the replay viewer: plain SVG shapes with labels, one module per game.
 
-Each game's ``svg.draw(state, hidden)`` builds its board with a :class:`Canvas`;
+``experiments/boards/<game>.py`` reads the game's state (through its layout and view
+modules) and its data files, and provides ``draw(state, hidden) -> svg`` and
+``provisional(state) -> scores``.  They live here rather than in ``sim/<game>/`` because
+the numba compile cache of a game is keyed by the sources of its package: a drawing
+change must not recompile the engine.  ``draw`` builds its board with a :class:`Canvas`;
 ``hidden`` is None (the full state) or a bool mask of the state words the viewing seat
 cannot see (see experiments/viewer.py), which the drawing shows as ``?``.
 """

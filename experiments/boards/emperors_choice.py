@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from experiments.boards import Canvas, is_hidden, seat_colour
 from sim.core import H_CURRENT, H_NPLAYERS
 from sim.emperors_choice import layout as L
 from sim.emperors_choice.rules import pb
 from sim.emperors_choice.view import CARD_NAMES, TREASURE_NAMES, policy_name
-from sim.svgdraw import Canvas, is_hidden, seat_colour
 
 TILE_FILL = {"castle": "#c9b18f", "canal": "#9cc9f0", "wall": "#bbbbbb", "tower": "#d9a0a0",
              "confucianist": "#f5e08a", "legalist": "#b0d9a0", "book": "#e0c0f0"}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from experiments.boards import Canvas, is_hidden, seat_colour
 from sim.core import H_CURRENT, H_NPLAYERS, NO_PLAYER
 from sim.goofspiel import rules as R
-from sim.svgdraw import Canvas, is_hidden, seat_colour
 
 
 def provisional(s: np.ndarray) -> list[float]:

@@ -11,18 +11,21 @@ from pathlib import Path
 
 import numpy as np
 
+import sim.middle_kingdom
+from experiments.boards import Canvas, is_hidden, seat_colour
 from sim.core import H_CURRENT, H_NPLAYERS
 from sim.middle_kingdom import layout as L
 from sim.middle_kingdom.rules import pb
 from sim.middle_kingdom.view import STACK_LABEL, card_name
-from sim.svgdraw import Canvas, is_hidden, seat_colour
+
+DATA = Path(sim.middle_kingdom.__file__).parent / "data"
 
 TYPE_FILL = ("#f3e3a1", "#cfe8b8", "#b8d8f0", "#e4c4ec", "#f4b9b0")  # Official, Peasant, Merchant, Noble, General
 
 
 @lru_cache(maxsize=1)
 def _goals() -> list[dict]:
-    return json.loads((Path(__file__).parent / "data" / "components.json").read_text())["goal_cards"]
+    return json.loads((DATA / "components.json").read_text())["goal_cards"]
 
 
 def provisional(s: np.ndarray) -> list[float]:
