@@ -127,8 +127,8 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
         rows = [[r.cell, f"{study.key} {r.group}", r.deals, _ci(r.effect, r.low, r.high),
                  _ci(r.unpaired_effect, r.unpaired_effect - r.unpaired_half_width,
                      r.unpaired_effect + r.unpaired_half_width), r.width_ratio] for r in eff.itertuples()]
-        blocks.append(Table(caption="difference of win rate, cell - baseline; paired over shared deals (n = deals in "
-                            "both) against the unpaired interval of the same difference",
+        blocks.append(Table(caption="difference of advantage (win rate - 1/players), cell - baseline; paired over "
+                            "shared deals (n = deals in both) against the unpaired interval of the same difference",
                             columns=["cell", "group", "n (deals)", "paired effect", "unpaired", "width ratio"], rows=rows))
         fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cells)), 4))
         others = [c for c in cells if c.index != base.index]
@@ -139,7 +139,7 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
             ax.errorbar(x, r["effect"], yerr=r["half_width"], fmt="o", capsize=3, label=f"{study.key} {g}")
         ax.axhline(0, color="grey", lw=0.8)
         ax.set_xticks(range(len(others)), [c.name for c in others], rotation=30, ha="right", fontsize=8)
-        ax.set_ylabel(f"win rate - baseline")
+        ax.set_ylabel("advantage (win rate - 1/players) - baseline's")
         ax.set_title(f"effect against {base.name} (paired, n = {int(eff['deals'].min()):,}+ deals)")
         ax.legend(fontsize=8)
         fig.tight_layout()

@@ -7,7 +7,8 @@ rotations of one deal (mirrored seats) are correlated, so each statistic is firs
 deal (``x_d``), and intervals are t intervals over deals: ``mean(x) +- t * sd(x) / sqrt(D)``.
 
 **Paired effects.**  The effect of cell ``c`` against the baseline ``b`` is the mean of the
-per-deal differences ``x_d(c) - x_d(b)`` over the deals both played (one SQL join on
+per-deal differences ``x_d(c) - x_d(b)`` of the advantage (win rate - 1/players) over the
+deals both played (one SQL join on
 ``deal``); the unpaired interval of the same difference uses ``sqrt(var_c/D_c + var_b/D_b)``.
 Their width ratio is reported as measured: below 1 when shared deals make the cells'
 outcomes correlated (common random numbers).  Agents are compared the same way inside one
@@ -80,23 +81,31 @@ def _group_expr(key: str) -> str:
     return {"seat": "CAST(seat AS INTEGER)", "agent": "CAST(agent AS VARCHAR)"}[key]
 
 
-def deal_stats(res: Results, view: str, key: str, games: int, extra_where: str = "") -> pd.DataFrame:
-    """Per group of ``key``: D (deals), mean and variance of the per-deal win rate."""
+# A seat's (or agent's) advantage: its win rate minus the fair share 1/players, comparable across
+# player counts (effects between cells of different player counts are differences of advantages).
+ADVANTAGE = "avg(win) - 1.0 / any_value(players)"
+
+
+def deal_stats(res: Results, view: str, key: str, games: int, extra_where: str = "",
+               advantage: bool = False) -> pd.DataFrame:
+    """Per group of ``key``: D (deals), mean and variance of the per-deal win rate (or advantage)."""
     g = _group_expr(key)
     w = f"AND {extra_where}" if extra_where else ""
+    x = ADVANTAGE if advantage else "avg(win)"
     return res.sql(
         f"SELECT grp, count(*) AS d, avg(x) AS mean, var_samp(x) AS var FROM ("
-        f" SELECT deal, {g} AS grp, avg(win) AS x FROM {_ident(view)} WHERE game_index < {int(games)} {w}"
+        f" SELECT deal, {g} AS grp, {x} AS x FROM {_ident(view)} WHERE game_index < {int(games)} {w}"
         f" GROUP BY deal, grp) GROUP BY grp ORDER BY grp")
 
 
 def paired_stats(res: Results, view: str, base: str, key: str, games: int, base_games: int) -> pd.DataFrame:
-    """Per group: D (deals in both), mean and variance of the per-deal difference ``view - base``."""
+    """Per group: D (deals in both), mean and variance of the per-deal difference of advantages
+    (win rate - 1/players) ``view - base``, one join on ``deal``."""
     g = _group_expr(key)
     return res.sql(
-        f"WITH a AS (SELECT deal, {g} AS grp, avg(win) AS x FROM {_ident(view)} WHERE game_index < {int(games)} "
+        f"WITH a AS (SELECT deal, {g} AS grp, {ADVANTAGE} AS x FROM {_ident(view)} WHERE game_index < {int(games)} "
         f"           GROUP BY deal, grp),"
-        f" b AS (SELECT deal, {g} AS grp, avg(win) AS x FROM {_ident(base)} WHERE game_index < {int(base_games)} "
+        f" b AS (SELECT deal, {g} AS grp, {ADVANTAGE} AS x FROM {_ident(base)} WHERE game_index < {int(base_games)} "
         f"           GROUP BY deal, grp)"
         f" SELECT grp, count(*) AS d, avg(a.x - b.x) AS mean, var_samp(a.x - b.x) AS var "
         f" FROM a JOIN b USING (deal, grp) GROUP BY grp ORDER BY grp")
@@ -116,16 +125,17 @@ def cell_rates(res: Results, cells: Sequence, key: str, alpha: float) -> pd.Data
 
 
 def effects(res: Results, cells: Sequence, baseline: int, key: str, alpha: float) -> pd.DataFrame:
-    """Each cell's paired effect on every group's win rate against the baseline cell, with the
+    """Each cell's paired effect on every group's advantage (win rate - 1/players; the plain win rate
+    between cells of one player count) against the baseline cell, with the
     unpaired interval of the same difference and the measured width ratio paired / unpaired."""
     b = cells[baseline]
-    bstats = deal_stats(res, f"cell{b.index}", key, b.config.games).set_index("grp")
+    bstats = deal_stats(res, f"cell{b.index}", key, b.config.games, advantage=True).set_index("grp")
     rows = []
     for c in cells:
         if c.index == b.index:
             continue
         p = paired_stats(res, f"cell{c.index}", f"cell{b.index}", key, c.config.games, b.config.games)
-        cstats = deal_stats(res, f"cell{c.index}", key, c.config.games).set_index("grp")
+        cstats = deal_stats(res, f"cell{c.index}", key, c.config.games, advantage=True).set_index("grp")
         for r in p.itertuples():
             hw = t_half_width(r.var, int(r.d), alpha)
             ca, ba = cstats.loc[r.grp], bstats.loc[r.grp]
