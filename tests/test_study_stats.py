@@ -67,3 +67,42 @@ def test_stopping_rule_stops_when_precise_or_at_the_cap(goofspiel_seat0):
     assert est["low"] <= 0.5 <= est["high"]
     est = sequential_estimate(x, 1000, 3000, precision=0.001, alpha=0.05)
     assert est["n"] == 3000 and est["look"] == 3 and est["half_width"] > 0.001
+
+
+def test_design_metrics_match_a_direct_computation(tmp_path):
+    """design_metrics' SQL (per-deal means, then t intervals over deals) against pandas over every
+    row of a small heuristic-vs-random Goofspiel run with rotated seats (3 rotations per deal)."""
+    import pyarrow.parquet as pq
+    from scipy.stats import t as student
+
+    from experiments.analysis import Results
+    from experiments.study_stats import design_metrics
+
+    cfg = from_dict({"game": "goofspiel", "players": 3, "agents": ["heuristic", "random", "random"], "games": 900,
+                     "seed": 5, "output": str(tmp_path / "r"), "options": {"num_cards": 5}}, "m")
+    ctx = ChunkContext(job_of(cfg))
+    folder = tmp_path / "r" / "data" / "game=goofspiel"
+    folder.mkdir(parents=True)
+    table = ctx.table.fill(ctx.play(0, cfg.games))
+    pq.write_table(table, folder / "part-000000000-000000900.parquet")
+    df = table.to_pandas()
+    with Results(tmp_path / "r") as res:
+        m = design_metrics(res, "results", 3, cfg.games, 0.05)
+
+    def check(per_deal, got):
+        n = len(per_deal)
+        hw = student.ppf(0.975, n - 1) * per_deal.std(ddof=1) / math.sqrt(n)
+        assert got["n"] == n == 300
+        assert got["value"] == pytest.approx(per_deal.mean()) and got["high"] - got["value"] == pytest.approx(hw)
+
+    agent = df.assign(agent=df["agent"].astype(str)).groupby(["deal", "agent"])["win"].mean().unstack()
+    check(agent["heuristic"] - agent["random"], m["skill_gap"])
+    assert m["skill_gap"]["best_agent"] == "heuristic" and m["skill_gap"]["value"] > 0.2
+    games = df.groupby("game_index").agg(deal=("deal", "first"), top=("win", "max"), total=("win", "sum"),
+                                         length=("length", "first"),
+                                         margin=("score", lambda s: np.sort(s.to_numpy())[-1] - np.sort(s.to_numpy())[-2]))
+    games["tie"] = ((games["top"] < 1) & (games["total"] > 0.5)).astype(float)
+    check(games.groupby("deal")["tie"].mean(), m["tie_rate"])
+    check(games.groupby("deal")["margin"].mean(), m["margin"])
+    seat = df.groupby(["deal", "seat"])["win"].mean().unstack()
+    check(seat[m["seat_gap"]["best_seat"]] - seat[m["seat_gap"]["worst_seat"]], m["seat_gap"])
