@@ -34,7 +34,7 @@ from sim.core import kernel, H_CURRENT, argmax_masked, random_legal
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL,
-    apply, dyn_field, legal_mask, n_colours, pb, provisional, ruler_field, top, vote_field,
+    apply, dyn_field, legal_mask, n_colours, pb, provisional_into, ruler_field, score_province, top, vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -43,8 +43,15 @@ KEEP_PRIORITY = np.array([4, 5, 3, 3, 1, 3, 3, 2, 1, 2], np.float64)
 
 @nb.njit(cache=True)
 def margin(s, p):
+    """Own provisional score minus the best other colour's (the Eternal Emperor included)."""
     v = np.zeros(MAXP + 1, np.float64)
-    provisional(s, v)
+    work = np.zeros((3, MAXP + 1), np.int64)
+    provisional_into(s, v, work[0], work[1], work[2], np.zeros(MAXP + 1, np.float64))
+    return best_gap(s, p, v)
+
+
+@kernel
+def best_gap(s, p, v):
     best = -1e9
     for o in range(n_colours(s)):  # the Eternal Emperor included
         if o != p and v[o] > best:
@@ -59,15 +66,147 @@ def completes_effect(kind):
         and kind != TK_BID and kind != TK_EE_VOTE
 
 
+# ---------------------------------------------------------------------------- the one-ply search
+#
+# Each legal choice is tried on one work copy of the state, restored between tries, and
+# valued by the provisional scores; a province whose board the try left unchanged keeps the
+# points it had before the try.  The values are those of trying each choice on a fresh copy
+# and scoring the whole board, so the choices and tie-breaks are unchanged (docs/performance.md,
+# issue 15).
+
+# Words a lookahead never needs restored: the option codes and component data, the province
+# adjacency, quarantine and the card types (set at setup only), SNAP (written by the scoring,
+# read by no kernel), the chance log (appended past its length; entries below it are never
+# overwritten) and the task stack above the current top (pushes write whole tasks).
+SCORING_PHASE_A = PH_TURNS
+SCORING_PHASE_B = PH_AFTER_KEEP
+
+
+@kernel
+def restore(c, s):
+    """Make the work copy ``c`` (made by :func:`lookahead_copy`) equal to ``s`` again in every
+    word a kernel can read after ``apply`` changed it."""
+    for i in range(DATA):
+        c[i] = s[i]
+    for i in range(DATA + DATA_SIZE, QUAR):  # game scalars, bans, tokens, leaders, structures, marks
+        c[i] = s[i]
+    for i in range(DYN_LOC, VOTE_TYPE):  # Dynasty and Ruler locations and decks
+        c[i] = s[i]
+    for i in range(VOTE_LOC, STACK + s[G_SP] * TASK_SIZE):  # the other decks, knowledge, the stack
+        c[i] = s[i]
+    for i in range(PL, SNAP_BOARD):  # players
+        c[i] = s[i]
+
+
+@kernel
+def lookahead_copy(c, s):
+    """Copy into ``c`` what the kernels read of ``s``: everything but SNAP and the chance
+    log, except its entries still to be replayed (a state made from a list of outcomes)."""
+    for i in range(SNAP_BOARD):
+        c[i] = s[i]
+    for i in range(LOG + s[G_LOG_PTR], LOG + s[G_LOG_LEN]):  # entries still to be replayed
+        c[i] = s[i]
+
+
+@kernel
+def province_points(s, q, tot, work, st):
+    """Points, Structure points and Coins of province ``q`` per colour, summed into ``tot``."""
+    for p in range(MAXP + 1):
+        work[0, p] = 0
+        work[1, p] = 0
+        work[2, p] = 0
+    score_province(s, q, work[0], work[1], work[2], st)
+    for p in range(MAXP + 1):
+        tot[p] = work[0, p] + work[1, p] + work[2, p]
+
+
+@kernel
+def scored_now(s):
+    return s[G_OVER] == 0 and (s[G_PHASE] == SCORING_PHASE_A or s[G_PHASE] == SCORING_PHASE_B)
+
+
+@kernel
+def board_table(s, table, work, st):
+    """``table[q]``: the points province ``q`` gives each colour (quarantined: none)."""
+    for q in range(N_PROV):
+        if s[QUAR + q] == 0:
+            province_points(s, q, table[q], work, st)
+        else:
+            for p in range(MAXP + 1):
+                table[q, p] = 0
+
+
+@kernel
+def same_province(c, s, q, n):
+    """True when province ``q`` holds the same tokens, Leaders, Structures and marks in both."""
+    for p in range(n):
+        o = TOK + (p * N_PROV + q) * 2
+        if c[o] != s[o] or c[o + 1] != s[o + 1]:
+            return False
+        o = LEAD + (p * N_PROV + q) * 2
+        if c[o] != s[o] or c[o + 1] != s[o + 1]:
+            return False
+    return c[STRUCT + q * 2] == s[STRUCT + q * 2] and c[STRUCT + q * 2 + 1] == s[STRUCT + q * 2 + 1] \
+        and c[MARK + q] == s[MARK + q]
+
+
+@kernel
+def same_rulers(c, s, n):
+    for p in range(n):
+        if c[pb(p) + F_RULER] != s[pb(p) + F_RULER] or c[pb(p) + F_HOME] != s[pb(p) + F_HOME]:
+            return False
+    return True
+
+
+@kernel
+def value_of_try(c, s, p, table, v, tot, work, st):
+    """``margin(c, p)``, reusing ``table`` (the board points of ``s``) for the provinces the try
+    left unchanged when both states are scored the same way."""
+    n = n_colours(c)
+    if not (scored_now(s) and scored_now(c) and same_rulers(c, s, n)):
+        provisional_into(c, v, work[0], work[1], work[2], st)
+        return best_gap(c, p, v)
+    for o in range(MAXP + 1):
+        v[o] = 0.0
+    sums = work[3]
+    for o in range(n):
+        tot[o] = 0
+    for q in range(N_PROV):
+        if c[QUAR + q] != 0:
+            continue
+        if same_province(c, s, q, n):
+            for o in range(n):
+                tot[o] += table[q, o]
+        else:
+            province_points(c, q, sums, work, st)
+            for o in range(n):
+                tot[o] += sums[o]
+    for o in range(n):
+        v[o] = c[pb(o) + F_SCORE] + c[pb(o) + F_COINS] + tot[o]
+    return best_gap(c, p, v)
+
+
 @nb.njit(cache=True)
 def greedy(s, p, mask, rng):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor)."""
     vals = np.full(mask.shape[0], -1e18)
     m2 = np.zeros(mask.shape[0], np.bool_)
+    c = np.empty_like(s)
+    v = np.zeros(MAXP + 1, np.float64)
+    st = np.zeros(MAXP + 1, np.float64)
+    tot = np.zeros(MAXP + 1, np.int64)
+    work = np.zeros((4, MAXP + 1), np.int64)
+    table = np.zeros((N_PROV, MAXP + 1), np.int64)
+    if scored_now(s):
+        board_table(s, table, work, st)
+    lookahead_copy(c, s)
+    first = True
     for a in range(mask.shape[0]):
         if not mask[a]:
             continue
-        c = s.copy()
+        if not first:
+            restore(c, s)
+        first = False
         apply(c, a)
         steps = 0
         while c[H_CURRENT] == p and steps < 12 and completes_effect(c[top(c)]):
@@ -80,7 +219,7 @@ def greedy(s, p, mask, rng):
                     last = b
             apply(c, last)
             steps += 1
-        vals[a] = margin(c, p)
+        vals[a] = value_of_try(c, s, p, table, v, tot, work, st)
     return argmax_masked(vals, mask, rng, 0)
 
 

@@ -938,12 +938,11 @@ def award_coins(s, p, k):
             s[pb(p) + F_PTS_COINCONV] += 1
 
 
-@nb.njit(cache=True)
-def rank_type(s, q, t, pts, first_out):
+@kernel
+def rank_type(s, q, t, pts, st):
     """Spec 7.1 for one type in one province: add the points, return the sole first (-1 none).
-    The Eternal Emperor ranks like a player (spec 8)."""
+    The Eternal Emperor ranks like a player (spec 8).  ``st``: work space (MAXP + 1 floats)."""
     n = n_colours(s)
-    st = np.zeros(MAXP + 1, np.float64)
     for p in range(n):
         st[p] = strength(s, p, q, t)
     best = 0.0
@@ -994,16 +993,17 @@ def rank_type(s, q, t, pts, first_out):
     return first
 
 
-@nb.njit(cache=True)
-def score_province(s, q, pts, spts, coin):
+@kernel
+def score_province(s, q, pts, spts, coin, st):
     """Majority points (``pts``), Structure points (``spts``) and Coin awards (``coin``)
     of province q (spec 7.1).  Returns who gets the Coins, in the order D47 draws them:
     ``(control + 1) | (sacred + 1) << 4``, the colour with both firsts (control Coin) and the
-    sole strongest on a Sacred Mountain, each -1 for none."""
+    sole strongest on a Sacred Mountain, each -1 for none.  ``st``: work space (MAXP + 1
+    floats)."""
     ctrl = -1
     sacred = -1
-    fm = rank_type(s, q, M, pts, 0)
-    fp = rank_type(s, q, P, pts, 0)
+    fm = rank_type(s, q, M, pts, st)
+    fp = rank_type(s, q, P, pts, st)
     if s[STRUCT + q * 2 + FORTRESS] > 0 and fm >= 0:
         spts[fm] += dconst(s, K_FORTRESS)
     if s[STRUCT + q * 2 + PALACE] > 0 and fp >= 0:
@@ -1049,7 +1049,8 @@ def score_generation(s):
         pts = np.zeros(MAXP + 1, np.int64)
         spts = np.zeros(MAXP + 1, np.int64)
         coin = np.zeros(MAXP + 1, np.int64)
-        who = score_province(s, q, pts, spts, coin)
+        st = np.zeros(MAXP + 1, np.float64)
+        who = score_province(s, q, pts, spts, coin, st)
         for p in range(n):
             s[pb(p) + F_SCORE] += pts[p] + spts[p]
             s[pb(p) + F_PTS_PROV + q] += pts[p] + spts[p]
@@ -2768,14 +2769,26 @@ def features(s, out):
 def provisional(s, out):
     """Points so far, Coins at their mean value 1, and the board scored as if the
     Generation ended now (the heuristic's and MCTS's estimate); every colour, the EE included."""
-    n = n_colours(s)
     pts = np.zeros(MAXP + 1, np.int64)
     spts = np.zeros(MAXP + 1, np.int64)
     coin = np.zeros(MAXP + 1, np.int64)
+    st = np.zeros(MAXP + 1, np.float64)
+    provisional_into(s, out, pts, spts, coin, st)
+
+
+@kernel
+def provisional_into(s, out, pts, spts, coin, st):
+    """:func:`provisional` with its work arrays given by the caller (MAXP + 1 each: three
+    int64, then floats for :func:`rank_type`)."""
+    n = n_colours(s)
+    for p in range(MAXP + 1):
+        pts[p] = 0
+        spts[p] = 0
+        coin[p] = 0
     if s[G_PHASE] == PH_TURNS or s[G_PHASE] == PH_AFTER_KEEP:
         for q in range(N_PROV):
             if s[QUAR + q] == 0:
-                score_province(s, q, pts, spts, coin)
+                score_province(s, q, pts, spts, coin, st)
     for p in range(n):
         out[p] = s[pb(p) + F_SCORE] + s[pb(p) + F_COINS] + pts[p] + spts[p] + coin[p]
         if s[G_OVER] == 1:
