@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -208,27 +208,31 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
     return {"markdown": md_path, "html": html_path, **images}
 
 
-def ladder_markdown(t: Tournament, anchor: str = "random", compare: tuple[str, str] | None = None,
+def ladder_markdown(t: Tournament, anchor: str = "random", compare: Sequence[tuple[str, str]] = (),
                     bootstrap: int = BOOTSTRAP) -> str:
     """A ladder table for docs/agents.md: rating [95% CI], ms per decision and n per agent (the first
-    player count), and optionally the rating difference of ``compare = (variant, baseline)``."""
+    player count), and the rating difference of each ``(variant, baseline)`` pair in ``compare``."""
     tabs = tournament_tables(t, bootstrap=bootstrap, anchor=anchor)
     n = min(tabs)
     tab = tabs[n]
     r: Ratings = tab["ratings"]
     rates, times = tab["rates"], tab["times"]
-    lines = [f"{t.game}, {n} players: {tab['games']:,} games on {r.deals:,} deals "
-             f"(`experiments/configs/tournaments/{t.name}.toml`)", "",
+    wanted = sum(x.config.games for x in t.lineups_of(n))
+    done = "" if tab["games"] >= wanted else f" (not complete: {tab['games']:,} of {wanted:,} games)"
+    lines = [f"{t.game}, {n} players: {tab['games']:,} games on {r.deals:,} deals{done}, "
+             f"`experiments/configs/tournaments/{t.name}.toml`", "",
              "| agent | rating | 95% CI | ms / decision | n (seats) | win rate |", "|---|---|---|---|---|---|"]
     for i in np.argsort(-r.rating):
         a = r.agents[i]
         ms = float(times.loc[a, "ms_per_decision"]) if a in times.index else math.nan
         lines.append(f"| `{a}` | {r.rating[i]:.0f} | {_ci(r.low[i], r.high[i])} | {_ms(ms)} | "
-                     f"{int(rates.loc[a, 'n'])} | {rates.loc[a, 'win_rate']:.3f} |")
-    if compare and all(c in r.agents for c in compare):
-        d, lo, hi = r.difference(*compare)
-        lines += ["", f"`{compare[0]}` minus `{compare[1]}` (same time per decision): {d:+.0f} "
-                      f"(95% CI {lo:+.0f} to {hi:+.0f})"]
+                     f"{int(rates.loc[a, 'n']) if a in rates.index else 0} | "
+                     f"{rates.loc[a, 'win_rate'] if a in rates.index else math.nan:.3f} |")
+    for variant, baseline in compare:
+        if variant in r.agents and baseline in r.agents:
+            d, lo, hi = r.difference(variant, baseline)
+            lines += ["", f"`{variant}` minus `{baseline}` (same time per decision): {d:+.0f} "
+                          f"(95% CI {lo:+.0f} to {hi:+.0f})"]
     return "\n".join(lines)
 
 
@@ -238,4 +242,4 @@ if __name__ == "__main__":  # python -m experiments.tournament_report T.toml [VA
     from experiments.tournament import load_tournament
 
     args = sys.argv[1:]
-    print(ladder_markdown(load_tournament(args[0]), compare=tuple(args[1:3]) if len(args) >= 3 else None))
+    print(ladder_markdown(load_tournament(args[0]), compare=[tuple(args[1:3])] if len(args) >= 3 else ()))
