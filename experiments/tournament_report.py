@@ -35,6 +35,14 @@ def _ms(v: float) -> str:
     return f"{v:.3g}"
 
 
+FEW_DEALS = 30
+
+
+def _few(deals: int) -> str:
+    return (f" (only {deals} deals: a bootstrap over so few deals understates the uncertainty, so read the "
+            "intervals as rough)" if deals < FEW_DEALS else "")
+
+
 def _rating_plot(r: Ratings, path: Path, title: str) -> None:
     plt = _plt()
     order = np.argsort(r.rating)
@@ -174,7 +182,7 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
                    Table(["agent", "rating", "95% CI", "n (seats)", "win rate", "95% CI (Wilson)", "mean rank",
                           "ms / decision", "decisions timed"], rows,
                          f"Bradley-Terry on rank-broken pairs, Elo-like scale {scale}; intervals: {bootstrap:,} "
-                         f"bootstrap resamples of the {r.deals:,} deals; {tab['games']:,} games"),
+                         f"bootstrap resamples of the {r.deals:,} deals; {tab['games']:,} games" + _few(r.deals)),
                    image(name, f"ratings, {n} players")]
         ms_map = {a: float(times.loc[a, "ms_per_decision"]) for a in r.agents if a in times.index}
         tname = f"rating_vs_time_{n}p.png"
@@ -219,6 +227,7 @@ def ladder_markdown(t: Tournament, anchor: str = "random", compare: Sequence[tup
     rates, times = tab["rates"], tab["times"]
     wanted = sum(x.config.games for x in t.lineups_of(n))
     done = "" if tab["games"] >= wanted else f" (not complete: {tab['games']:,} of {wanted:,} games)"
+    done += _few(r.deals)
     lines = [f"{t.game}, {n} players: {tab['games']:,} games on {r.deals:,} deals{done}, "
              f"`experiments/configs/tournaments/{t.name}.toml`", "",
              "| agent | rating | 95% CI | ms / decision | n (seats) | win rate |", "|---|---|---|---|---|---|"]
