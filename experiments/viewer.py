@@ -95,12 +95,13 @@ def masked_text(full: str, others: list[str]) -> str:
 
 
 def _scores(spec, drawing, state: np.ndarray, n: int) -> list[float]:
-    if drawing is not None and hasattr(drawing, "provisional"):
-        return [float(x) for x in drawing.provisional(state)]
+    """The final scores once the game is over; before, the game's provisional scores."""
     if state[3] < 0:
         sc, wins = np.zeros(n), np.zeros(n)
         spec.kernels.returns(state, sc, wins)
         return [float(x) for x in sc]
+    if drawing is not None and hasattr(drawing, "provisional"):
+        return [float(x) for x in drawing.provisional(state)]
     return [0.0] * n
 
 
