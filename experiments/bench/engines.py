@@ -1,5 +1,6 @@
-"""Engine benchmark: compile / cache-load time, random games per second on one core for every
-registered game and player count, and each game's heuristic against random.
+"""Engine benchmark: compile / cache-load time, random and heuristic self-play games and
+decisions per second on one core for every registered game and player count, and each game's
+heuristic against random.
 
     dynasty bench engines [--seconds S] [--games N] [--game NAME]
 
@@ -45,27 +46,28 @@ def reference_rate(seconds: float = 1.0) -> float:
     return n / t
 
 
-def _random_games(spec, n, opt, games, first_seed=0):
+def _random_games(spec, n, opt, games, first_seed=0, kind=RANDOM):
     return play_games(spec, np.arange(first_seed, first_seed + games), n, opt,
-                      np.zeros((games, n), np.int64), np.array([RANDOM]), np.zeros((1, N_AGENT_PARAMS)))
+                      np.zeros((games, n), np.int64), np.array([kind]), np.zeros((1, N_AGENT_PARAMS)))
 
 
-def random_rate(spec, n, seconds):
-    """Random games/s and decisions/s on one core: chunks of games (fresh seeds each), sized
-    to take about a tenth of ``seconds``, played until ``seconds`` have passed; the fastest
-    chunk's rate is reported (timeit's convention: slower chunks measure other work on a
-    shared machine).  Chunks keep the output arrays small, as the runner's do."""
+def random_rate(spec, n, seconds, kind=RANDOM):
+    """Random games/s and decisions/s on one core (``kind=HEURISTIC``: heuristic self-play):
+    chunks of games (fresh seeds each), sized to take about a tenth of ``seconds``, played
+    until ``seconds`` have passed; the fastest chunk's rate is reported (timeit's convention:
+    slower chunks measure other work on a shared machine).  Chunks keep the output arrays
+    small, as the runner's do."""
     opt = spec.encode_options({})
-    games, t = 500, 0.0
+    games, t = (500 if kind == RANDOM else 1), 0.0
     while t < seconds / 10:
         games *= 2
         t0 = time.perf_counter()
-        _random_games(spec, n, opt, games)
+        _random_games(spec, n, opt, games, kind=kind)
         t = time.perf_counter() - t0
     best, best_dps, spent, first = 0.0, 0.0, 0.0, 0
     while spent < seconds:
         t0 = time.perf_counter()
-        _, _, _, lengths = _random_games(spec, n, opt, games, first)
+        _, _, _, lengths = _random_games(spec, n, opt, games, first, kind)
         t = time.perf_counter() - t0
         spent += t
         first += games
@@ -94,16 +96,20 @@ def main(argv=None) -> int:
     ref = reference_rate()
     print(f"reference kernel: {ref:,.0f} shuffles/s (ratios below are games per 1,000 shuffles)")
     print()
-    print("| game | players | compile or cache load (s) | random games/s (1 core) | decisions/s | ratio to reference |")
-    print("|---|---|---|---|---|---|")
+    print("| game | players | compile or cache load (s) | random games/s (1 core) | decisions/s | ratio to reference "
+          "| heuristic self-play games/s | decisions/s | ratio to reference | random / heuristic decisions/s |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         spec = get_game(name)
         for n in spec.players():
             t0 = time.perf_counter()
             _random_games(spec, n, spec.encode_options({}), 1)
+            _random_games(spec, n, spec.encode_options({}), 1, kind=HEURISTIC)
             first = time.perf_counter() - t0
             gps, dps, _ = random_rate(spec, n, args.seconds)
-            print(f"| {name} | {n} | {first:.2f} | {gps:,.0f} | {dps:,.0f} | {1000 * gps / ref:.2f} |", flush=True)
+            hgps, hdps, _ = random_rate(spec, n, args.seconds, HEURISTIC)
+            print(f"| {name} | {n} | {first:.2f} | {gps:,.0f} | {dps:,.0f} | {1000 * gps / ref:.2f} "
+                  f"| {hgps:,.0f} | {hdps:,.0f} | {1000 * hgps / ref:.3f} | {dps / hdps:.1f} |", flush=True)
     print()
     print(f"| game | players | heuristic win rate vs random ({args.games:,} games, seats rotated) | 95% Wilson interval | parity |")
     print("|---|---|---|---|---|")
