@@ -117,8 +117,12 @@ def _str(where: str, value: Any) -> str:
     return value
 
 
-def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
-    """Validate a parsed TOML table; :class:`ConfigError` ("<source>: <field>: <problem>") if bad."""
+def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool = True) -> ExperimentConfig:
+    """Validate a parsed TOML table; :class:`ConfigError` ("<source>: <field>: <problem>") if bad.
+
+    A config runs no code of its own.  The one way it can make code run is an agent named by
+    module path (``mypkg.agents:greedy``), whose module is imported: ``user_agents=False``
+    refuses those (for configs from elsewhere)."""
 
     def fail(msg: str) -> ConfigError:
         return ConfigError(f"{source}: {msg}")
@@ -181,6 +185,9 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
         agents: list[Agent] = []
         lineup: list[int] = []
         for i, raw in enumerate(raw_agents):
+            if not user_agents and _names_user_agent(raw):
+                raise ConfigError(f"agents[{i}]: {raw!r} is a user agent (a module to import); user agents are "
+                                  f"not allowed in this config")
             try:
                 kind, params, label = parse_agent(raw)
             except ValueError as e:
@@ -231,15 +238,31 @@ def from_dict(data: dict[str, Any], source: str = "config") -> ExperimentConfig:
         raise fail(str(e)) from None
 
 
-def load_config(path: str | Path) -> ExperimentConfig:
-    """Read and validate a TOML experiment config."""
+def _names_user_agent(raw: Any) -> bool:
+    from agents.user import is_user_path
+
+    name = raw.get("kind") if isinstance(raw, dict) else raw
+    return isinstance(name, str) and is_user_path(name.strip())
+
+
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
+def load_config(path: str | Path, *, user_agents: bool = True) -> ExperimentConfig:
+    """Read and validate a TOML experiment config (``user_agents``: see :func:`from_dict`)."""
     path = Path(path)
     try:
-        text = path.read_text()
+        if path.stat().st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB; not an experiment config")
+        text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the config ({e.strerror or e})") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {e.start}); a config is a TOML file") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    return from_dict(data, str(path))
+        raise ConfigError(f"{path}: not valid TOML: {str(e).splitlines()[0]}") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
+    return from_dict(data, str(path), user_agents=user_agents)

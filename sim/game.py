@@ -20,9 +20,7 @@ import numpy as np
 
 from sim.core import IllegalActionError, NO_PLAYER
 from sim.registry import get_game
-
-REPLAY_FORMAT = "dynasty-lab-replay"
-REPLAY_VERSION = 1
+from sim.replay import REPLAY_FORMAT, REPLAY_VERSION, ReplayError, read_replay, source_name
 
 
 class Game:
@@ -163,39 +161,85 @@ class Game:
         Path(path).write_text(json.dumps(self.to_replay(), indent=1))
 
     @classmethod
-    def from_replay(cls, replay: dict[str, Any] | str | Path, *, use_seed: bool = False) -> "Game":
+    def from_replay(cls, replay: dict[str, Any] | str | Path, *, use_seed: bool = False,
+                    game: str | None = None) -> "Game":
         """Re-play a replay and check it.
 
         By default the deal is rebuilt from the recorded chance outcomes alone (as another
         engine would); with ``use_seed=True`` from the seed, and the chance outcomes are
-        then checked against the recorded ones.  Each decision is checked by name, and the
-        final scores against the recorded ones.
+        then checked against the recorded ones.  Each decision is checked by seat and name,
+        the game's invariants (sim.invariants) after each, and the final scores against the
+        recorded ones.  ``game``: the game expected; a replay of another game is refused.
+
+        Every field of the file is validated first (:func:`sim.replay.read_replay`); any
+        problem raises :class:`sim.replay.ReplayError` (a ValueError), one line naming the
+        field or the decision.
         """
-        if not isinstance(replay, dict):
-            replay = json.loads(Path(replay).read_text())
-        if replay.get("format") != REPLAY_FORMAT:
-            raise ValueError(f"not a {REPLAY_FORMAT} file (format={replay.get('format')!r})")
-        spec = get_game(replay["game"])
-        n = int(replay["players"])
+        from sim.invariants import error_name, invariants_of
+
+        where = source_name(replay)
+        rep = read_replay(replay, game=game, where=where)
+
+        def fail(msg: str) -> ReplayError:
+            return ReplayError(f"{where}: {msg}")
+
+        spec = get_game(rep["game"])
+        n = rep["players"]
         if use_seed:
-            g = cls(spec.name, n, int(replay["seed"]), replay["options"])
+            g = cls(spec.name, n, rep["seed"], rep["options"])
         else:
-            opt = spec.encode_options(replay["options"])
-            state = spec.state_from_chance(n, opt, replay["chance"])
-            g = cls(spec.name, n, int(replay["seed"]), replay["options"], _state=state)
-        for i, d in enumerate(replay["decisions"]):
+            opt = spec.encode_options(rep["options"])
+            try:
+                state = spec.state_from_chance(n, opt, rep["chance"])
+            except (ValueError, TypeError, KeyError, IndexError) as e:
+                raise fail(f"chance: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+            g = cls(spec.name, n, rep["seed"], rep["options"], _state=state)
+        inv = invariants_of(spec.name)
+        memo = np.zeros(inv.memo_size, np.int64)
+        stats = np.zeros(inv.stats_size, np.int64)
+        mask = np.zeros(spec.num_actions, np.bool_)
+        chance = rep["chance"]
+
+        def checked(before, action, i):
+            if g.is_over:
+                mask[:] = False
+            else:
+                spec.kernels.legal_mask(g.state, mask)
+            e = int(inv.check(g.state, before, np.int64(action), mask, memo, stats))
+            at = "the start" if i == 0 else f"decision {i - 1}"
+            if e:
+                raise fail(f"after {at} the game breaks its invariant {error_name(inv, e)}: the chance outcomes "
+                           f"or decisions do not describe a game of {spec.name}")
+            try:
+                played = g.chance_outcomes()
+            except ValueError as err:
+                raise fail(f"after {at}: {err}") from None
+            if played[:len(chance)] != chance[:len(played)]:
+                raise fail(f"after {at} the chance outcomes of the re-play differ from the replay's")
+
+        checked(g.state.copy(), -1, 0)
+        for i, d in enumerate(rep["decisions"]):
+            if g.is_over:
+                raise fail(f"decision {i}: the game is already over")
             if g.current_player != d["player"]:
-                raise ValueError(f"decision {i}: seat {g.current_player} is to move, the replay says {d['player']}")
+                raise fail(f"decision {i}: seat {g.current_player} is to move, the replay says {d['player']}")
+            legal = g.legal_actions()
+            if d["action"] not in legal:
+                raise fail(f"decision {i}: action {d['action']} is not legal here")
             name = g.action_name(d["action"])
             if name != d["name"]:
-                raise ValueError(f"decision {i}: action {d['action']} is {name!r} here, {d['name']!r} in the replay")
-            g.apply(int(d["action"]))
+                raise fail(f"decision {i}: action {d['action']} is {name!r} here, {d['name']!r} in the replay")
+            before = g.state.copy()
+            g.apply(d["action"])
+            checked(before, d["action"], i + 1)
         played = g.chance_outcomes()
-        if played != replay["chance"][: len(played)] or (g.is_over and played != replay["chance"]):
-            raise ValueError("the chance outcomes of the re-play differ from the replay's")
-        if "scores" in replay and g.scores != [float(s) for s in replay["scores"]]:
-            raise ValueError(f"final scores differ: {g.scores} here, {replay['scores']} in the replay")
+        if played != chance[: len(played)] or (g.is_over and played != chance):
+            raise fail("the chance outcomes of the re-play differ from the replay's")
+        if "scores" in rep and g.scores != [float(s) for s in rep["scores"]]:
+            raise fail(f"final scores differ: {g.scores} here, {rep['scores']} in the replay")
+        if "win_shares" in rep and g.is_over and g.win_shares != [float(s) for s in rep["win_shares"]]:
+            raise fail(f"win shares differ: {g.win_shares} here, {rep['win_shares']} in the replay")
         return g
 
 
-__all__ = ["Game", "IllegalActionError", "NO_PLAYER"]
+__all__ = ["Game", "IllegalActionError", "NO_PLAYER", "ReplayError"]
