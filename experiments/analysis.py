@@ -109,6 +109,11 @@ class Results:
                  for p in d.iterdir() if store.PART_RE.match(p.name)]
         if not parts:
             raise store.ResultsError(f"{self.path}: the results hold no games yet (no part files under {data})")
+        cfg = (self.manifest or {}).get("config", {})
+        if "players" in cfg and "game" in cfg:  # refuse to report on part of the data
+            store.check_parts(self.path, cfg["game"], int(cfg["players"]),
+                              "run the experiment's `dynasty run` again: it sets damaged parts aside and plays "
+                              "their games again")
         self.con = duckdb.connect(config={"memory_limit": memory_limit, "threads": threads or os.cpu_count() or 1,
                                           "preserve_insertion_order": False})
         if isinstance(self.path, store.FsPath):  # any pyarrow filesystem: DuckDB scans the Arrow dataset

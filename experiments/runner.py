@@ -340,6 +340,10 @@ def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_si
 def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after,
                 on_chunk, niceness) -> RunSummary:
     store.remove_partial_files(out, cfg.game)
+    for part, problem in store.damaged_parts(out, cfg.game, cfg.players):  # never counted as done
+        aside = store.set_aside(part)
+        print(f"{part}: damaged part file ({problem}); set aside as {aside.name}, its games are played again",
+              file=sys.stderr, flush=True)
     done = store.done_ranges(out, cfg.game)
     todo_ranges = missing_ranges(done, cfg.games)
     n_done = cfg.games - sum(b - a for a, b in todo_ranges)
@@ -421,10 +425,15 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                                        f"{n_done + played} of {cfg.games} games are saved, run the same command to continue") from None
                     tw = time.perf_counter()
                     part = store.data_dir(out, cfg.game) / store.part_name(a, b)
-                    if isinstance(data, str):  # written by the worker under a hidden name: publish it
-                        store.publish(store.location(data), part)
-                    else:
-                        store.atomic_write(part, data)
+                    try:
+                        if isinstance(data, str):  # written by the worker under a hidden name: publish it
+                            store.publish(store.location(data), part)
+                        else:
+                            store.atomic_write(part, data)
+                    except OSError as e:  # e.g. a full disk: nothing of this chunk is under a part name
+                        raise RunError(f"{part}: could not be written ({e.strerror or e}); {n_done + played} of "
+                                       f"{cfg.games} games are saved: free space (or fix the storage) and run the "
+                                       "same command to continue") from None
                     timings["write_s"] += time.perf_counter() - tw + t.get("write_s", 0.0)
                     timings["worker_play_s"] += t["play_s"]
                     timings["worker_encode_s"] += t["encode_s"]

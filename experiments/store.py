@@ -132,17 +132,22 @@ def part_name(start: int, stop: int) -> str:
 
 
 def atomic_write(path: Path | FsPath, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see either nothing or the whole file."""
+    """Write ``data`` to ``path`` so that readers see either nothing or the whole file (a failed write,
+    e.g. a full disk, leaves nothing under ``path`` and removes its temporary file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(path, FsPath):
         publish(write_hidden(path, data), path)
         return
     tmp = path.parent / f"{TMP_PREFIX}{os.getpid()}-{path.name}"
-    with open(tmp, "wb") as f:
-        f.write(data)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def write_hidden(path: FsPath, data: bytes) -> FsPath:
@@ -202,6 +207,61 @@ def done_ranges(out: Path, game: str) -> list[tuple[int, int]]:
     return ranges
 
 
+DAMAGED_PREFIX = ".damaged-"
+
+
+def part_problem(path, players: int) -> str | None:
+    """Why the part file at ``path`` cannot be used (not Parquet, truncated, the wrong number of rows
+    for its games), or None.  Reads only the file's footer."""
+    import pyarrow.parquet as pq
+
+    a, b = (int(x) for x in PART_RE.match(path.name).groups())
+    try:
+        if isinstance(path, FsPath):
+            with path.fs.open_input_file(path.path) as f:
+                rows = pq.read_metadata(f).num_rows
+        else:
+            rows = pq.read_metadata(path).num_rows
+    except Exception as e:  # pyarrow says ArrowInvalid / OSError for a truncated or foreign file
+        first = str(e).strip().splitlines()[0][:120] if str(e).strip() else type(e).__name__
+        return f"not a readable Parquet file ({first})"
+    if rows != (b - a) * players:
+        return f"holds {rows} rows, not the {(b - a) * players} of its {b - a} games"
+    return None
+
+
+def damaged_parts(out, game: str, players: int) -> list[tuple[Path | FsPath, str]]:
+    """(part, problem) of every part file of ``out`` that cannot be used."""
+    d = data_dir(out, game)
+    if not d.is_dir():
+        return []
+    found = []
+    for p in d.iterdir():
+        if PART_RE.match(p.name):
+            problem = part_problem(p, players)
+            if problem:
+                found.append((p, problem))
+    return sorted(found, key=lambda x: str(x[0]))
+
+
+def set_aside(part) -> Path | FsPath:
+    """Rename a damaged part to a hidden name (kept for inspection, never read as results)."""
+    to = part.parent / f"{DAMAGED_PREFIX}{part.name}"
+    if isinstance(part, FsPath):
+        part.fs.move(part.path, to.path)
+    else:
+        os.replace(part, to)
+    return to
+
+
+def check_parts(out, game: str, players: int, what_to_do: str) -> None:
+    """Raise a ResultsError naming the first damaged part of ``out`` (and how many there are)."""
+    bad = damaged_parts(out, game, players)
+    if bad:
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise ResultsError(f"{bad[0][0]}: damaged part file: {bad[0][1]}{more}; {what_to_do}")
+
+
 def versions() -> dict[str, str]:
     import platform
 
@@ -233,10 +293,15 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
         return None
     try:
         m = json.loads(p.read_text())
-    except (OSError, json.JSONDecodeError) as e:
-        raise ResultsError(f"{p}: unreadable manifest ({e})") from None
-    if m.get("format") != FORMAT:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise ResultsError(f"{p}: unreadable manifest ({e}); restore it, or move the folder aside and run "
+                           "the experiment again into a new output folder") from None
+    if not isinstance(m, dict) or m.get("format") != FORMAT:
         raise ResultsError(f"{p}: not a {FORMAT} manifest")
+    version = m.get("version")
+    if not isinstance(version, int) or version > VERSION:
+        raise ResultsError(f"{p}: written by a newer dynasty-lab (results format version {version!r}; this one "
+                           f"reads up to {VERSION}): upgrade dynasty-lab to use this folder")
     return m
 
 
