@@ -11,6 +11,7 @@ A tournament config (TOML)::
     seed = 2026
     output = "results/tournaments/goofspiel_ladder"
     schedule = "combinations"        # or "permutations" (see below)
+    round_deals = 50                 # optional: deals per round (default: a quarter of the deals)
     [options]                        # rule options, as in a run config
     num_cards = 8
 
@@ -34,12 +35,15 @@ Every lineup is an ordinary results folder ``OUT/lineups/p<n>-<NNN>/`` played by
 ``dynasty report``), all with the tournament's master seed: deal ``d`` is the same game seed in
 every lineup, so comparisons are paired per deal and ratings are bootstrapped over deals.
 ``OUT/tournament.json`` records the tournament; running the same config again resumes it, and a
-folder made by another config is refused.  Ratings and the report: :mod:`experiments.ratings`,
+folder made by another config is refused.  The deals are played in rounds: every lineup plays the
+first ``round_deals`` deals, then every lineup the next ones, and so on (a run extends when its
+``games`` grow), so a tournament stopped at any point holds every lineup on about as many deals.  Ratings and the report: :mod:`experiments.ratings`,
 :mod:`experiments.tournament_report`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -54,7 +58,8 @@ from experiments.config import ConfigError, ExperimentConfig, MAX_SEED, from_dic
 FORMAT = "dynasty-lab-tournament"
 VERSION = 1
 REQUIRED = ("game", "players", "pool", "deals", "seed", "output")
-OPTIONAL = ("name", "description", "options", "schedule", "chunk_size")
+OPTIONAL = ("name", "description", "options", "schedule", "chunk_size", "round_deals")
+ROUNDS = 4  # default: the deals are played in about this many rounds (round_deals = ceil(deals / ROUNDS))
 SCHEDULES = ("combinations", "permutations")
 
 
@@ -90,6 +95,7 @@ class Tournament:
     options: dict[str, Any]
     lineups: tuple[Lineup, ...]
     source: str = ""
+    round_deals: int = 0  # deals per round (see run_tournament); 0 = all at once
 
     def identity(self) -> dict[str, Any]:
         return {"game": self.game, "players": list(self.players), "pool": list(self.pool), "deals": self.deals,
@@ -148,6 +154,9 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
     deals = data["deals"]
     if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
         raise _fail(source, f"deals: expected a positive integer, got {deals!r}")
+    round_deals = data.get("round_deals", -(-deals // ROUNDS) if isinstance(deals, int) else 1)
+    if isinstance(round_deals, bool) or not isinstance(round_deals, int) or round_deals < 1:
+        raise _fail(source, f"round_deals: expected a positive integer, got {round_deals!r}")
     sched = data.get("schedule", "combinations")
     if sched not in SCHEDULES:
         raise _fail(source, f"schedule: {sched!r} is not allowed (allowed: {', '.join(SCHEDULES)})")
@@ -199,7 +208,8 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
             lineups.append(Lineup(idx, n, tuple(agents), cfg))
     return Tournament(name=name, description=description, game=data["game"], players=tuple(players),
                       pool=tuple(labels), deals=deals, seed=seed, output=out, schedule=sched,
-                      options=dict(lineups[0].config.options), lineups=tuple(lineups), source=source)
+                      options=dict(lineups[0].config.options), lineups=tuple(lineups), source=source,
+                      round_deals=min(round_deals, deals))
 
 
 # --------------------------------------------------------------------------- the manifest
@@ -284,21 +294,26 @@ def run_tournament(t: Tournament, *, workers: int | None = None, address: str | 
         if not ray.is_initialized():
             runner._start_ray(address, workers, niceness)
             started = True
-        for i, x in enumerate(t.lineups):
-            if games_done(x) >= x.config.games:
-                continue
-            if stop_after_lineups is not None and runs >= stop_after_lineups:
-                raise KeyboardInterrupt
-            if progress:
-                import sys
+        # In rounds: every lineup plays deals 0..round_deals-1, then every lineup the next round_deals
+        # ... (a run extends when its games grow), so a tournament stopped at any point is balanced.
+        targets = list(range(t.round_deals, t.deals, t.round_deals)) + [t.deals]
+        for target in targets:
+            for i, x in enumerate(t.lineups):
+                cfg = dataclasses.replace(x.config, games=target * x.config.games // t.deals)
+                if games_done(x) >= cfg.games:
+                    continue
+                if stop_after_lineups is not None and runs >= stop_after_lineups:
+                    raise KeyboardInterrupt
+                if progress:
+                    import sys
 
-                print(f"lineup {i + 1} of {len(t.lineups)} ({x.players} players): {', '.join(x.labels)}",
-                      file=sys.stderr, flush=True)
-            s = runner.run(x.config, workers=workers, progress=progress)
-            runs += 1
-            played += s.played
-            if s.status != "complete":
-                raise KeyboardInterrupt
+                    print(f"deals up to {target} of {t.deals}, lineup {i + 1} of {len(t.lineups)} ({x.players} "
+                          f"players): {', '.join(x.labels)}", file=sys.stderr, flush=True)
+                s = runner.run(cfg, workers=workers, progress=progress)
+                runs += 1
+                played += s.played
+                if s.status != "complete":
+                    raise KeyboardInterrupt
     except KeyboardInterrupt:
         status = "interrupted"
     except BaseException:

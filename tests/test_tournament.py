@@ -65,6 +65,7 @@ def test_schedule_is_balanced(kind, k, n):
     ({"players": 7}, "players: goofspiel: 7 players is not allowed"),
     ({"schedule": "swiss"}, "schedule: 'swiss' is not allowed"),
     ({"deals": 0}, "deals: expected a positive integer"),
+    ({"round_deals": 0}, "round_deals: expected a positive integer"),
     ({"rounds": 3}, "unknown key 'rounds'"),
     ({"pool": ["random", "no_such_module_xyz:agent"]}, "pool[1]: user agent 'no_such_module_xyz:agent': module"),
 ])
@@ -110,9 +111,10 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
     path = write_toml(tmp_path / "t.toml", base(tmp_path))
     t = load_tournament(path)
     s = run_tournament(t, workers=1, progress=False, stop_after_lineups=2)
-    assert s.status == "interrupted" and s.games == 2 * 60
+    # rounds of 8 deals (a quarter of 30, rounded up): the first two lineups played 8 deals each
+    assert s.status == "interrupted" and s.games == 2 * 8 * 2 and t.round_deals == 8
     assert main(["tournament", str(path), "--workers", "1", "--quiet", "--anchor", "random"]) == 0
-    assert "4 lineups, 270 games in all (150 played now)" in capsys.readouterr().out
+    assert "4 lineups, 270 games in all (238 played now)" in capsys.readouterr().out
     m = json.loads((tmp_path / "t" / "tournament.json").read_text())
     assert m["complete"] and [x["status"] for x in m["sessions"]] == ["interrupted", "complete"]
     for x in t.lineups:
