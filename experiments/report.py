@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -99,6 +100,7 @@ def _html(title: str, blocks: list) -> str:
             for marker, tag in (("**", "b"), ("`", "code")):
                 parts = text.split(marker)
                 text = "".join(p if i % 2 == 0 else f"<{tag}>{p}</{tag}>" for i, p in enumerate(parts))
+            text = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r"<a href='\2'>\1</a>", text)  # Markdown links
             out.append(f"<p>{text.replace(chr(10), '<br>')}</p>")
         elif isinstance(b, Table):
             out.append(f"<table><caption>{html.escape(b.caption)}</caption><tr>"
@@ -426,6 +428,11 @@ def _write_report(res: Results, results: Path, manifest: dict, out: Path, cfg: d
                           zip(means["feature"], means["winners"], means["others"], means["all"])],
                          f"final-state features per seat; n = {n_win:,} winning seats, "
                          f"{rows - n_win:,} others")]
+
+    # ---- games to watch: viewer pages of the sample replays and of notable games (experiments/viewer.py)
+    from experiments.viewer import report_blocks
+
+    blocks += report_blocks(res, results, manifest, out)
 
     blocks += [(2, "About this report"),
                f"Made by `dynasty report` from {results}. Win rates are win shares (1/k for each of k tied "

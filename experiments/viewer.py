@@ -391,3 +391,69 @@ def write_pages(targets: list[str | Path], out_dir: str | Path | None = None) ->
         for f in replay_files(t):
             pages.append(write_page(f, Path(out_dir) / f.with_suffix(".html").name if out_dir else None))
     return pages
+
+
+# --------------------------------------------------------------------------- report links
+
+
+def notable_games(res) -> list[tuple[str, int]]:
+    """(why, game index) of a run's notable games: the longest, and the biggest upset (the
+    winner whose agent has the lowest overall win rate against the best agent at the table)."""
+    out = []
+    row = res.con.execute("SELECT game_index, length FROM results WHERE seat = 0 "
+                          "ORDER BY length DESC, game_index LIMIT 1").fetchone()
+    if row:
+        out.append((f"the longest game ({int(row[1])} decisions)", int(row[0])))
+    row = res.con.execute("""
+        WITH r AS (SELECT agent, avg(win) AS rate FROM results GROUP BY agent),
+             best AS (SELECT x.game_index, max(r.rate) AS top FROM results x JOIN r USING (agent) GROUP BY x.game_index)
+        SELECT w.game_index, best.top - r.rate AS gap, w.agent, r.rate, best.top
+        FROM results w JOIN r USING (agent) JOIN best USING (game_index)
+        WHERE w.win > 0 ORDER BY gap DESC, w.game_index LIMIT 1""").fetchone()
+    if row and row[1] > 0:
+        out.append((f"the biggest upset: {row[2]} (overall win rate {row[3]:.3f}) won at a table with an agent "
+                    f"winning {row[4]:.3f} overall", int(row[0])))
+    return out
+
+
+def _describe(rep: dict) -> str:
+    agents = (rep.get("experiment") or {}).get("agents") or []
+    who = ", ".join(f"seat {p} {a}" for p, a in enumerate(agents))
+    scores = ", ".join(f"{s:g}" for s in rep.get("scores") or [])
+    return f"{who}; {len(rep['decisions'])} decisions; final scores {scores}"
+
+
+def report_blocks(res, results, manifest: dict, out: Path) -> list:
+    """``dynasty report``'s section of viewer pages: the run's sample replays and its notable
+    games (re-played from the config), each page written into ``out/viewer/``."""
+    from experiments.store import FsPath
+
+    blocks: list = [(2, "Games to watch")]
+    if isinstance(results, FsPath) or isinstance(out, FsPath):
+        return blocks + ["Viewer pages are written for local results folders only; copy the folder and run "
+                         "`dynasty view RESULTS/replays`."]
+    lines, folder = [], out / "viewer"
+    try:
+        for path in sorted((Path(results) / "replays").glob("*.json")):
+            page = write_page(path, folder / path.with_suffix(".html").name)
+            lines.append(f"- [{path.stem}](viewer/{page.name}): sample game; {_describe(load_replay(path))}")
+        picked = notable_games(res)
+        if picked:
+            from experiments.config import load_config
+            from experiments.runner import ChunkContext, job_of
+
+            cfg = load_config(Path(results) / "config.toml")  # the config as given, kept by dynasty run
+            ctx = ChunkContext(job_of(cfg))
+            for why, i in picked:
+                rep = ctx.replay(i)
+                path = folder / f"game-{i:09d}.json"
+                folder.mkdir(parents=True, exist_ok=True)
+                path.write_text(json.dumps(rep, indent=1))
+                page = write_page(path)
+                lines.append(f"- [game-{i:09d}](viewer/{page.name}): {why}; {_describe(rep)}")
+    except Exception as e:  # the report itself must not fail for a page: say why there is none
+        lines.append(f"(viewer pages could not be written: {type(e).__name__}: {e})")
+    if not lines:
+        return blocks + ["This run kept no sample replays (`replays = N` in the config keeps N)."]
+    return blocks + ["Each page steps through one game (board, decisions, chance, scores, each seat's view; "
+                     "docs/viewer.md).\n" + "\n".join(lines)]
