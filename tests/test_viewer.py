@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 from pathlib import Path
 
 import numpy as np
@@ -184,3 +185,29 @@ def test_seat_view_hides_a_secret_bid_in_chromium(tmp_path):
     assert "bid laid: 3" in full and "bid laid: 3" in seat0
     assert "bid laid (hidden)" in seat1 and "bid laid: 3" not in seat1
     assert errors == []
+
+
+def test_report_links_sample_and_notable_games_to_viewer_pages(tmp_path):
+    import ray
+
+    from experiments.config import load_config
+    from experiments.report import make_report
+    from experiments.runner import local_ray_options, run
+
+    toml = tmp_path / "g.toml"
+    toml.write_text(f'name = "g"\ngame = "goofspiel"\nplayers = 2\nagents = ["heuristic", "random"]\n'
+                    f'seats = "rotate"\ngames = 40\nseed = 3\noutput = "{tmp_path / "out"}"\nreplays = 2\n'
+                    '[options]\nnum_cards = 5\n')
+    ray.init(**local_ray_options(workers=1))
+    try:
+        run(load_config(toml), workers=1, progress=False)
+    finally:
+        ray.shutdown()
+    paths = make_report(tmp_path / "out")
+    md, html = paths["markdown"].read_text(), paths["html"].read_text()
+    links = re.findall(r"\]\((viewer/game-\d{9}\.html)\)", md)
+    assert len(links) == 4  # 2 samples, the longest game, the biggest upset
+    assert "the longest game" in md and "the biggest upset" in md
+    for link in links:
+        assert (paths["markdown"].parent / link).exists()
+        assert f"<a href='{link}'>" in html
