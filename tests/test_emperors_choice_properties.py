@@ -22,100 +22,10 @@ from sim.emperors_choice import layout as L
 from sim.emperors_choice.options import card_table, load_components
 from sim.emperors_choice.rules import apply, is_terminal, legal_mask, new_state, pb
 
-E_CUBES, E_TILES, E_CARDS, E_TRIB, E_TRACK, E_LEDGER, E_TREASURE, E_MASK = range(1, 9)
+from sim.emperors_choice.invariants import E_MASK, check_state as check  # noqa: E402  (shared with dynasty fuzz)
+
 GAMES = 10_000
 SAMPLE = 200
-
-
-@nb.njit(cache=True)
-def check(s):
-    n = s[2]
-    held = 0
-    for p in range(n):
-        b = pb(p)
-        if s[b + L.F_CUBES] < 0 or s[b + L.F_BID_CUBES] < 0:
-            return E_CUBES
-        held += s[b + L.F_CUBES] + s[b + L.F_BID_CUBES]
-    if s[L.G_SUPPLY] < 0 or held + s[L.G_SUPPLY] != s[L.DAT + L.D_POOL + n - 3]:
-        return E_CUBES
-    total = 0
-    for t in range(L.N_TILE):
-        k = s[L.BAG + t] + s[L.REMOVED + t]
-        for i in range(L.MAX_SETS):
-            k += s[L.SETS + i * L.N_TILE + t]
-        for p in range(n):
-            k += s[pb(p) + L.F_TAB + t] + s[pb(p) + L.F_PENDING + t]
-        if s[L.G_DECISION] == L.DK_KEEP:  # two drawn tiles wait for the keep choice
-            k += (s[L.G_KEEP0] == t) + (s[L.G_KEEP1] == t)
-        for i in range(s[L.G_STACK_N]):  # immediate tiles queued for resolution
-            if s[L.STACK + 3 * i] == L.AT_IMM and s[L.STACK + 3 * i + 1] == t:
-                k += 1
-        extra = k - s[L.DAT + L.D_BAG + t]
-        if t == L.CASTLE and extra != n * s[L.DAT + L.D_START + 5]:
-            return E_TILES
-        if L.CAR1 <= t < L.CAR1 + 5 and not (0 <= extra <= 1):
-            return E_TILES
-        if t != L.CASTLE and not (L.CAR1 <= t < L.CAR1 + 5) and extra != 0:
-            return E_TILES
-        total += k
-    if total != np.sum(s[L.DAT + L.D_BAG:L.DAT + L.D_BAG + L.N_TILE]) + n * (s[L.DAT + L.D_START + 5] + 1):
-        return E_TILES
-    nc = s[L.DAT + L.D_NCARDS]
-    for i in range(L.MAX_RECRUIT):
-        c = s[L.RECRUIT + i]
-        if c >= 0 and s[L.LOC + c] != L.LOC_DISPLAY:
-            return E_CARDS
-    shown = 0
-    for c in range(nc):
-        loc = s[L.LOC + c]
-        if loc == L.LOC_DISPLAY:
-            shown += 1
-            found = False
-            for i in range(L.MAX_RECRUIT):
-                if s[L.RECRUIT + i] == c:
-                    found = True
-            if not found:
-                return E_CARDS
-        elif not (loc == L.LOC_BOX or loc == L.LOC_DECK or loc == L.LOC_DISCARD
-                  or (L.LOC_HAND <= loc < L.LOC_HAND + n) or (L.LOC_BID <= loc < L.LOC_BID + n)
-                  or (L.LOC_PEND <= loc < L.LOC_PEND + n)):
-            return E_CARDS
-        kind = s[L.DAT + L.D_CARDS + c * L.CD_SIZE + L.CD_KIND]
-        if kind != L.CK_DECK and loc == L.LOC_DISPLAY and s[L.G_ROUND] == 1:
-            return E_CARDS
-        if L.LOC_PEND <= loc < L.LOC_PEND + n and (loc - L.LOC_PEND != s[3] or s[L.G_DECISION] != L.DK_BID):
-            return E_CARDS
-        # a bid-time effect waits only while its bidder orders them (D-A4), on a displayed card
-        if s[L.BID_FX + c] != 0 and (s[L.G_DECISION] != L.DK_ORDER or loc != L.LOC_BID + s[3]):
-            return E_CARDS
-    tr = 0
-    for t in range(L.N_TRIB):
-        k = s[L.TRIB_DECK + t]
-        for p in range(n):
-            k += s[pb(p) + L.F_TRIB + t]
-        for c in range(L.N_POLICY):
-            k += s[L.UNDER + c * L.N_TRIB + t]
-        if k != s[L.DAT + L.D_TRIB_N + t] or s[L.TRIB_DECK + t] < 0:
-            return E_TRIB
-    for i in range(L.N_TREASURE):
-        if not (-1 <= s[L.TREASURE + i] < n):
-            return E_TREASURE
-    if not (L.BARB_START <= s[L.G_BARB] <= L.BARB_MAX):
-        return E_TRACK
-    for p in range(n):
-        b = pb(p)
-        if not (0 <= s[b + L.F_TRUST] <= L.TRUST_MAX) or s[b + L.F_VP] < 0 or s[b + L.F_GOLD] < 0:
-            return E_TRACK
-        if not (0 <= s[b + L.F_PALACE] <= L.N_LEVELS):
-            return E_TRACK
-        led = s[L.DAT + L.D_START] + s[b + L.F_VP_DECREE] + s[b + L.F_VP_TRUST] + s[b + L.F_VP_PALACE]
-        led += s[b + L.F_VP_GOLD] + s[b + L.F_VP_CHARS] + s[b + L.F_VP_TREASURE] + s[b + L.F_VP_TRIBUTE]
-        led += s[b + L.F_VP_OTHER] - s[b + L.F_VP_LOST]
-        for i in range(2 * L.N_POLICY):
-            led += s[b + L.F_VP_POLICY + i]
-        if led != s[b + L.F_VP]:
-            return E_LEDGER
-    return 0
 
 
 @nb.njit(cache=True)

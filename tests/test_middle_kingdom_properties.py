@@ -18,188 +18,47 @@ from sim.middle_kingdom.rules import apply, is_terminal, legal_mask, new_state, 
 SPEC = get_game("middle_kingdom")
 K = SPEC.kernels
 
-# Error codes of the invariant checker (0 = fine).
-E_ROW, E_DECK, E_OWNED, E_BIDS, E_GOAL, E_DRAGON, E_TOKENS, E_HAND_ZERO, E_IDENT, E_EMPEROR = range(1, 11)
-# What the runs count (stats[i]): identical slots where a member drew nothing (D33), and
-# rounds where a seat holding the Palace and the Emperor named its late bid (D5 at_commit).
-ST_SHORT_SLOTS, ST_LATE_NAMED = 0, 1
-
-
-@nb.njit(cache=True)
-def check(s, at_round_start):
-    n = s[2]
-    # every dynasty card in exactly one place, consistent with the row, the deck and stacks
-    for i in range(s[L.G_K]):
-        c = s[L.ROW + i]
-        if c >= 0 and c != L.ROW_DRAGON and s[L.LOC + c] != L.LOC_ROW:
-            return E_ROW
-    n_row = 0
-    for c in range(L.N_DYN):
-        if s[L.LOC + c] == L.LOC_ROW:
-            n_row += 1
-            found = False
-            for i in range(s[L.G_K]):
-                if s[L.ROW + i] == c:
-                    found = True
-            if not found:
-                return E_ROW
-    for i in range(L.N_DYN):
-        c = s[L.DECK + i]
-        in_deck = s[L.LOC + c] == L.LOC_DECK
-        if (i >= s[L.G_DECK_PTR]) != in_deck:
-            return E_DECK
-    seen = np.zeros(L.N_DYN, np.int64)
-    for i in range(L.N_DYN):
-        seen[s[L.DECK + i]] += 1
-    for c in range(L.N_DYN):
-        if seen[c] != 1:
-            return E_DECK
-    for p in range(n):
-        phys = np.zeros(5, np.int64)
-        dbl = np.zeros(5, np.int64)
-        for c in range(L.N_DYN):
-            if s[L.LOC + c] == L.LOC_OWNED + p and s[L.HOST + c] >= 0:
-                h = s[L.HOST + c]
-                if h == s[L.CARD_TYPE + c]:
-                    phys[h] += 1
-                else:
-                    dbl[h] += 1
-        extra = dbl.sum() if s[L.O_MARKET_DBL_MERCHANT] == 1 else 0  # D14 flag
-        for t in range(5):
-            if phys[t] != s[pb(p) + L.F_PHYS + t] or dbl[t] != s[pb(p) + L.F_DBL + t]:
-                if s[L.G_PEND_P] != p:
-                    return E_OWNED
-            expect = phys[t] + 2 * dbl[t] + (extra if t == L.MERCHANT else 0)
-            if s[pb(p) + L.F_EFF + t] != expect and s[L.G_PEND_P] != p:
-                return E_OWNED
-    # bid cards conserved: hand, discard, carried stacks, this round's entries
-    for p in range(n):
-        b = pb(p)
-        seen_bits = 0
-        parts = (s[b + L.F_HAND], s[b + L.F_DISC])
-        for x in parts:
-            if seen_bits & x:
-                return E_BIDS
-            seen_bits |= x
-        for j in range(2):
-            for f in (L.F_CARRY, L.F_SLOT_CARD, L.F_SLOT_BOTTOM):
-                v = s[b + f + j]
-                if v >= 0:
-                    if (seen_bits >> v) & 1:
-                        return E_BIDS
-                    seen_bits |= 1 << v
-        if seen_bits != 255:
-            return E_BIDS
-        if at_round_start and not (s[b + L.F_HAND_START] & 1):
-            return E_HAND_ZERO  # I1
-    # I3 at round boundaries: goal owners hold the maximum; unowned iff all below 2
-    if at_round_start:
-        for t in range(5):
-            owner = s[L.GOAL_OWNER + t]
-            mx = 0
-            for p in range(n):
-                if s[pb(p) + L.F_EFF + t] > mx:
-                    mx = s[pb(p) + L.F_EFF + t]
-            if owner < 0:
-                if mx >= 2:
-                    return E_GOAL
-            elif s[pb(owner) + L.F_EFF + t] != mx or mx < 2:
-                return E_GOAL
-    held = s[L.G_DRAGON] == L.DR_HELD
-    if held != (s[L.GOAL_OWNER + L.DRAGON] >= 0):
-        return E_DRAGON
-    tok = 0
-    for p in range(n):
-        tok += s[pb(p) + L.F_TOKENS]
-    if tok != s[L.G_TOKENS_OUT]:
-        return E_TOKENS
-    return 0
-
-
-@nb.njit(cache=True)
-def check_round(s, stats):
-    """At the first decision of a round (or the end), check the previous round's identical
-    slots, all resolved by now (D33): under each_while_cards the members who drew come first
-    and a member drew nothing only from an empty deck; under all_or_none all or none drew,
-    and none only when the deck is smaller than the slot."""
-    if s[L.G_ORD_POS] != s[L.G_ORD_N]:
-        return 0  # this round's order is built already (no commit was asked): not resolved yet
-    left = L.N_DYN - s[L.G_DECK_PTR]
-    i = 0
-    while i < s[L.G_ORD_N]:
-        end = s[L.ORD_GEND + i]
-        if s[L.ORD_GKIND + i] == L.GK_IDENT:
-            drew = 0
-            for j in range(i, end):
-                if s[L.ORD_HOST + j] >= 0:
-                    if drew != j - i:
-                        return E_IDENT  # a drawer after a member who drew nothing
-                    drew += 1
-            if drew < end - i:
-                stats[ST_SHORT_SLOTS] += 1
-                if s[L.O_IDENT_SHORT] == 1 and (drew > 0 or left >= end - i):
-                    return E_IDENT
-                if s[L.O_IDENT_SHORT] == 0 and left > 0:
-                    return E_IDENT
-        i = end
-    return 0
+# The invariants (checked after every decision) live in the game's package, shared with
+# ``dynasty fuzz``: sim/middle_kingdom/invariants.py.
+from sim.middle_kingdom.invariants import MEMO_SIZE, ST_LATE_NAMED, ST_SHORT_SLOTS, check  # noqa: E402
 
 
 @nb.njit(cache=True)
 def play_checked(seeds, n, options, finals, stats):
     """Random games; returns (game index, ply, error) of the first broken invariant or -1s.
 
-    Besides ``check`` after every decision: the identical slots of each round
-    (``check_round``), and the Emperor's naming at 2p and advanced 3p (D5): at most one
-    naming decision a round, asked with the commit under ``at_commit`` and after it under
-    ``post_reveal``, and under ``at_commit`` made by the end of the commit whenever the
-    Emperor bids two cards."""
+    ``check`` (sim.middle_kingdom.invariants) runs on the start state and after every
+    decision: the state's invariants, each round's identical slots and the Emperor's
+    naming at 2p and advanced 3p (D5)."""
     mask = np.zeros(L.NUM_ACTIONS, np.bool_)
     rng = np.zeros(2, np.int32)
-    at_commit = options[L.O_EMP_AT_COMMIT - L.OPT] == 1
+    memo = np.zeros(MEMO_SIZE, np.int64)
     for g in range(seeds.shape[0]):
         s = new_state(seeds[g], n, options)
         rng_seed(rng, 0, seeds[g] + 1)
         ply = 0
-        rnd = 0
-        asks = 0
-        emp = -1  # the Emperor's holder in phase 1 (goals move in phase 2 only)
+        memo[:] = 0
+        before = s.copy()
+        k = legal_mask(s, mask)
+        e = check(s, before, -1, mask, memo, stats)
+        if e != 0:
+            return g, ply, e
         while not is_terminal(s):
-            start = s[L.G_PHASE] == L.PH_COMMIT  # goals cannot move in phase 1
-            e = check(s, start)
-            if e != 0:
-                return g, ply, e
-            if s[L.G_ROUND] != rnd:
-                e = check_round(s, stats)
-                if e != 0:
-                    return g, ply, e
-                rnd = s[L.G_ROUND]
-                asks = 0
-            if s[L.G_PHASE] == L.PH_COMMIT:
-                emp = s[L.GOAL_OWNER + L.EMPEROR]
-            if s[L.G_DECISION] == L.DK_EMPEROR:
-                asks += 1
-                if asks > 1 or s[L.G_TWO_BID] == 0 or at_commit != (s[L.G_PHASE] == L.PH_COMMIT):
-                    return g, ply, E_EMPEROR
-            elif at_commit and s[L.G_TWO_BID] == 1 and emp >= 0 and s[L.G_PHASE] != L.PH_COMMIT:
-                b = pb(emp)
-                if s[b + L.F_HAND_START] != 1 and s[b + L.F_EMP_SLOT] < 0:
-                    return g, ply, E_EMPEROR
-            if legal_mask(s, mask) == 0:
+            if k == 0:
                 return g, ply, 99
             a = random_legal(mask, rng, 0)
-            if a == L.A_EMP_LATE:
-                stats[ST_LATE_NAMED] += 1
+            before[:] = s
             apply(s, a)
             ply += 1
             if ply > 2000:
                 return g, ply, 98
-        e = check(s, False)  # the end-game Heir award may leave I3 behind
-        if e != 0:
-            return g, ply, e
-        e = check_round(s, stats)
-        if e != 0:
-            return g, ply, e
+            if is_terminal(s):
+                mask[:] = False
+            else:
+                k = legal_mask(s, mask)
+            e = check(s, before, a, mask, memo, stats)
+            if e != 0:
+                return g, ply, e
         finals[g, :] = s
     return -1, -1, 0
 
