@@ -20,6 +20,7 @@ of the determinized states.  The page is built from the replay by re-playing it 
 from __future__ import annotations
 
 import base64
+import difflib
 import gzip
 import html
 import importlib
@@ -72,25 +73,27 @@ _TOKEN = re.compile(r"\w+|\W+")
 
 
 def masked_text(full: str, others: list[str]) -> str:
-    """``full`` with every word that differs in any of ``others`` replaced by ``?``."""
+    """``full`` with every word that is not matched in each of ``others`` replaced by ``?``.
+
+    Lines are compared word by word with difflib's matching blocks (so a hidden hand of
+    another length does not shift the rest of the line); a run of hidden words separated
+    by spaces becomes one ``?`` (a hidden card name of several words)."""
     lines = full.split("\n")
     alt = [o.split("\n") for o in others]
     out = []
     for i, line in enumerate(lines):
-        variants = [a[i] if i < len(a) else None for a in alt]
-        if all(v == line for v in variants):
-            out.append(line)
-            continue
         toks = _TOKEN.findall(line)
-        vt = [_TOKEN.findall(v) if v is not None else [] for v in variants]
-        res = []
-        for j, t in enumerate(toks):
-            same = all(j < len(v) and v[j] == t for v in vt)
-            if same or not re.match(r"\w", t):
-                res.append(t)
-            else:
-                res.append("?")
-        out.append("".join(res))
+        keep = [True] * len(toks)
+        for a in alt:
+            v = a[i] if i < len(a) else ""
+            if v == line:
+                continue
+            ok = [False] * len(toks)
+            for b in difflib.SequenceMatcher(None, toks, _TOKEN.findall(v), autojunk=False).get_matching_blocks():
+                ok[b.a:b.a + b.size] = [True] * b.size
+            keep = [k and o for k, o in zip(keep, ok)]
+        text = "".join(t if k or not re.match(r"\w", t) else "?" for t, k in zip(toks, keep))
+        out.append(re.sub(r"\?(?: \?)+", "?", text))
     return "\n".join(out)
 
 
