@@ -169,7 +169,7 @@ def replay_steps(replay: dict[str, Any]) -> dict[str, Any]:
             steps.append(snapshot("chance", "chance: " + "; ".join(new[:8]) + (f" ... ({len(new)} outcomes)" if len(new) > 8 else ""), None))
     return {"game": spec.name, "title": spec.title, "players": n, "options": replay["options"],
             "seed": replay["seed"], "final_scores": replay.get("scores"), "win_shares": replay.get("win_shares"),
-            "experiment": replay.get("experiment"), "strings": strings, "steps": steps}
+            "experiment": replay.get("experiment"), "play": replay.get("play"), "strings": strings, "steps": steps}
 
 
 def _svg(drawing, state: np.ndarray, hidden: np.ndarray | None) -> str:
@@ -305,7 +305,7 @@ def page_html(data: dict[str, Any]) -> str:
     chart, geo = _score_chart(data["steps"], n)
     data = dict(data, chart=geo)
     exp = data.get("experiment") or {}
-    agents = exp.get("agents")
+    agents = exp.get("agents") or (data.get("play") or {}).get("agents")  # dynasty run / dynasty play
     meta = [f"{n} players", f"seed {data['seed']}"]
     if agents:
         meta.append("agents: " + ", ".join(f"seat {p} {a}" for p, a in enumerate(agents)))
