@@ -123,8 +123,12 @@ def _chance_text(o: Any) -> str:
 
 def replay_steps(replay: dict[str, Any]) -> dict[str, Any]:
     """Re-play ``replay`` and collect every step's drawings, texts and scores (JSON-able)."""
+    from sim.registry import UnknownGameError
+
     try:
         Game.from_replay(replay)  # checks every decision, the chance outcomes and the scores
+    except UnknownGameError as e:
+        raise ViewerError(f"field 'game': {e}") from None
     except (KeyError, TypeError) as e:
         raise ViewerError(f"not a complete replay (missing or bad field {e})") from None
     except ValueError as e:
