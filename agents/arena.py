@@ -55,14 +55,18 @@ def no_user_agent(state, legal, rng):
 
 @nb.njit(cache=True)
 def _choose_action(G, state, kind, params, rng, mask):
-    """The action agent ``kind`` (with ``params``) takes in ``state``; checked for legality."""
+    """The action built-in agent ``kind`` (with ``params``) takes in ``state``; checked for legality.
+    User agents are not built in: their decisions are taken by agents.user, never here."""
     if kind == HEURISTIC:
         a = G.heuristic(state, rng)
     elif kind == MCTS:
         a = mcts_act(G, state, params, rng, mask)
-    else:
+    elif kind == RANDOM:
         a = random_act(G, state, mask, rng)
         return a
+    else:
+        raise ValueError("a user agent cannot be played through choose_action (replays of runs with user "
+                         "agents are not available)")
     G.legal_mask(state, mask)
     if a < 0 or a >= mask.shape[0] or not mask[a]:
         raise ValueError("agent chose an illegal action")

@@ -71,6 +71,7 @@ class Lineup:
     players: int
     agents: tuple[int, ...]
     config: ExperimentConfig
+    run: dict = dataclasses.field(default_factory=dict, compare=False)  # the run config as a TOML table
 
     @property
     def folder(self) -> Path:
@@ -205,11 +206,33 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
                 cfg = from_dict(run, where)
             except ConfigError as e:
                 raise _fail(source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2:]}") from None
-            lineups.append(Lineup(idx, n, tuple(agents), cfg))
+            lineups.append(Lineup(idx, n, tuple(agents), cfg, run))
     return Tournament(name=name, description=description, game=data["game"], players=tuple(players),
                       pool=tuple(labels), deals=deals, seed=seed, output=out, schedule=sched,
                       options=dict(lineups[0].config.options), lineups=tuple(lineups), source=source,
                       round_deals=min(round_deals, deals))
+
+
+def to_toml(table: dict[str, Any]) -> str:
+    """A flat run config (strings, numbers, lists, inline tables; ``options`` as a table) as TOML."""
+
+    def value(v: Any) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, (int, float)):
+            return repr(v)
+        if isinstance(v, str):
+            return json.dumps(v)
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{" + ", ".join(f"{json.dumps(k)} = {value(x)}" for k, x in v.items()) + "}"
+        raise TypeError(f"cannot write {v!r} as TOML")
+
+    lines = [f"{k} = {value(v)}" for k, v in table.items() if k != "options"]
+    if table.get("options"):
+        lines += ["", "[options]"] + [f"{json.dumps(k)} = {value(v)}" for k, v in table["options"].items()]
+    return "\n".join(lines) + "\n"
 
 
 # --------------------------------------------------------------------------- the manifest
@@ -309,6 +332,8 @@ def run_tournament(t: Tournament, *, workers: int | None = None, address: str | 
 
                     print(f"deals up to {target} of {t.deals}, lineup {i + 1} of {len(t.lineups)} ({x.players} "
                           f"players): {', '.join(x.labels)}", file=sys.stderr, flush=True)
+                cfg.output.mkdir(parents=True, exist_ok=True)  # the lineup's run config, as dynasty run keeps it
+                store.atomic_write(cfg.output / "config.toml", to_toml(x.run).encode())
                 s = runner.run(cfg, workers=workers, progress=progress)
                 runs += 1
                 played += s.played

@@ -121,6 +121,10 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
         df = load_results(x.folder)
         assert len(df) == x.config.games * x.players and not df.duplicated(["game_index", "seat"]).any()
         assert (df["decisions"] > 0).all() and (df["agent_ms"] >= 0).all()
+    from experiments.config import load_config
+
+    for x in t.lineups:  # each lineup keeps its run config, as dynasty run does
+        assert load_config(x.folder / "config.toml").identity() == x.config.identity()
     paths = make_report(t.lineups[-1].folder)  # an ordinary results folder: the run report reads it
     assert paths["markdown"].exists()
     assert (tmp_path / "t" / "report" / "report.md").exists()
