@@ -276,7 +276,8 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         axes = {n: v for n, v in items}
         for n, vals in items:
             for j, v in enumerate(vals):
-                _check_axis_value(source, f"axes.{n}[{j}]", game, n, v) if isinstance(game, str) else None
+                if isinstance(game, str):  # (a bad base game is reported by the cell's config below)
+                    _check_axis_value(source, f"axes.{n}[{j}]", game, n, v)
         for combo in itertools.product(*[v for _, v in items]):
             values = {n: v for (n, _), v in zip(items, combo)}
             name = ",".join(f"{n.split('.', 1)[-1]}={_value_text(v)}" for n, v in values.items())
@@ -302,7 +303,8 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
                 else:
                     values[k] = c[k]
             for n, v in values.items():
-                _check_axis_value(source, f"cells[{i}].{n}", game, n, v) if isinstance(game, str) else None
+                if isinstance(game, str):
+                    _check_axis_value(source, f"cells[{i}].{n}", game, n, v)
             name = c.get("name") or ",".join(f"{n.split('.', 1)[-1]}={_value_text(v)}" for n, v in values.items()) or "base"
             if not isinstance(name, str):
                 raise _fail(source, f"cells[{i}].name", f"expected a string, got {name!r}")
@@ -364,7 +366,7 @@ def _now() -> str:
 
 def open_study(study: Study) -> dict[str, Any]:
     """The study's manifest: a new one, or the folder's own if it was made by the same study config."""
-    from experiments.store import ResultsError, read_manifest  # noqa: F401
+    from experiments.store import ResultsError
 
     out = study.output
     p = out / "study.json"

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from experiments.report import Image, Table, _html, _md, _plt
 from experiments.study import Study, final_cells

@@ -9,11 +9,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from experiments.cli import main
-from experiments.config import ConfigError
 from experiments.study import load_study, run_study, study_from_dict
 from experiments.study_report import make_study_report
 

@@ -4,7 +4,6 @@ component value writes its trials, re-checks, report and plot, and resumes."""
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest
