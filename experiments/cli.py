@@ -9,6 +9,7 @@
     dynasty games
     dynasty view REPLAY.json|RESULTS_DIR ... [--out DIR]   (replay viewer pages, docs/viewer.md)
     dynasty play GAME [--players N] [--seat K] [--opponents heuristic,mcts:500] [--seed S] [--out FILE]
+    dynasty fuzz GAME --games N [--players P] [--seed S] [--mcts-share F] [--out DIR] [--time-limit S] [--quiet]
 
 Bad input (config, results folder, arguments) ends with one line on stderr and exit code 2;
 an interrupted run ends with exit code 130 and keeps every finished game.
@@ -183,6 +184,25 @@ def cmd_play(args) -> int:
         return _fail(str(e))
 
 
+def cmd_fuzz(args) -> int:
+    from experiments.fuzz import FuzzError, main_args
+
+    try:
+        return main_args(args)
+    except FuzzError as e:
+        return _fail(str(e))
+
+
+def _fraction(text: str) -> float:
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to 1, got {text!r}") from None
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a fraction from 0 to 1, got {v}")
+    return v
+
+
 def cmd_games(args) -> int:
     from agents.arena import AGENT_KINDS
     from sim.registry import game_names, get_game
@@ -270,6 +290,19 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
     pl.add_argument("--out", help="replay file (default dynasty-play-GAME-SEED.json)")
     pl.set_defaults(func=cmd_play)
+
+    fz = sub.add_parser("fuzz", help="play random, heuristic, mixed and MCTS games with every rule option drawn at "
+                        "random, checking every invariant after every decision (docs/reliability.md)")
+    fz.add_argument("game", help="game id (see `dynasty games`)")
+    fz.add_argument("--games", type=_positive, required=True, help="number of games")
+    fz.add_argument("--players", type=_positive, help="seats in every game (default: drawn per game)")
+    fz.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
+    fz.add_argument("--mcts-share", type=_fraction, default=0.02, help="share of games with one short-budget "
+                    "MCTS seat (default 0.02)")
+    fz.add_argument("--out", help="folder for the replay of a game that breaks an invariant (default: here)")
+    fz.add_argument("--time-limit", type=float, help="stop after this many seconds (the games played are reported)")
+    fz.add_argument("--quiet", action="store_true", help="no progress lines")
+    fz.set_defaults(func=cmd_fuzz)
 
     g = sub.add_parser("games", help="list games, player counts, options and agents")
     g.set_defaults(func=cmd_games)
