@@ -28,10 +28,10 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.arena import AGENT_KINDS, choose_action
+from agents.arena import AGENT_KINDS, HEURISTIC, RANDOM, choose_action
 from agents.spec import parse_agent
 from dynasty_lab.envs._core import Table
-from sim.core import hash64, new_rng
+from sim.core import hash64, new_rng, random_of_legal
 
 OBS_BOUND = float(2 ** 24)
 
@@ -82,8 +82,14 @@ class DynastyEnv(gym.Env):
         while not t.over and t.current != self.seat:
             p = t.current
             kind, params, _ = self._opponent(p)
-            t.k.legal_mask(t.state, self._mask)
-            a = choose_action(self._K, t.state, np.int64(kind), params, self._rngs[p], self._mask)
+            rng = self._rngs[p]
+            if kind == RANDOM:  # as the arena's agents decide (the same draws), without choose_action's
+                a = random_of_legal(self._mask, t.k.legal_mask(t.state, self._mask), rng, 0)  # entry cost
+            elif kind == HEURISTIC:
+                a = t.k.heuristic(t.state, rng)
+            else:
+                t.k.legal_mask(t.state, self._mask)
+                a = choose_action(self._K, t.state, np.int64(kind), params, rng, self._mask)
             t.apply(int(a))
 
     def action_masks(self) -> np.ndarray:
