@@ -45,8 +45,8 @@ KEEP_PRIORITY = np.array([4, 5, 3, 3, 1, 3, 3, 2, 1, 2], np.float64)
 def margin(s, p):
     """Own provisional score minus the best other colour's (the Eternal Emperor included)."""
     v = np.zeros(MAXP + 1, np.float64)
-    work = np.zeros((3, MAXP + 1), np.int64)
-    provisional_into(s, v, work[0], work[1], work[2], np.zeros(MAXP + 1, np.float64))
+    work = np.zeros((4, MAXP + 1), np.int32)
+    provisional_into(s, v, work[0], work[1], work[2], work[3])
     return best_gap(s, p, v)
 
 
@@ -193,9 +193,9 @@ def greedy(s, p, mask, rng):
     m2 = np.zeros(mask.shape[0], np.bool_)
     c = np.empty_like(s)
     v = np.zeros(MAXP + 1, np.float64)
-    st = np.zeros(MAXP + 1, np.float64)
+    st = np.zeros(MAXP + 1, np.int32)
     tot = np.zeros(MAXP + 1, np.int64)
-    work = np.zeros((4, MAXP + 1), np.int64)
+    work = np.zeros((4, MAXP + 1), np.int32)
     table = np.zeros((N_PROV, MAXP + 1), np.int64)
     if scored_now(s):
         board_table(s, table, work, st)

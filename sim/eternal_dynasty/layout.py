@@ -27,6 +27,7 @@ players in every clockwise order, spec 8)::
     STACK       the task stack (STACK_MAX tasks of TASK_SIZE ints, see rules.py)
     PL          player blocks of PS ints, fields F_*
     LOG         every chance outcome in order (replays from chance outcomes alone)
+    SCR         work space of the rules' kernels (not part of the game)
 """
 
 N_PROV = 18
@@ -166,7 +167,23 @@ SNAP_BOARD = PL + NCOL * PS
 SNAP_RULERS = SNAP_BOARD + (NCOL * N_PROV * 2 * 2 + N_PROV * 2 + N_PROV * 2)
 LOG = SNAP_RULERS + NCOL
 LOG_MAX = 2048
-STATE_SIZE = LOG + LOG_MAX
+# SCR: work space of the rules' kernels, so that a decision's kernels create no arrays (and
+# run without reference counting, sim.core.kernel).  Each kernel has its own words and writes
+# them before reading them; they are not part of the game (info_key hashes the state up to
+# LOG, replays and the view ignore them).
+SCR = LOG + LOG_MAX
+SC_ORDER = SCR  # seat orders (MAXP + 1 words each), one per kernel: OR_*
+OR_NEXT, OR_DEAL, OR_DRAFT, OR_VOTE, OR_EVENT, OR_CALL, OR_APPLY = range(7)
+SC_PASSED = SC_ORDER + 7 * (MAXP + 1)  # draft_pass: the Rulers passed to each seat (MAXP x 3)
+SC_SCORE = SC_PASSED + MAXP * 3  # score_generation: 5 rows of MAXP + 1 (before, coins before, pts, spts, coin)
+SC_STRENGTH = SC_SCORE + 5 * (MAXP + 1)  # score_generation: rank_type's strengths
+SC_TOPS = SC_STRENGTH + MAXP + 1  # resolve_vote / resolve_event: the players with the most tokens
+SC_ROLLED = SC_TOPS + MAXP + 1  # resolve_event: distinct provinces rolled (4)
+SC_COUNTS = SC_ROLLED + 4  # resolve_event: per-colour counts
+SC_CARD = SC_COUNTS + MAXP + 1  # play_card: the card's effect arguments (6)
+SC_POOL = SC_CARD + 6  # determinize: card pool and its knowledge (N_DYN each)
+SCR_SIZE = SC_POOL + 2 * N_DYN - SCR
+STATE_SIZE = SCR + SCR_SIZE
 
 # Card locations
 LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_SETASIDE, LOC_OUT, LOC_DEALT, LOC_CHOSEN = range(7)

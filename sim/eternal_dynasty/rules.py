@@ -706,11 +706,11 @@ def state_from_log(n, options, outcomes):
 # ============================================================================ phases
 
 
-@nb.njit(cache=True)
+@kernel
 def next_phase(s):
     """Push the next part of the Generation when the task stack is empty (spec 6.1)."""
     n = n_players(s)
-    order = np.zeros(MAXP, np.int64)
+    order = s[SC_ORDER + OR_NEXT * (MAXP + 1):SC_ORDER + (OR_NEXT + 1) * (MAXP + 1)]
     seat_order(s, s[G_FIRST], order)
     ph = s[G_PHASE]
     if ph == PH_GEN_START:
@@ -767,11 +767,11 @@ def push_turn(s, p):
         push(s, TK_VOTECALL, p, 0, 0, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def deal(s):
     """G2: 3 Rulers then 6 Dynasty cards each, one at a time clockwise from the first player."""
     n = n_players(s)
-    order = np.zeros(MAXP, np.int64)
+    order = s[SC_ORDER + OR_DEAL * (MAXP + 1):SC_ORDER + (OR_DEAL + 1) * (MAXP + 1)]
     seat_order(s, s[G_FIRST], order)
     for k in range(dconst(s, K_DEALT_RULERS)):
         for i in range(n):
@@ -793,14 +793,16 @@ def deal(s):
             push(s, TK_RULER, order[i], 0, 0, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def draft_pass(s, stage):
     """G3: every player keeps the picked Ruler and passes the rest, to the left (seat + 1) in
     odd Generations and to the right in even ones; after the second pick the pool for G4 is
     {first pick, second pick, the Ruler received}."""
     n = n_players(s)
     d = 1 if s[G_GEN] % 2 == 1 else n - 1
-    passed = np.full((MAXP, 3), -1, np.int64)
+    passed = s[SC_PASSED:SC_PASSED + MAXP * 3]
+    for i in range(MAXP * 3):
+        passed[i] = -1
     for p in range(n):
         b = pb(p)
         k = 0
@@ -811,15 +813,15 @@ def draft_pass(s, stage):
             if j == s[b + F_DPICK]:
                 s[b + F_KEPT + stage - 1] = r
             else:
-                passed[(p + d) % n, k] = r
+                passed[((p + d) % n) * 3 + k] = r
                 s[RUL_KNOW + r] |= 1 << ((p + d) % n)  # spec 9: seen by everyone it passes through
                 k += 1
         s[b + F_DPICK] = -1
     for p in range(n):
         b = pb(p)
         for j in range(3):
-            s[b + F_DEALT + j] = passed[p, j]
-    order = np.zeros(MAXP, np.int64)
+            s[b + F_DEALT + j] = passed[p * 3 + j]
+    order = s[SC_ORDER + OR_DRAFT * (MAXP + 1):SC_ORDER + (OR_DRAFT + 1) * (MAXP + 1)]
     seat_order(s, s[G_FIRST], order)
     if stage == 1:
         push(s, TK_DRAFT_PASS, 0, 2, 0, 0, 0, 0, 0)
@@ -941,11 +943,12 @@ def award_coins(s, p, k):
 @kernel
 def rank_type(s, q, t, pts, st):
     """Spec 7.1 for one type in one province: add the points, return the sole first (-1 none).
-    The Eternal Emperor ranks like a player (spec 8).  ``st``: work space (MAXP + 1 floats)."""
+    The Eternal Emperor ranks like a player (spec 8).  ``st``: work space (MAXP + 1 ints) for
+    the strengths, doubled so that Cao's winning of a tie is a whole step."""
     n = n_colours(s)
     for p in range(n):
-        st[p] = strength(s, p, q, t)
-    best = 0.0
+        st[p] = 2 * strength(s, p, q, t)
+    best = 0
     for p in range(n):
         if st[p] > best:
             best = st[p]
@@ -961,8 +964,8 @@ def rank_type(s, q, t, pts, st):
             if st[p] == best and ability(s, p) == AB_WIN_TIES:
                 h = s[pb(p) + F_HOME]
                 if h == q or s[ADJ + h * N_PROV + q] == 1:
-                    st[p] += 0.5
-                    best += 0.5
+                    st[p] += 1
+                    best += 1
                     tied = 1
                     break
     if tied == 2:
@@ -977,7 +980,7 @@ def rank_type(s, q, t, pts, st):
         if st[p] == best:
             first = p
     pts[first] += dconst(s, K_FIRST)
-    second = 0.0
+    second = 0
     for p in range(n):
         if p != first and st[p] > second:
             second = st[p]
@@ -999,7 +1002,7 @@ def score_province(s, q, pts, spts, coin, st):
     of province q (spec 7.1).  Returns who gets the Coins, in the order D47 draws them:
     ``(control + 1) | (sacred + 1) << 4``, the colour with both firsts (control Coin) and the
     sole strongest on a Sacred Mountain, each -1 for none.  ``st``: work space (MAXP + 1
-    floats)."""
+    ints)."""
     ctrl = -1
     sacred = -1
     fm = rank_type(s, q, M, pts, st)
@@ -1030,7 +1033,7 @@ def score_province(s, q, pts, spts, coin, st):
     return (ctrl + 1) | ((sacred + 1) << 4)
 
 
-@nb.njit(cache=True)
+@kernel
 def score_generation(s):
     n = n_colours(s)
     for i in range(ADJ - TOK):
@@ -1038,18 +1041,22 @@ def score_generation(s):
     for p in range(NCOL):
         s[SNAP_RULERS + p] = s[pb(p) + F_RULER] if p < n_players(s) else -1
     g = s[G_GEN] - 1
-    before = np.zeros(MAXP + 1, np.int64)
-    cbefore = np.zeros(MAXP + 1, np.int64)
+    before = s[SC_SCORE:SC_SCORE + MAXP + 1]
+    cbefore = s[SC_SCORE + MAXP + 1:SC_SCORE + 2 * (MAXP + 1)]
+    pts = s[SC_SCORE + 2 * (MAXP + 1):SC_SCORE + 3 * (MAXP + 1)]
+    spts = s[SC_SCORE + 3 * (MAXP + 1):SC_SCORE + 4 * (MAXP + 1)]
+    coin = s[SC_SCORE + 4 * (MAXP + 1):SC_SCORE + 5 * (MAXP + 1)]
+    st = s[SC_STRENGTH:SC_STRENGTH + MAXP + 1]
     for p in range(n):
         before[p] = s[pb(p) + F_SCORE] - s[pb(p) + F_PTS_COINCONV]
         cbefore[p] = s[pb(p) + F_COINS] + s[pb(p) + F_PTS_COINCONV]
     for q in range(N_PROV):
         if s[QUAR + q] == 1:
             continue
-        pts = np.zeros(MAXP + 1, np.int64)
-        spts = np.zeros(MAXP + 1, np.int64)
-        coin = np.zeros(MAXP + 1, np.int64)
-        st = np.zeros(MAXP + 1, np.float64)
+        for p in range(MAXP + 1):
+            pts[p] = 0
+            spts[p] = 0
+            coin[p] = 0
         who = score_province(s, q, pts, spts, coin, st)
         for p in range(n):
             s[pb(p) + F_SCORE] += pts[p] + spts[p]
@@ -1302,7 +1309,7 @@ def free_type(s, p):
 # ============================================================================ the machine
 
 
-@nb.njit(cache=True)
+@kernel
 def run_auto(s, o):
     """Run the automatic task at ``o`` (or turn it into a decision).  True if a seat must decide."""
     kind = s[o]
@@ -1443,7 +1450,7 @@ def any_free_card(s, p, ft):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def advance(s):
     """Run automatic steps until a seat must decide (or the game is over)."""
     while True:
@@ -1731,7 +1738,7 @@ def most_tokens_players(s, out):
     return k
 
 
-@nb.njit(cache=True)
+@kernel
 def resolve_vote(s):
     """V6-V8."""
     n = n_players(s)
@@ -1749,7 +1756,7 @@ def resolve_vote(s):
         return
     s[G_VOTES_PASSED] += 1
     s[pb(caller) + F_VOTES_PASSED] += 1
-    order = np.zeros(MAXP + 1, np.int64)
+    order = s[SC_ORDER + OR_VOTE * (MAXP + 1):SC_ORDER + (OR_VOTE + 1) * (MAXP + 1)]
     # from the caller's left, the caller last, then the EE (2 players: non-caller, caller, EE)
     nc = colour_order(s, caller + 1, order)
     if kind == VK_REMOVE_ALL_LEADERS:
@@ -1762,7 +1769,7 @@ def resolve_vote(s):
                 draw_dynasty(s, order[i])
         return
     if kind == VK_TOP_TAX:
-        tops = np.zeros(MAXP, np.int64)
+        tops = s[SC_TOPS:SC_TOPS + MAXP + 1]
         k = most_tokens_players(s, tops)
         for i in range(nc - 1, -1, -1):
             p = order[i]
@@ -1854,7 +1861,7 @@ def coin_majority(s, counts, first, second):
             award_coins(s, who, second)
 
 
-@nb.njit(cache=True)
+@kernel
 def resolve_event(s, e):
     """3.4: one Event card.  In 2 players the EE is affected like a player and comes after
     both in the order of choices; the first player chooses for it (D29)."""
@@ -1864,16 +1871,18 @@ def resolve_event(s, e):
     a1 = event_field(s, e, E_A0 + 1)
     a2 = event_field(s, e, E_A0 + 2)
     a3 = event_field(s, e, E_A0 + 3)
-    order = np.zeros(MAXP + 1, np.int64)
+    order = s[SC_ORDER + OR_EVENT * (MAXP + 1):SC_ORDER + (OR_EVENT + 1) * (MAXP + 1)]
     colour_order(s, s[G_FIRST], order)
-    rolled = np.zeros(4, np.int64)
+    rolled = s[SC_ROLLED:SC_ROLLED + 4]
     if kind == EK_ROLL_EACH_REMOVE:
         roll_distinct(s, a0, rolled)
         for i in range(a0):
             for p in range(n):
                 remove_n(s, p, rolled[i], a1, a2)
     elif kind == EK_COIN_MAJORITY:
-        counts = np.zeros(MAXP + 1, np.int64)
+        counts = s[SC_COUNTS:SC_COUNTS + MAXP + 1]
+        for p in range(MAXP + 1):
+            counts[p] = 0
         for p in range(n):
             for q in range(N_PROV):
                 if in_set(s, q, a1):
@@ -1913,7 +1922,9 @@ def resolve_event(s, e):
         for i in range(N_PROV * 2):
             s[STRUCT + i] = 0
     elif kind == EK_COIN_CONTROL:
-        counts = np.zeros(MAXP + 1, np.int64)
+        counts = s[SC_COUNTS:SC_COUNTS + MAXP + 1]
+        for p in range(MAXP + 1):
+            counts[p] = 0
         for q in range(N_PROV):
             for p in range(n):
                 sole = True
@@ -1936,7 +1947,7 @@ def resolve_event(s, e):
                 if represented(s, p, q):
                     push_typed_gain(s, p, q, event_field(s, e, E_A0 + 2), a1, GF_NO_BONUS | GF_NO_EXTRAS)
     elif kind == EK_TOP_TAX:
-        tops = np.zeros(MAXP, np.int64)
+        tops = s[SC_TOPS:SC_TOPS + MAXP + 1]
         k = most_tokens_players(s, tops)
         for j in range(n - 1, -1, -1):
             p = order[j]
@@ -2113,7 +2124,7 @@ def legal_mask(s, out):
     return np.int64(c)
 
 
-@nb.njit(cache=True)
+@kernel
 def play_card(s, p, slot):
     """Play the Dynasty card in ``slot``: it goes to the discard (set-aside copies back).
     The card player makes the Eternal Emperor's choices in its effect (spec 8)."""
@@ -2130,7 +2141,7 @@ def play_card(s, p, slot):
     s[pb(p) + F_CARDS_PLAYED] += 1
     ct = s[DYN_TYPE + c]
     kind = dyn_field(s, ct, C_KIND)
-    a = np.zeros(6, np.int64)
+    a = s[SC_CARD:SC_CARD + 6]
     for i in range(6):
         a[i] = dyn_field(s, ct, C_A0 + i)
     if kind == DK_LEADER:
@@ -2155,7 +2166,7 @@ def play_card(s, p, slot):
         push(s, TK_UPRISING, p, a[0], 0, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def call_vote(s, p, slot):
     """V1-V5 pushed in order: picks from the caller's left (caller last, D48), reveal, extras, result."""
     n = n_players(s)
@@ -2172,7 +2183,7 @@ def call_vote(s, p, slot):
         s[pb(v) + F_PICK] = -1
         s[pb(v) + F_BID] = -1
     s[G_BID_WINNER] = -1
-    order = np.zeros(MAXP, np.int64)
+    order = s[SC_ORDER + OR_CALL * (MAXP + 1):SC_ORDER + (OR_CALL + 1) * (MAXP + 1)]
     seat_order(s, p + 1, order)
     push(s, TK_VOTE_RESOLVE, p, 0, 0, 0, 0, 0, 0)
     for i in range(n - 1, -1, -1):
@@ -2188,7 +2199,7 @@ def call_vote(s, p, slot):
         push(s, TK_AYENAY, order[i], 0, 0, 0, 0, 0, 0)
 
 
-@nb.njit(cache=True)
+@kernel
 def apply(s, a):
     o = top(s)
     kind = s[o]
@@ -2330,7 +2341,7 @@ def apply(s, a):
         q = a - A_PROV
         k = s[o + 2]
         pop(s)
-        order = np.zeros(MAXP + 1, np.int64)
+        order = s[SC_ORDER + OR_APPLY * (MAXP + 1):SC_ORDER + (OR_APPLY + 1) * (MAXP + 1)]
         nc = colour_order(s, p + 1, order)  # the EE after both players
         for i in range(nc - 1, -1, -1):
             v = order[i]
@@ -2566,15 +2577,15 @@ def _resample_rulers(s, observer, rng, pool, slot_know):
         j += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def determinize(s, observer, rng):
     """Resample what ``observer`` cannot see (spec 9): other seats' Dynasty and Vote hands
     together with the decks and other seats' face-down discards (every count kept), the
     Rulers other seats hold or discarded that the observer never held, deck orders, other
     seats' pending secret choices, the Coin values drawn so far, and the chance stream."""
     n = n_players(s)
-    pool = np.zeros(N_DYN, np.int64)
-    slot_know = np.zeros(N_DYN, np.int64)
+    pool = s[SC_POOL:SC_POOL + N_DYN]
+    slot_know = s[SC_POOL + N_DYN:SC_POOL + 2 * N_DYN]
     _resample(s, observer, rng, pool, slot_know, DYN_DECK, G_DYN_PTR, G_DYN_END, F_HAND, F_NDYN, DYN_LOC,
               DYN_KNOW, N_DYN, True)
     _resample(s, observer, rng, pool, slot_know, VOTE_DECK, G_VOTE_PTR, G_VOTE_END, F_VHAND, F_NVOTE, VOTE_LOC,
@@ -2769,17 +2780,13 @@ def features(s, out):
 def provisional(s, out):
     """Points so far, Coins at their mean value 1, and the board scored as if the
     Generation ended now (the heuristic's and MCTS's estimate); every colour, the EE included."""
-    pts = np.zeros(MAXP + 1, np.int64)
-    spts = np.zeros(MAXP + 1, np.int64)
-    coin = np.zeros(MAXP + 1, np.int64)
-    st = np.zeros(MAXP + 1, np.float64)
-    provisional_into(s, out, pts, spts, coin, st)
+    work = np.zeros((4, MAXP + 1), np.int32)
+    provisional_into(s, out, work[0], work[1], work[2], work[3])
 
 
 @kernel
 def provisional_into(s, out, pts, spts, coin, st):
-    """:func:`provisional` with its work arrays given by the caller (MAXP + 1 each: three
-    int64, then floats for :func:`rank_type`)."""
+    """:func:`provisional` with its four work arrays (MAXP + 1 ints each) given by the caller."""
     n = n_colours(s)
     for p in range(MAXP + 1):
         pts[p] = 0

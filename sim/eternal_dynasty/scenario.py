@@ -163,6 +163,6 @@ def score(s, province):
     pts = np.zeros(L.MAXP + 1, np.int64)
     spts = np.zeros(L.MAXP + 1, np.int64)
     coin = np.zeros(L.MAXP + 1, np.int64)
-    R.score_province(s, np.int64(q0(province)), pts, spts, coin, np.zeros(L.MAXP + 1))
+    R.score_province(s, np.int64(q0(province)), pts, spts, coin, np.zeros(L.MAXP + 1, np.int64))
     n = int(s[2])
     return [int(pts[p] + spts[p]) for p in range(n)], [int(coin[p]) for p in range(n)]
