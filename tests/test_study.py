@@ -187,3 +187,42 @@ def test_study_stops_at_a_precision_with_valid_looks(ray_session, tmp_path):
     paths = make_study_report(s)
     text = paths["markdown"].read_text()
     assert "Looks of the stopping rule" in text and "precision reached" in text and f"n={final:,}" in text
+
+
+def test_killed_study_resumes_mid_cell_without_loss_or_duplicates(ray_session, tmp_path):
+    """SIGKILL a `dynasty study` (its own local Ray) while its second cell is half played, then run
+    the same command again: every cell holds each of its games exactly once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from experiments import store
+    from experiments.runner import release_workers
+
+    d = study_dict(tmp_path, games=6000, axes={"options": {"points_order": ["random", "descending"]}})
+    d["base"]["chunk_size"] = 50
+    p = write(tmp_path, d)
+    s = load_study(p)
+    release_workers()  # the subprocess needs the CPUs
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    log = open(tmp_path / "stderr.txt", "w")  # a file, not a pipe nobody reads while the study runs
+    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "study", str(p), "--quiet", "--workers", "2"],
+                            cwd=ROOT, env=env,
+                            stdout=subprocess.DEVNULL, stderr=log)
+    second = s.cells[1]
+    deadline = time.time() + 300
+    while time.time() < deadline and proc.poll() is None and len(store.done_ranges(second.folder, "goofspiel")) < 3:
+        time.sleep(0.02)
+    assert proc.poll() is None, (tmp_path / "stderr.txt").read_text()[-2000:]
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    before = store.done_ranges(second.folder, "goofspiel")
+    assert 3 <= len(before) < 120
+    assert main(["study", str(p), "--quiet"]) == 0
+    for c in s.cells:
+        df = _rows(c.folder)
+        assert len(df) == 6000 * 2 and df["game_index"].nunique() == 6000
+        assert not df.duplicated(["game_index", "seat"]).any()
+    assert json.loads((tmp_path / "study" / "study.json").read_text())["complete"]
