@@ -197,7 +197,7 @@ def search(tune: Tune, evaluate: Callable[[dict[str, int]], float], storage: str
                                 load_if_exists=True)
     for t in study.get_trials(deepcopy=False):
         if t.state == optuna.trial.TrialState.RUNNING:  # stopped mid-trial: fail it, ask its values again
-            study._storage.set_trial_state_values(t._trial_id, optuna.trial.TrialState.FAIL)
+            study.tell(t.number, state=optuna.trial.TrialState.FAIL)
             study.enqueue_trial(t.params)
     done = len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE])
 

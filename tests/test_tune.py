@@ -71,3 +71,19 @@ seed = 4
 
     st = optuna.load_study(study_name="tune", storage=f"sqlite:///{out / 'optuna.db'}")
     assert len(st.trials) == 3
+
+
+def test_a_trial_stopped_mid_run_is_asked_again_with_its_values(tmp_path):
+    """A trial left RUNNING in Optuna's storage (its process was killed) is marked failed on resume and
+    its values are the next ones asked, so its results folder continues instead of being orphaned."""
+    import optuna
+
+    storage = f"sqlite:///{tmp_path / 'o.db'}"
+    st = optuna.create_study(study_name="tune", storage=storage, direction="minimize")
+    stale = st.ask().suggest_int("x", 0, 40)
+    tune = Tune(name="t", description="", output=None, base={}, search={"x": (0, 40)}, trials=3, games=1, seed=1)
+    asked = []
+    study = search(tune, lambda v: asked.append(v["x"]) or abs(v["x"] - 5), storage=storage)
+    assert asked[0] == stale and len(asked) == 3
+    states = [t.state for t in study.trials]
+    assert states.count(optuna.trial.TrialState.COMPLETE) == 3 and states[0] == optuna.trial.TrialState.FAIL
