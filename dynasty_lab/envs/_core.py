@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core import NO_PLAYER
+from sim.core import H_CURRENT, NO_PLAYER
 from sim.registry import get_game
 
 REWARDS = ("win", "score")
@@ -31,25 +31,31 @@ class Table:
         self.obs = self.spec.observation
         self.num_actions = self.spec.num_actions
         self.state = None
-        self._mask = np.zeros(self.num_actions, np.bool_)
+        self._legal = None
 
     def new(self, seed: int) -> None:
         self.state = self.k.new_state(np.int64(seed), np.int64(self.players), self.opt)
+        self._legal = None
 
+    # The header says who moves (H_CURRENT, NO_PLAYER exactly when the game is over: sim.core),
+    # read directly rather than through a kernel call: adapters ask often.
     @property
     def current(self) -> int:
-        return int(self.k.current_player(self.state))
+        return int(self.state[H_CURRENT])
 
     @property
     def over(self) -> bool:
-        return bool(self.k.is_terminal(self.state))
+        return int(self.state[H_CURRENT]) == NO_PLAYER
 
     def mask(self) -> np.ndarray:
-        """Legal actions of the seat to move (a fresh bool array; all False once over)."""
-        m = np.zeros(self.num_actions, np.bool_)
-        if not self.over:
-            self.k.legal_mask(self.state, m)
-        return m
+        """Legal actions of the seat to move (bool, all False once over; computed once per
+        decision: do not modify)."""
+        if self._legal is None:
+            m = np.zeros(self.num_actions, np.bool_)
+            if not self.over:
+                self.k.legal_mask(self.state, m)
+            self._legal = m
+        return self._legal
 
     def tensor(self, player: int) -> np.ndarray:
         out = np.zeros(self.obs.size, np.float32)
@@ -58,6 +64,7 @@ class Table:
 
     def apply(self, action: int) -> None:
         self.k.apply(self.state, np.int64(action))
+        self._legal = None
 
     def legal_or_remap(self, action, illegal: str) -> int:
         """``action`` if legal; otherwise raise (``illegal="raise"``) or take the k-th legal

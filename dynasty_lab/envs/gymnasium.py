@@ -94,7 +94,7 @@ class DynastyEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The learning seat's legal actions (bool)."""
-        return self.table.mask()
+        return self.table.mask().copy()
 
     def _info(self) -> dict:
         return {"action_mask": self.table.mask().astype(np.int8), "seat": self.seat}
