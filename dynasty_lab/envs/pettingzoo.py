@@ -82,7 +82,8 @@ class DynastyAEC(AECEnv):
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new game: its deal is a function of ``seed`` (given one), else of the
-        environment's seed and the number of earlier resets."""
+        environment's seed and the number of earlier resets.  ``options`` is accepted for the
+        API and ignored: the rule options are fixed when the environment is made."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.table.new(int(self._rng.integers(2 ** 62)))
