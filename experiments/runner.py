@@ -20,7 +20,9 @@ from __future__ import annotations
 import json
 import logging
 import os
+import signal
 import sys
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -306,15 +308,28 @@ def _start_ray(address: str | None, workers: int | None, niceness: int | None = 
                            "session, whose workers keep the niceness they were started with")
         return ray, False
     address = address or os.environ.get("RAY_ADDRESS") or None
+    before = signal.getsignal(signal.SIGTERM)
     if address:
         if niceness is not None:
             raise RunError("niceness applies to a local Ray only; on a cluster the nodes' own setting stands "
                            "(start each node with RAY_worker_niceness=N ray start ..., see docs/experiments.md)")
-        _loopback(False)  # a cluster: the nodes' addresses, and Ray's token authentication, as configured there
+        # a cluster: the nodes' addresses and Ray's token authentication as configured there; a Ray on this
+        # machine's loopback (another local run's) is joined in loopback mode, or Ray would rewrite 127.0.0.1
+        # to the machine's network address, where nothing listens
+        _loopback(address.split("://")[-1].rsplit(":", 1)[0] in ("127.0.0.1", "localhost", "[::1]", "::1"))
         ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
     else:
         ray.init(**local_ray_options(workers, niceness))
+    _keep_sigterm_handler(before)
     return ray, True
+
+
+def _keep_sigterm_handler(before) -> None:
+    """Put back the caller's SIGTERM handler (the CLI's turns SIGTERM into a clean interruption);
+    Ray's core installs one of its own that aborts the process, so a `kill` would otherwise leave
+    the session unrecorded (no game is lost either way: parts are written whole)."""
+    if callable(before) and threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, before)
 
 
 def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_size: int | None = None,

@@ -305,8 +305,10 @@ def test_lost_worker_is_replaced_and_its_chunk_played_again(ray_session, tmp_pat
     pd.testing.assert_frame_equal(comparable(df), comparable(reference(cfg))[df.columns])
 
 
-def test_killed_process_resumes(ray_session, tmp_path):
-    """SIGKILL a `dynasty run` joined to this Ray cluster mid-way, then run again."""
+@pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
+def test_killed_process_resumes(ray_session, tmp_path, sig):
+    """SIGKILL (or SIGTERM: a clean interruption, recorded) a `dynasty run` joined to this Ray cluster
+    mid-way, then run again."""
     d = base(tmp_path, games=30000, output=str(tmp_path / "k"))
     path = write_toml(tmp_path / "k.toml", d)
     cfg = load_config(path)
@@ -318,8 +320,11 @@ def test_killed_process_resumes(ray_session, tmp_path):
     while time.time() < deadline and proc.poll() is None and len(store.done_ranges(cfg.output, GAME)) < 5:
         time.sleep(0.05)
     assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-    proc.send_signal(signal.SIGKILL)
+    proc.send_signal(sig)
     proc.wait()
+    if sig == signal.SIGTERM:  # the CLI's handler, not Ray's (which aborts): exit 130 and the session recorded
+        assert proc.returncode == 130 and "interrupted:" in proc.stderr.read().decode()
+        assert json.loads((cfg.output / "manifest.json").read_text())["sessions"][-1]["status"] == "interrupted"
     before = store.done_ranges(cfg.output, GAME)
     assert 5 <= len(before) < 3000
     s = run(cfg, workers=2, chunk_size=5000, progress=False)
