@@ -64,8 +64,8 @@ def _parse(source: Any, where: str) -> Any:
         raise ReplayError(f"{where}: larger than {MAX_REPLAY_BYTES // 2**20} MiB; not a replay")
     try:
         return json.loads(text, parse_constant=_no_constant)
-    except ReplayError:
-        raise
+    except ReplayError as e:
+        raise ReplayError(f"{where}: {e}") from None
     except RecursionError:
         raise ReplayError(f"{where}: not a replay (JSON nested too deeply)") from None
     except (ValueError, UnicodeDecodeError) as e:  # JSONDecodeError is a ValueError

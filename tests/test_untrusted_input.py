@@ -2,12 +2,14 @@
 types (sim.replay.ReplayError, experiments.config.ConfigError), nothing executed, no other
 exception and no hang under property-based fuzzing (hypothesis) of the input.
 
-A watchdog (faulthandler) ends the test process with a traceback if one example hangs.
+A watchdog (faulthandler, re-armed for every example) ends the test process with a
+traceback if one example runs for more than HANG_S seconds.
 """
 
 import copy
 import faulthandler
 import json
+import sys
 
 import numpy as np
 import pytest
@@ -18,14 +20,18 @@ from sim import Game
 from sim.registry import game_names
 from sim.replay import MAX_REPLAY_BYTES, ReplayError, read_replay
 
-FUZZ = settings(max_examples=150, deadline=None, derandomize=True,
+FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-HANG_S = 120
+HANG_S = 60  # per example; one takes well under a second on an idle core
+
+
+def arm():
+    faulthandler.dump_traceback_later(HANG_S, exit=True, file=sys.__stderr__)
 
 
 @pytest.fixture(autouse=True)
 def watchdog():
-    faulthandler.dump_traceback_later(HANG_S, exit=True)
+    arm()
     yield
     faulthandler.cancel_dump_traceback_later()
 
@@ -53,6 +59,7 @@ json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=
 
 
 def expect_replay_error_or_game(rep):
+    arm()
     try:
         g = Game.from_replay(rep)
     except ReplayError as e:
@@ -71,6 +78,7 @@ def test_the_base_replays_re_play():
 @FUZZ
 @given(value=json_values)
 def test_any_json_value_is_refused_with_a_replay_error(value):
+    arm()
     with pytest.raises(ReplayError):
         Game.from_replay(json.dumps(value) if not isinstance(value, dict) else value)
 
@@ -78,6 +86,7 @@ def test_any_json_value_is_refused_with_a_replay_error(value):
 @FUZZ
 @given(text=st.binary(max_size=200) | st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")))
 def test_any_bytes_are_refused_with_a_replay_error(text, tmp_path_factory):
+    arm()
     path = tmp_path_factory.mktemp("rep") / "r.json"
     path.write_bytes(text)
     with pytest.raises(ReplayError, match=str(path)):
@@ -185,7 +194,7 @@ def test_a_file_too_large_or_not_json_is_refused(tmp_path):
         Game.from_replay(deep)
     nan = tmp_path / "nan.json"
     nan.write_text(json.dumps(dict(BASES["goofspiel"], scores=[float("nan")] * 3)))
-    with pytest.raises(ReplayError, match="NaN is not a number"):
+    with pytest.raises(ReplayError, match=f"{nan}: not valid JSON for a replay: NaN is not a number"):
         Game.from_replay(nan)
     with pytest.raises(ReplayError, match="cannot read the replay"):
         Game.from_replay(tmp_path / "missing.json")
@@ -203,6 +212,7 @@ toml_values = st.recursive(toml_scalars, lambda inner: st.lists(inner, max_size=
 
 
 def expect_config_error_or_config(data):
+    arm()
     try:
         cfg = from_dict(data, "c.toml", user_agents=False)
     except ConfigError as e:
@@ -236,6 +246,7 @@ def test_mixed_fields_are_refused_or_valid(game, options, components, players, a
 @FUZZ
 @given(text=st.binary(max_size=300))
 def test_any_config_file_bytes_give_a_config_error(text, tmp_path_factory):
+    arm()
     path = tmp_path_factory.mktemp("cfg") / "c.toml"
     path.write_bytes(text)
     try:
