@@ -345,6 +345,33 @@ def open_results(out: Path, cfg) -> dict[str, Any]:
     return m
 
 
+def open_plan(out, manifest_name: str, fmt: str, identity: dict[str, Any], source: str,
+              kind: str) -> dict[str, Any] | None:
+    """The manifest ``out/manifest_name`` of a study or tournament folder if ``identity`` made it, None for a
+    new folder; a ResultsError (one line) for an unreadable manifest, another config's folder, or a non-empty
+    folder without one.  ``kind`` names the planner in messages ("study", "tournament")."""
+    out = location(out)
+    p = out / manifest_name
+    ident = json.loads(json.dumps(identity))
+    if p.exists():
+        try:
+            m = json.loads(p.read_text())
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise ResultsError(f"{p}: unreadable {kind} manifest ({e})") from None
+        if not isinstance(m, dict) or m.get("format") != fmt:
+            raise ResultsError(f"{p}: not a {fmt} manifest")
+        if m.get("identity") != ident:
+            theirs = m.get("identity", {})
+            diff = next((k for k in ident if theirs.get(k) != ident[k]), "?")
+            raise ResultsError(f"{source}: {diff}: the {kind} folder {out} was made by another {kind} config "
+                               f"({diff}: {theirs.get(diff)!r} there, {ident.get(diff)!r} in the config); "
+                               "choose another output or delete the folder")
+        return m
+    if out.exists() and any(out.iterdir()):
+        raise ResultsError(f"{source}: output: {out} is not empty and holds no {manifest_name}; choose another output")
+    return None
+
+
 def open_dataset(out) -> ds.Dataset:
     """The Parquet dataset of a results folder (the ``game`` column comes from the folder name)."""
     d = location(out) / "data"

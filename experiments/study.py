@@ -366,26 +366,12 @@ def _now() -> str:
 
 def open_study(study: Study) -> dict[str, Any]:
     """The study's manifest: a new one, or the folder's own if it was made by the same study config."""
-    from experiments.store import ResultsError
+    from experiments.store import open_plan
 
-    out = study.output
-    p = out / "study.json"
-    ident = json.loads(json.dumps(study.identity()))
-    if p.exists():
-        try:
-            m = json.loads(p.read_text())
-        except (OSError, json.JSONDecodeError) as e:
-            raise ResultsError(f"{p}: unreadable study manifest ({e})") from None
-        if m.get("format") != FORMAT:
-            raise ResultsError(f"{p}: not a {FORMAT} manifest")
-        if m.get("identity") != ident:
-            theirs = m.get("identity", {})
-            diff = next((k for k in ident if theirs.get(k) != ident[k]), "?")
-            raise ResultsError(f"{study.source}: {diff}: the study folder {out} was made by another study config "
-                               f"({diff} differs); choose another output or delete the folder")
+    m = open_plan(study.output, "study.json", FORMAT, study.identity(), study.source, "study")
+    if m is not None:
         return m
-    if out.exists() and any(out.iterdir()):
-        raise ResultsError(f"{study.source}: output: {out} is not empty and holds no study.json; choose another output")
+    ident = json.loads(json.dumps(study.identity()))
     return {"format": FORMAT, "version": VERSION, "name": study.name, "identity": ident,
             "cells": [{"index": c.index, "name": c.name, "values": c.values, "folder": str(c.folder)} for c in study.cells],
             "baseline": study.baseline, "looks": [], "sessions": [], "complete": False}

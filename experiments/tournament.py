@@ -244,26 +244,12 @@ def _now() -> str:
 
 def open_tournament(t: Tournament) -> dict[str, Any]:
     """The tournament's manifest: a new one, or the folder's own if the same config made it."""
-    from experiments.store import ResultsError
+    from experiments.store import open_plan
 
-    p = t.output / "tournament.json"
-    ident = json.loads(json.dumps(t.identity()))
-    if p.exists():
-        try:
-            m = json.loads(p.read_text())
-        except (OSError, json.JSONDecodeError) as e:
-            raise ResultsError(f"{p}: unreadable tournament manifest ({e})") from None
-        if m.get("format") != FORMAT:
-            raise ResultsError(f"{p}: not a {FORMAT} manifest")
-        if m.get("identity") != ident:
-            theirs = m.get("identity", {})
-            diff = next((k for k in ident if theirs.get(k) != ident[k]), "?")
-            raise ResultsError(f"{t.source}: {diff}: the folder {t.output} holds another tournament ({diff}: "
-                               f"{theirs.get(diff)!r} there, {ident[diff]!r} in the config); choose another output")
+    m = open_plan(t.output, "tournament.json", FORMAT, t.identity(), t.source, "tournament")
+    if m is not None:
         return m
-    if t.output.exists() and any(t.output.iterdir()):
-        raise ResultsError(f"{t.source}: output: {t.output} is not empty and holds no tournament.json; "
-                           "choose another output")
+    ident = json.loads(json.dumps(t.identity()))
     return {"format": FORMAT, "version": VERSION, "name": t.name, "description": t.description,
             "identity": ident,
             "lineups": [{"index": x.index, "players": x.players, "agents": [t.pool[a] for a in x.agents],
