@@ -203,6 +203,9 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
                          "rotations of a deal are not quite: the ratings' bootstrap over deals is the safer "
                          "interval"),
                    image(mname, "pairwise win matrix")]
+    from experiments.viewer import lineup_blocks
+
+    blocks += lineup_blocks(t.lineups, out)
     blocks += [(2, "About this report"),
                f"Made by `dynasty tournament --report-only` from {t.output}. Each game's ranks are broken into "
                "pairwise comparisons between seats of different agents and a Bradley-Terry model is fitted "

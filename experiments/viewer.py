@@ -423,6 +423,36 @@ def notable_games(res) -> list[tuple[str, int]]:
     return out
 
 
+MAX_LINEUP_PAGES = 30  # a tournament report links a game of at most this many lineups
+
+
+def lineup_blocks(lineups, out: Path) -> list:
+    """A tournament report's section of viewer pages: the first game (game index 0, the first deal in its
+    first rotation) of each lineup that has played it, re-played from the lineup's run config."""
+    from experiments import store
+    from experiments.runner import ChunkContext, job_of
+
+    blocks: list = [(2, "Games to watch: a game of each lineup")]
+    lines, folder = [], out / "viewer"
+    for x in list(lineups)[:MAX_LINEUP_PAGES]:
+        if not any(a == 0 for a, _ in store.done_ranges(x.config.output, x.config.game)):
+            continue
+        try:
+            rep = ChunkContext(job_of(x.config)).replay(0)
+            path = folder / f"lineup-{x.index:03d}-game-000000000.json"
+            folder.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(rep, indent=1))
+            page = write_page(path)
+            lines.append(f"- [lineup {x.index}: {' / '.join(x.labels)}](viewer/{page.name}): {_describe(rep)}")
+        except Exception as e:  # e.g. a user agent, whose games are not re-played: say why, keep the report
+            lines.append(f"- lineup {x.index} ({' / '.join(x.labels)}): no page ({type(e).__name__}: {e})")
+    if not lines:
+        return blocks + ["No lineup has played its first game yet."]
+    more = (f"\n(the first {MAX_LINEUP_PAGES} of {len(lineups)} lineups)" if len(lineups) > MAX_LINEUP_PAGES else "")
+    return blocks + ["Each page steps through one game (board, decisions, chance, scores, each seat's view; "
+                     "docs/viewer.md).\n" + "\n".join(lines) + more]
+
+
 def _describe(rep: dict) -> str:
     agents = (rep.get("experiment") or {}).get("agents") or []
     who = ", ".join(f"seat {p} {a}" for p, a in enumerate(agents))

@@ -130,6 +130,12 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
     assert (tmp_path / "t" / "report" / "report.md").exists()
     md = (tmp_path / "t" / "report" / "report.md").read_text()
     assert "## 2 players: ratings" in md and "## 3 players: ratings" in md and "ms / decision" in md
+    # a game of each lineup (each agent pair at 2 players) linked to its viewer page, which exists
+    watch = md.split("## Games to watch: a game of each lineup")[1].split("## About this report")[0]
+    assert watch.count("- [lineup ") == len(t.lineups)
+    for x in t.lineups:
+        page = tmp_path / "t" / "report" / "viewer" / f"lineup-{x.index:03d}-game-000000000.html"
+        assert page.exists() and f"(viewer/{page.name})" in watch and " / ".join(x.labels) in watch
 
     tabs = tournament_tables(t, bootstrap=300)
     for n in (2, 3):
