@@ -11,11 +11,10 @@ the public tensor.  Layout table: docs/games/emperors_choice.md.
 import numba as nb
 import numpy as np
 
-from sim.core import FNV_OFFSET, H_NPLAYERS, fnv_words, hash64
+from sim.core import FNV_OFFSET, fnv_words, hash64
 from sim.emperors_choice import layout as L
-from sim.emperors_choice.layout import (G_FORCED_N, G_LOG_N, KNOWN, LOC, LOC_DECK, LOC_HAND, LOG, MAXP, N_POLICY,
-                                        N_TRIB, PL, PS, REVEALING, SCRATCH, TRIB_DECK, UNDER, F_TRIB)
-from sim.emperors_choice.rules import ncards, pb
+from sim.emperors_choice.layout import (LOG, MAXP, PL, PS, SCRATCH)
+from sim.emperors_choice.rules import masked_state
 from sim.observe import HEADER_REGIONS, Field, Observation, masked_fields, regions_between
 
 REGIONS = list(HEADER_REGIONS) + regions_between(L, (
@@ -35,42 +34,7 @@ FIELDS, INDEX, SIZE = masked_fields(L, REGIONS, MAXP, PS, PL, extra=(
 HIDDEN = SIZE - MAXP
 
 
-@nb.njit(cache=True)
-def masked(s, player, hidden):
-    """The state as ``rules.info_key`` masks it for ``player`` (-1: for nobody); the
-    unknown cards per hand go to ``hidden``."""
-    c = s.copy()
-    c[0] = 0
-    c[1] = 0
-    c[5] = 0
-    c[6] = 0
-    n = s[H_NPLAYERS]
-    hidden[:] = 0
-    for card in range(ncards(s)):
-        loc = s[LOC + card]
-        if loc >= LOC_HAND and loc < LOC_HAND + MAXP and loc != LOC_HAND + player and s[KNOWN + card] == 0:
-            hidden[loc - LOC_HAND] += 1
-            c[LOC + card] = LOC_DECK
-    for q in range(n):
-        if q != player:
-            tot = 0
-            for t in range(N_TRIB):
-                tot += s[pb(q) + F_TRIB + t]
-                c[pb(q) + F_TRIB + t] = 0
-            c[pb(q) + F_TRIB] = tot
-    for card in range(N_POLICY):
-        tot = 0
-        for t in range(N_TRIB):
-            tot += s[UNDER + card * N_TRIB + t]
-            c[UNDER + card * N_TRIB + t] = 0
-        c[UNDER + card * N_TRIB] = tot
-    for t in range(N_TRIB):
-        c[TRIB_DECK + t] = 0
-    for i in range(LOG, REVEALING):
-        c[i] = 0
-    c[G_LOG_N] = 0
-    c[G_FORCED_N] = 0
-    return c
+masked = masked_state  # the one masking, shared with rules.info_key
 
 
 @nb.njit(cache=True)

@@ -1677,21 +1677,17 @@ def returns(s, scores, wins):
 
 
 @nb.njit(cache=True)
-def info_key(s, player):
-    """A 64-bit key of what ``player`` knows (sim.core contract).
-
-    Masked: the RNG and seed words, the chance log, which unknown cards lie in the deck or
-    in other hands (only how many each hand holds is public: R-C7), the values of other
-    players' Tribute cards and of those under Policy cards (only counts), and the Tribute
-    deck's composition.
-    """
+def masked_state(s, player, hidden):
+    """The state with what ``player`` cannot see masked (-1: for every seat), and the number of
+    unknown cards in each hand in ``hidden``: what :func:`info_key` hashes and the observation
+    tensors (observe.py) show."""
     c = s.copy()
     c[0] = 0
     c[1] = 0
     c[5] = 0
     c[6] = 0
     n = s[H_NPLAYERS]
-    hidden = np.zeros(MAXP, np.int64)
+    hidden[:] = 0
     for card in range(ncards(s)):
         loc = s[LOC + card]
         if loc >= LOC_HAND and loc < LOC_HAND + MAXP and loc != LOC_HAND + player and s[KNOWN + card] == 0:
@@ -1716,6 +1712,20 @@ def info_key(s, player):
         c[i] = 0
     c[G_LOG_N] = 0
     c[G_FORCED_N] = 0
+    return c
+
+
+@nb.njit(cache=True)
+def info_key(s, player):
+    """A 64-bit key of what ``player`` knows (sim.core contract).
+
+    Masked: the RNG and seed words, the chance log, which unknown cards lie in the deck or
+    in other hands (only how many each hand holds is public: R-C7), the values of other
+    players' Tribute cards and of those under Policy cards (only counts), and the Tribute
+    deck's composition.
+    """
+    hidden = np.zeros(MAXP, np.int64)
+    c = masked_state(s, player, hidden)
     return hash64(np.int64(fnv_words(hidden, fnv_words(c[:SCRATCH], FNV_OFFSET))), player)
 
 

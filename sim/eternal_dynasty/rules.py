@@ -2663,12 +2663,9 @@ def determinize(s, observer, rng):
 
 
 @nb.njit(cache=True)
-def info_key(s, player):
-    """A 64-bit key of what ``player`` knows: the state up to the chance log, with the RNG,
-    deck orders, card locations and the knowledge bits (DYN_KNOW ...) masked, other seats'
-    hands, dealt Rulers and pending secret choices masked (their counts stay), and every Coin
-    value and the bag's contents masked (Coin counts stay).  Everything
-    ``determinize`` changes for ``player`` is masked, so its states share the key."""
+def masked_state(s, player):
+    """The state with what ``player`` cannot see masked (-1: for every seat): what
+    :func:`info_key` hashes and the observation tensors (observe.py) show."""
     c = s[:LOG].copy()
     c[0] = 0
     c[1] = 0
@@ -2708,7 +2705,17 @@ def info_key(s, player):
         c[G_BAG2] = 0
         for p in range(NCOL):
             c[pb(p) + F_COIN_VALUE] = 0
-    return hash_words(c, player)
+    return c
+
+
+@nb.njit(cache=True)
+def info_key(s, player):
+    """A 64-bit key of what ``player`` knows: the state up to the chance log, with the RNG,
+    deck orders, card locations and the knowledge bits (DYN_KNOW ...) masked, other seats'
+    hands, dealt Rulers and pending secret choices masked (their counts stay), and every Coin
+    value and the bag's contents masked (Coin counts stay).  Everything
+    ``determinize`` changes for ``player`` is masked, so its states share the key."""
+    return hash_words(masked_state(s, player), player)
 
 
 # ============================================================================ features, evaluation

@@ -8,14 +8,11 @@ tensor.  Layout table: docs/games/middle_kingdom.md.
 """
 
 import numba as nb
-import numpy as np
 
 from sim.core import hash_words
 from sim.middle_kingdom import layout as L
-from sim.middle_kingdom.layout import (DECK, F_EMP_SLOT, F_HAND, F_HAND_START, F_SLOT_CARD,
-                                       F_SLOT_STACK, F_SLOT_STEP, F_ZERO, G_DECK_PTR, G_PHASE, MAXP, N_DYN,
-                                       NO_CARD, PH_COMMIT, PL, PS, STEP_COMMIT)
-from sim.middle_kingdom.rules import COMMITTED, n_players, pb
+from sim.middle_kingdom.layout import (MAXP, PL, PS)
+from sim.middle_kingdom.rules import masked_state
 from sim.observe import HEADER_REGIONS, Observation, masked_fields, regions_between
 
 REGIONS = list(HEADER_REGIONS) + regions_between(L, (
@@ -31,30 +28,7 @@ REGIONS = list(HEADER_REGIONS) + regions_between(L, (
 FIELDS, INDEX, SIZE = masked_fields(L, REGIONS, MAXP, PS, PL)
 
 
-@nb.njit(cache=True)
-def masked(s, player):
-    """The state as ``rules.info_key`` masks it for ``player`` (-1: for nobody)."""
-    c = s.copy()
-    c[0] = 0
-    c[1] = 0
-    c[5] = 0
-    c[6] = 0
-    for i in range(DECK + s[G_DECK_PTR], DECK + N_DYN):
-        c[i] = 0
-    if s[G_PHASE] == PH_COMMIT:
-        for q in range(n_players(s)):
-            if q == player:
-                continue
-            b = pb(q)
-            c[b + F_HAND] = s[b + F_HAND_START]
-            c[b + F_ZERO] = 0
-            c[b + F_EMP_SLOT] = 0 if s[b + F_EMP_SLOT] >= 0 else -1
-            for j in range(2):
-                if s[b + F_SLOT_CARD + j] != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
-                    c[b + F_SLOT_CARD + j] = COMMITTED
-                    if s[b + F_HAND_START] == 1:
-                        c[b + F_SLOT_STACK + j] = 0
-    return c
+masked = masked_state  # the one masking, shared with rules.info_key
 
 
 @nb.njit(cache=True)

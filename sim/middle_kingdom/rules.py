@@ -1211,13 +1211,9 @@ COMMITTED = 99  # info_key: "a card lies face down here", value unknown
 
 
 @nb.njit(cache=True)
-def info_key(s, player):
-    """A 64-bit key of what ``player`` knows (sim.core contract).
-
-    Hashes the state with the hidden parts masked: the RNG and seed words, the order of
-    the undrawn deck, and, during the blind commit, the other seats' face-down cards (only
-    *that* they committed is public; their hands show as at the start of the round).
-    """
+def masked_state(s, player):
+    """The state with what ``player`` cannot see masked (-1: for every seat): what
+    :func:`info_key` hashes and the observation tensors (observe.py) show."""
     c = s.copy()
     c[0] = 0
     c[1] = 0
@@ -1238,7 +1234,18 @@ def info_key(s, player):
                     c[b + F_SLOT_CARD + j] = COMMITTED
                     if s[b + F_HAND_START] == 1:
                         c[b + F_SLOT_STACK + j] = 0
-    return hash_words(c, player)
+    return c
+
+
+@nb.njit(cache=True)
+def info_key(s, player):
+    """A 64-bit key of what ``player`` knows (sim.core contract).
+
+    Hashes the state with the hidden parts masked: the RNG and seed words, the order of
+    the undrawn deck, and, during the blind commit, the other seats' face-down cards (only
+    *that* they committed is public; their hands show as at the start of the round).
+    """
+    return hash_words(masked_state(s, player), player)
 
 
 @kernel

@@ -9,13 +9,11 @@ docs/games/ming_dynasty.md.
 """
 
 import numba as nb
-import numpy as np
 
 from sim.core import hash_words
 from sim.ming_dynasty import layout as L
-from sim.ming_dynasty.layout import (DECK, F_COMMIT, F_COMMIT_SEC, G_DECK_N, G_DECK_PTR, G_LOG_N, G_PHASE,
-                                     G_SCRIPT_N, LOG, MAX_DRAWS, MAXP, N_CARD_KINDS, PL, PS)
-from sim.ming_dynasty.rules import PH_COMMIT, n_players, pb
+from sim.ming_dynasty.layout import (MAXP, PL, PS)
+from sim.ming_dynasty.rules import masked_state
 from sim.observe import HEADER_REGIONS, Observation, masked_fields, regions_between
 
 REGIONS = list(HEADER_REGIONS) + regions_between(L, (
@@ -30,31 +28,7 @@ REGIONS = list(HEADER_REGIONS) + regions_between(L, (
 FIELDS, INDEX, SIZE = masked_fields(L, REGIONS, MAXP, PS, PL)
 
 
-@nb.njit(cache=True)
-def masked(s, player):
-    """The state as ``rules.info_key`` masks it for ``player`` (-1: for nobody)."""
-    c = s.copy()
-    c[0] = 0
-    c[1] = 0
-    c[5] = 0
-    c[6] = 0
-    c[G_SCRIPT_N] = 0
-    for i in range(c[G_LOG_N], MAX_DRAWS):
-        c[LOG + i] = 0
-    cnt = np.zeros(N_CARD_KINDS, np.int64)
-    for i in range(s[G_DECK_PTR], s[G_DECK_N]):
-        cnt[s[DECK + i]] += 1
-    k = s[G_DECK_PTR]
-    for sym in range(N_CARD_KINDS):
-        for _ in range(cnt[sym]):
-            c[DECK + k] = sym
-            k += 1
-    if s[G_PHASE] == PH_COMMIT:
-        for q in range(n_players(s)):
-            if q != player:
-                c[pb(q) + F_COMMIT] = 0
-                c[pb(q) + F_COMMIT_SEC] = 0
-    return c
+masked = masked_state  # the one masking, shared with rules.info_key
 
 
 @nb.njit(cache=True)

@@ -1217,14 +1217,9 @@ def determinize(s, observer, rng):
 
 
 @nb.njit(cache=True)
-def info_key(s, player):
-    """A 64-bit key of what ``player`` knows (sim.core contract).
-
-    Hashes the state with the hidden parts masked: the RNG and seed words, the order of the
-    undrawn supply (its composition is public), the future of a scripted replay, and,
-    during the commitment step, the other seats' commitments, with their sections under
-    ``return_choice = in_commitment`` (only *that* they committed is public).
-    """
+def masked_state(s, player):
+    """The state with what ``player`` cannot see masked (-1: for every seat): what
+    :func:`info_key` hashes and the observation tensors (observe.py) show."""
     c = s.copy()
     c[0] = 0
     c[1] = 0
@@ -1246,7 +1241,19 @@ def info_key(s, player):
             if q != player:
                 c[pb(q) + F_COMMIT] = 0
                 c[pb(q) + F_COMMIT_SEC] = 0
-    return hash_words(c, player)
+    return c
+
+
+@nb.njit(cache=True)
+def info_key(s, player):
+    """A 64-bit key of what ``player`` knows (sim.core contract).
+
+    Hashes the state with the hidden parts masked: the RNG and seed words, the order of the
+    undrawn supply (its composition is public), the future of a scripted replay, and,
+    during the commitment step, the other seats' commitments, with their sections under
+    ``return_choice = in_commitment`` (only *that* they committed is public).
+    """
+    return hash_words(masked_state(s, player), player)
 
 
 @kernel
