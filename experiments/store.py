@@ -305,8 +305,13 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     return m
 
 
+def write_json(path, data: Any) -> None:
+    """Write a manifest (``manifest.json``, ``study.json``, ``tournament.json``) atomically, indented."""
+    atomic_write(path, (json.dumps(data, indent=1) + "\n").encode())
+
+
 def write_manifest(out: Path, manifest: dict[str, Any]) -> None:
-    atomic_write(location(out) / "manifest.json", (json.dumps(manifest, indent=1) + "\n").encode())
+    write_json(location(out) / "manifest.json", manifest)
 
 
 def new_manifest(cfg) -> dict[str, Any]:

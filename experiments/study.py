@@ -378,9 +378,9 @@ def open_study(study: Study) -> dict[str, Any]:
 
 
 def write_study_manifest(study: Study, m: dict[str, Any]) -> None:
-    from experiments.store import atomic_write
+    from experiments.store import write_json
 
-    atomic_write(study.output / "study.json", (json.dumps(m, indent=1) + "\n").encode())
+    write_json(study.output / "study.json", m)
 
 
 # --------------------------------------------------------------------------- running

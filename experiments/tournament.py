@@ -258,9 +258,9 @@ def open_tournament(t: Tournament) -> dict[str, Any]:
 
 
 def write_manifest(t: Tournament, m: dict[str, Any]) -> None:
-    from experiments.store import atomic_write
+    from experiments.store import write_json
 
-    atomic_write(t.output / "tournament.json", (json.dumps(m, indent=1) + "\n").encode())
+    write_json(t.output / "tournament.json", m)
 
 
 @dataclass
