@@ -19,6 +19,17 @@ cards), the counts summed, and the model fitted again; the bootstrap fits use a 
 minorisation-maximisation fit (Hunter 2004, :func:`mm_fit`) that the tests check against
 choix.  The same bootstrap gives intervals of rating differences (:meth:`Ratings.difference`).
 
+**alpha-Rank** (optional: OpenSpiel's ``open_spiel.python.egt.alpharank``, the ``alpharank`` or
+``dev`` extra; Omidshafiei et al., "alpha-Rank: Multi-Agent Evaluation by Evolution", Scientific
+Reports 2019).  The meta-game is the constant-sum matrix of win shares, payoff of i against j =
+share of the comparisons between i and j that i won (:func:`payoff_matrix`; 0.5 on the diagonal
+and between agents that never met), ranked in its single-population form with OpenSpiel's
+population size m = 50 and the alpha of OpenSpiel's sweep (``sweep_pi_vs_alpha``: alpha doubled
+from 1e-4 until the stationary distribution stops changing, the large-alpha regime the paper
+recommends).  Intervals: the stationary distribution of every bootstrap resample of the win
+matrix (the ratings' own resamples, kept in :attr:`Ratings.win_samples`) at that same alpha, and
+its percentiles (:func:`alpha_rank`, :meth:`Ratings.alpha_rank`).
+
 The per-deal counts are one DuckDB query over the lineups' Parquet parts
 (:class:`experiments.analysis.Results` with every lineup folder attached), so only
 ``deals x agents x agents`` numbers reach Python.
@@ -120,6 +131,12 @@ class Ratings:
     comparisons: np.ndarray  # [K, K]
     anchor: str | None = None
     confidence: float = CONFIDENCE
+    win_samples: np.ndarray | None = None  # [B, K, K]: the win matrix of each bootstrap resample
+
+    def alpha_rank(self, **kw) -> "AlphaRank":
+        """alpha-Rank of the pool from its win matrix, intervals from the same bootstrap resamples
+        (:func:`alpha_rank`; needs OpenSpiel, see :func:`alpharank_missing`)."""
+        return alpha_rank(self.wins, self.agents, win_samples=self.win_samples, confidence=self.confidence, **kw)
 
     def difference(self, a: str, b: str) -> tuple[float, float, float]:
         """Rating of ``a`` minus that of ``b``, and the bootstrap interval of the difference."""
@@ -158,6 +175,7 @@ def fit_ratings(wins_by_deal: np.ndarray, comps_by_deal: np.ndarray, agents: Seq
     theta = bt_fit(w)
     rng = np.random.default_rng(seed)
     samples = np.empty((bootstrap, len(agents)))
+    win_samples = np.empty((bootstrap, len(agents), len(agents)))
     batch = max(1, 2_000_000 // max(1, D * len(agents) ** 2))
     flat = wins_by_deal.reshape(D, -1)
     for start in range(0, bootstrap, batch):
@@ -165,6 +183,7 @@ def fit_ratings(wins_by_deal: np.ndarray, comps_by_deal: np.ndarray, agents: Seq
         counts = rng.multinomial(D, np.full(D, 1.0 / D), size=b).astype(np.float64)  # deals drawn, per resample
         wb = (counts @ flat).reshape(b, len(agents), len(agents))
         samples[start:start + b] = mm_fit(wb)
+        win_samples[start:start + b] = wb
     rating, samples = theta * ELO, samples * ELO
     if anchor is not None:
         a = agents.index(anchor)
@@ -172,7 +191,115 @@ def fit_ratings(wins_by_deal: np.ndarray, comps_by_deal: np.ndarray, agents: Seq
         samples = samples - samples[:, [a]]
     q = (1 - confidence) / 2
     low, high = np.quantile(samples, q, axis=0), np.quantile(samples, 1 - q, axis=0)
-    return Ratings(agents, rating, samples, low, high, D, w, comps_by_deal.sum(axis=0), anchor, confidence)
+    return Ratings(agents, rating, samples, low, high, D, w, comps_by_deal.sum(axis=0), anchor, confidence,
+                   win_samples)
+
+
+# --------------------------------------------------------------------------- alpha-Rank (optional)
+
+ALPHARANK_M = 50  # population size of alpha-Rank's Moran process: OpenSpiel's default, the paper's m
+ALPHARANK_EXTRA = ("alpha-Rank needs OpenSpiel and networkx, the `alpharank` extra (`pip install -e '.[alpharank]'`; "
+                   "also in `dev`)")
+
+
+def _alpharank_module():
+    from open_spiel.python.egt import alpharank  # the `alpharank` / `dev` extra; imports networkx
+
+    return alpharank
+
+
+def alpharank_missing() -> str | None:
+    """None if alpha-Rank can be computed here, else one line: what to install, and why not."""
+    try:
+        _alpharank_module()
+    except (ImportError, OSError) as e:
+        return f"{ALPHARANK_EXTRA}; here: {e}"
+    return None
+
+
+def payoff_matrix(wins: np.ndarray) -> np.ndarray:
+    """The constant-sum meta-game of win matrices ``wins[..., K, K]``: the share of the comparisons
+    between i and j that i won, ``wins[i, j] / (wins[i, j] + wins[j, i])``; 0.5 on the diagonal and
+    between agents that never met."""
+    w = np.asarray(wins, np.float64)
+    n = w + np.swapaxes(w, -1, -2)
+    return np.where(n > 0, w / np.where(n > 0, n, 1.0), 0.5)
+
+
+@dataclass
+class AlphaRank:
+    """alpha-Rank's stationary mass of each agent, at selection intensity ``alpha``, with the
+    percentile interval over the bootstrap resamples (``samples`` empty: no interval)."""
+
+    agents: list[str]
+    mass: np.ndarray  # [K], sums to 1
+    low: np.ndarray
+    high: np.ndarray
+    alpha: float
+    m: int
+    samples: np.ndarray  # [B, K]
+    lowered: int = 0  # resamples whose chain was numerically reducible at alpha: computed at alpha / 2^k
+    confidence: float = CONFIDENCE
+
+    def table(self) -> pd.DataFrame:
+        """Agents by decreasing mass."""
+        t = pd.DataFrame({"agent": self.agents, "mass": self.mass, "ci_low": self.low, "ci_high": self.high})
+        return t.sort_values("mass", ascending=False, kind="stable").reset_index(drop=True)
+
+
+def _stationary(ar, payoff: np.ndarray, alpha: float, m: int) -> np.ndarray:
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # exp() of large alpha: 0 or inf, as meant
+        pi = np.real(ar.compute([payoff], m=m, alpha=alpha)[2])
+    if not np.all(np.isfinite(pi)):
+        raise ValueError(f"alpha-Rank: no stationary distribution at alpha = {alpha:g}")
+    pi = np.clip(pi, 0.0, None)
+    return pi / pi.sum()
+
+
+def _settle(ar, payoff: np.ndarray, alpha: float, m: int) -> tuple[np.ndarray, float]:
+    """The distribution at ``alpha``, or at the first of alpha/2, alpha/4, ... whose Markov chain is not
+    numerically reducible (at very large alpha the chance of leaving a state underflows)."""
+    for _ in range(60):
+        try:
+            return _stationary(ar, payoff, alpha, m), alpha
+        except (ValueError, np.linalg.LinAlgError):
+            alpha /= 2
+    raise ValueError("alpha-Rank: no stationary distribution at any alpha tried")
+
+
+def alpha_rank(wins: np.ndarray, agents: Sequence[str], *, win_samples: np.ndarray | None = None,
+               alpha: float | None = None, m: int = ALPHARANK_M, confidence: float = CONFIDENCE) -> AlphaRank:
+    """alpha-Rank (single population, OpenSpiel) of the meta-game ``payoff_matrix(wins)``.
+
+    ``alpha`` None: OpenSpiel's ``sweep_pi_vs_alpha`` picks it (raised until the distribution stops
+    changing).  ``win_samples[B, K, K]`` (the bootstrap resamples of the win matrix): each one's
+    stationary distribution at the same alpha gives the percentile interval of every agent's mass.
+    Raises ImportError without OpenSpiel (see :func:`alpharank_missing`)."""
+    ar = _alpharank_module()
+    agents = list(agents)
+    payoff = payoff_matrix(wins)
+    if alpha is None:
+        try:
+            with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+                _, alpha = ar.sweep_pi_vs_alpha([payoff], m=m, return_alpha=True)
+        except (ValueError, IndexError, np.linalg.LinAlgError) as e:  # the sweep failed before it converged
+            raise ValueError(f"alpha-Rank: OpenSpiel's sweep over alpha failed ({e})") from None
+    mass, alpha = _settle(ar, payoff, float(alpha), m)
+    k = len(agents)
+    samples = np.empty((0, k))
+    lowered = 0
+    if win_samples is not None and len(win_samples):
+        payoffs = payoff_matrix(win_samples)
+        samples = np.empty((len(payoffs), k))
+        for b, p in enumerate(payoffs):
+            samples[b], used = _settle(ar, p, alpha, m)
+            lowered += used < alpha
+    if len(samples):
+        q = (1 - confidence) / 2
+        low, high = np.quantile(samples, q, axis=0), np.quantile(samples, 1 - q, axis=0)
+    else:
+        low = high = np.full(k, np.nan)
+    return AlphaRank(agents, mass, low, high, float(alpha), m, samples, lowered, confidence)
 
 
 # --------------------------------------------------------------------------- a tournament's results

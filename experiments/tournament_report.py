@@ -6,7 +6,10 @@ agents' win rates with Wilson intervals, mean rank, mean time per decision and d
 timed), a plot of the ratings with their intervals, a plot of rating against time per decision
 (log scale: an agent up and to the left is better at equal cost), and the pairwise win matrix
 (share of comparisons the row agent won against the column agent, Wilson 95% interval, n) as a
-table and a heatmap.  The aggregates are streamed through :mod:`experiments.analysis`.
+table and a heatmap.  With OpenSpiel installed (the ``alpharank`` or ``dev`` extra), also
+alpha-Rank's stationary mass of each agent on the win matrix, with percentiles over the same
+bootstrap resamples, as a table and a bar plot; without it, one line says what to install.
+The aggregates are streamed through :mod:`experiments.analysis`.
 """
 
 from __future__ import annotations
@@ -18,7 +21,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from experiments.ratings import BOOTSTRAP, Ratings, TournamentResults
+from experiments.ratings import BOOTSTRAP, AlphaRank, Ratings, TournamentResults, alpharank_missing
 from experiments.report import Image, Table, _html, _md, _plt
 from experiments.tournament import Tournament, games_done
 
@@ -107,6 +110,51 @@ def _matrix_plot(r: Ratings, path: Path, title: str) -> None:
     plt.close(fig)
 
 
+def _alpharank_plot(a: AlphaRank, path: Path, title: str) -> None:
+    plt = _plt()
+    order = np.argsort(a.mass, kind="stable")
+    fig, ax = plt.subplots(figsize=(6.5, 0.45 * len(a.agents) + 1.4))
+    y = np.arange(len(order))
+    ax.barh(y, a.mass[order], color="#4c72b0", alpha=0.8)
+    if np.all(np.isfinite(a.low)):
+        ax.errorbar(a.mass[order], y, xerr=[np.clip(a.mass[order] - a.low[order], 0, None),
+                                            np.clip(a.high[order] - a.mass[order], 0, None)],
+                    fmt="none", capsize=4, color="#333333")
+    ax.set_yticks(y, [a.agents[i] for i in order])
+    ax.set_xlim(0, 1.02)
+    ax.set_xlabel("alpha-Rank stationary mass" + (" (95% bootstrap interval over deals)"
+                                                  if np.all(np.isfinite(a.low)) else ""))
+    ax.set_title(title, fontsize=10)
+    ax.grid(axis="x", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def alpharank_blocks(r: Ratings, n: int, out: Path, image) -> list:
+    """The alpha-Rank section of ``n`` players (needs OpenSpiel: check :func:`alpharank_missing` first);
+    one line instead if OpenSpiel finds no stationary distribution."""
+    try:
+        a = r.alpha_rank()
+    except ValueError as e:
+        return [(3, f"{n} players: alpha-Rank"), f"alpha-Rank not computed: {e}"]
+    order = np.lexsort((-r.rating, -a.mass))
+    boot = len(a.samples)
+    rows = [[a.agents[i], f"{a.mass[i]:.3f}", _ci(a.low[i], a.high[i], 3), f"{r.rating[i]:.0f}"] for i in order]
+    lowered = (f"; {a.lowered:,} resamples whose chain was numerically reducible at that alpha were computed at "
+               "a smaller one" if a.lowered else "")
+    name = f"alpharank_{n}p.png"
+    _alpharank_plot(a, out / name, f"alpha-Rank, {n} players (alpha = {a.alpha:.3g}, m = {a.m})")
+    return [(3, f"{n} players: alpha-Rank"),
+            Table(["agent", "alpha-Rank mass", "95% CI", "rating"], rows,
+                  f"alpha-Rank (OpenSpiel, single population) of the meta-game whose payoff of the row agent "
+                  f"against another is its win share in the pairwise results above; population m = {a.m}, "
+                  f"alpha = {a.alpha:.4g} from OpenSpiel's sweep (raised until the stationary distribution stops "
+                  f"changing); intervals: the stationary distribution of each of the {boot:,} bootstrap resamples "
+                  f"of the deals at the same alpha{lowered}; rating: Bradley-Terry, from the table above"),
+            image(name, f"alpha-Rank, {n} players")]
+
+
 def tournament_tables(t: Tournament, *, bootstrap: int = BOOTSTRAP, anchor: str | None = None,
                       seed: int = 0) -> dict[int, dict[str, Any]]:
     """Per player count: the Ratings, the agents' rates and times (DataFrames)."""
@@ -162,6 +210,7 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
     commits = sorted({s["git"]["commit"] for s in m.get("sessions", []) if s.get("git", {}).get("commit")})
     if commits:
         blocks.append(f"**Code:** commit{'s' if len(commits) > 1 else ''} {', '.join(c[:10] for c in commits)}")
+    no_alpharank = alpharank_missing()
     for n, tab in tables.items():
         r: Ratings = tab["ratings"]
         rates, times = tab["rates"], tab["times"]
@@ -203,6 +252,10 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
                          "rotations of a deal are not quite: the ratings' bootstrap over deals is the safer "
                          "interval"),
                    image(mname, "pairwise win matrix")]
+        if no_alpharank is None:
+            blocks += alpharank_blocks(r, n, out, image)
+    if no_alpharank is not None:
+        blocks.append(f"{no_alpharank}. This report skips it.")
     from experiments.viewer import lineup_blocks
 
     blocks += lineup_blocks(t.lineups, out)
@@ -211,7 +264,9 @@ def make_tournament_report(t: Tournament, out_dir: str | Path | None = None, *, 
                "pairwise comparisons between seats of different agents and a Bradley-Terry model is fitted "
                "(choix); for more than 2 players this estimates the Plackett-Luce strengths of the ranks. Every "
                "pair of agents that met gets one virtual tie as a weak prior. Intervals are percentile intervals "
-               "of a bootstrap over deals (a deal's lineups and rotations are resampled together). Each lineup "
+               "of a bootstrap over deals (a deal's lineups and rotations are resampled together). alpha-Rank "
+               "(Omidshafiei et al. 2019, OpenSpiel) ranks the same pairwise win matrix by the stationary "
+               "distribution of an evolutionary process; docs/agents.md says how to read it. Each lineup "
                "folder under lineups/ is an ordinary results folder with its own `dynasty report`."]
     md_path, html_path = out / "report.md", out / "report.html"
     store.atomic_write(md_path, _md(blocks).encode())

@@ -130,6 +130,14 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
     assert (tmp_path / "t" / "report" / "report.md").exists()
     md = (tmp_path / "t" / "report" / "report.md").read_text()
     assert "## 2 players: ratings" in md and "## 3 players: ratings" in md and "ms / decision" in md
+    from experiments.ratings import alpharank_missing
+
+    if alpharank_missing() is None:  # OpenSpiel (the dev or alpharank extra): alpha-Rank with its plot
+        for n in (2, 3):
+            assert f"### {n} players: alpha-Rank" in md and f"(alpharank_{n}p.png)" in md
+            assert (tmp_path / "t" / "report" / f"alpharank_{n}p.png").stat().st_size > 0
+    else:
+        assert "alpha-Rank needs OpenSpiel" in md and "alpharank_2p.png" not in md
     # a game of each lineup (each agent pair at 2 players) linked to its viewer page, which exists
     watch = md.split("## Games to watch: a game of each lineup")[1].split("## About this report")[0]
     assert watch.count("- [lineup ") == len(t.lineups)
