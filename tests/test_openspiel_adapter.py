@@ -9,6 +9,7 @@ pyspiel = pytest.importorskip("pyspiel")
 from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
 
 from dynasty_lab.envs import openspiel as dos  # noqa: E402
+from sim.core import OptionError  # noqa: E402
 from sim.registry import game_names, get_game  # noqa: E402
 
 SIMS = {"goofspiel": 4}
@@ -82,3 +83,65 @@ def test_ismcts_and_random_bots_play(name, players):
         assert action in state.legal_actions()
         state.apply_action(action)
     assert sum(state.returns()) == pytest.approx(1.0)
+
+
+def _spellings(o, value):
+    """The ways a user may give option value ``value`` (sim's: a choice name or an int)."""
+    out = [value]
+    if o.choices is None:
+        out.append(str(value))  # a numeric string
+    elif value in ("true", "false"):
+        out += [value == "true", value.upper()]
+    out.append(dos.to_parameter(o, value))  # what OpenSpiel itself holds
+    return out
+
+
+def _players_for(spec, options):
+    for n in spec.players():
+        try:
+            spec.check_players(n, options)
+            return n
+        except ValueError:
+            pass
+    return None
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_option_value_round_trips_through_openspiel(name):
+    """Every value of every option, in every spelling, loads the same game, and the game's
+    string (what OpenSpiel's serialization writes) loads it back."""
+    spec = get_game(name)
+    for o in spec.options:
+        values = o.choices if o.choices is not None else sorted({o.low, o.default, o.high})
+        for value in values:
+            players = _players_for(spec, {o.name: value})
+            if players is None:
+                continue
+            for given in _spellings(o, value):
+                game = dos.load(name, players, {o.name: given})
+                assert game.options[o.name] == value, (o.name, given)
+                again = pyspiel.load_game(str(game))
+                assert again.options == game.options and again.num_players() == players
+            state = game.new_initial_state()
+            state.apply_action(7)  # a seed byte
+            g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+            assert g2.options == game.options and s2.history() == state.history()
+
+
+def test_game_strings_with_numbers_and_clear_errors():
+    dos.register(["middle_kingdom", "goofspiel"])
+    assert pyspiel.load_game("dynasty_middle_kingdom(token_limit=18)").options["token_limit"] == "18"
+    assert pyspiel.load_game("dynasty_middle_kingdom(token_limit=-1)").options["token_limit"] == "none"
+    assert pyspiel.load_game("dynasty_goofspiel(num_cards=7,players=3)").options["num_cards"] == 7
+    assert dos.load("goofspiel", "3", {"num_cards": " 7 "}).num_players() == 3
+    with pytest.raises(OptionError, match=r"option 'token_limit': 17 is not allowed \(allowed: none \(or -1\), 18\)"):
+        pyspiel.load_game("dynasty_middle_kingdom(token_limit=17)")
+    with pytest.raises(OptionError, match=r"option 'variant': 'foo' is not allowed \(allowed: standard, advanced\)"):
+        pyspiel.load_game("dynasty_middle_kingdom(variant=foo)")
+    for bad in ("x", "5.5", 0, 21, True):
+        with pytest.raises(OptionError, match=r"option 'num_cards': .* \(allowed: an integer 1\.\.20\)"):
+            dos.load("goofspiel", 2, {"num_cards": bad})
+    with pytest.raises(OptionError, match="unknown option 'deck'"):
+        dos.load("goofspiel", 2, {"deck": 1})
+    with pytest.raises(OptionError, match=r"players 9 is not allowed \(allowed: 2, 3, 4\)"):
+        dos.load("goofspiel", 9)

@@ -32,16 +32,24 @@ For Goofspiel it holds the whole public history (perfect recall); for the seed g
 is the masked state, a sufficient summary of the history for play (the ply and every
 public record the engine keeps) but two histories reaching the same state share it.
 
-Game parameters: ``players`` and every rule option of the game by name (choice
-options as strings, integer options as ints), defaults as in ``sim``.
+Game parameters: ``players`` and every rule option of the game by name, defaults as in
+``sim``, each declared with the type its values have in an OpenSpiel game string so that
+``pyspiel.load_game(str(game))`` is the same game: integer options as ints, true/false
+choices as bools, word choices as strings, and a choice with numeral names as an int
+(Middle Kingdom's ``token_limit``: 18, or -1 for none).  :func:`load` and the game's
+constructor also take an integer option as a numeric string ("18") and a choice by its
+name; a value not allowed raises ``sim.core.OptionError`` naming the option and the
+allowed values.
 """
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pyspiel
 
-from sim.core import new_rng
+from sim.core import OptionError, new_rng
 from sim.registry import game_names, get_game
 
 PREFIX = "dynasty_"
@@ -53,15 +61,119 @@ def short_name(game: str) -> str:
     return PREFIX + game
 
 
+# --------------------------------------------------------------------------- parameters
+# OpenSpiel checks each parameter's type against the declared default before the game's
+# constructor runs, and reads a game string ("dynasty_goofspiel(num_cards=5)") by the look
+# of each value: true/false a bool, digits an int, other words a string.  So every option is
+# declared with the type its values have in a game string, and ``str(game)`` loads back
+# the same game:
+#   - integer options: int;
+#   - choices "true"/"false": bool;
+#   - choices that are all words: string (the choice's name);
+#   - choices with a numeral among their names (Middle Kingdom's token_limit: none, 18):
+#     int, a numeral name as its number, the other names as -1, -2 ... in their order
+#     (token_limit=18, token_limit=-1 for none).
+_INT_TEXT = re.compile(r"[+-]?[0-9]+")
+_FLOAT_TEXT = re.compile(r"[-+0-9.]+")
+
+
+def _openspiel_reads(text: str) -> type:
+    """The type OpenSpiel's game-string parser gives ``text`` (GameParameterFromString)."""
+    if text in ("true", "True", "false", "False"):
+        return bool
+    if _INT_TEXT.fullmatch(text):
+        return int
+    if _FLOAT_TEXT.fullmatch(text):
+        return float
+    return object if text.endswith(")") else str  # a nested game, else a string
+
+
+def _kind(o) -> str:
+    """How OpenSpiel holds option ``o``: "int", "bool", "str" or "coded" (see above)."""
+    if o.choices is None:
+        return "int"
+    reads = {_openspiel_reads(c) for c in o.choices}
+    if reads == {bool} and {c.lower() for c in o.choices} <= {"true", "false"}:
+        return "bool"
+    return "str" if reads == {str} else "coded"
+
+
+def _codes(o) -> dict[str, int]:
+    """A "coded" option's choice names and their OpenSpiel ints."""
+    out, nxt = {}, -1
+    for c in o.choices:
+        if _INT_TEXT.fullmatch(c):
+            out[c] = int(c)
+        else:
+            out[c], nxt = nxt, nxt - 1
+    assert len(set(out.values())) == len(out), f"option {o.name!r}: clashing OpenSpiel codes {out}"
+    return out
+
+
+def _allowed(o) -> str:
+    if o.choices is None:
+        lo = "" if o.low is None else o.low
+        hi = "" if o.high is None else o.high
+        return f"an integer {lo}..{hi}"
+    if _kind(o) == "coded":
+        return ", ".join(c if str(v) == c else f"{c} (or {v})" for c, v in _codes(o).items())
+    return ", ".join(o.choices)
+
+
+def option_value(game: str, o, value):
+    """The rule option value (``sim``'s: a choice name or an int) that ``value`` stands for:
+    an integer option takes an int or a numeric string ("18"); a choice option its name (a
+    bool for true/false choices, a number for a numeral name, a coded option's OpenSpiel
+    int).  Anything else raises OptionError naming the option and the allowed values."""
+    bad = OptionError(f"{game}: option {o.name!r}: {value!r} is not allowed (allowed: {_allowed(o)})")
+    if isinstance(value, np.generic):
+        value = value.item()
+    if o.choices is None:
+        if isinstance(value, bool):
+            raise bad
+        if isinstance(value, float) and value.is_integer():
+            value = int(value)
+        elif isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+            value = int(value.strip())
+        if not isinstance(value, int):
+            raise bad
+        if (o.low is not None and value < o.low) or (o.high is not None and value > o.high):
+            raise bad
+        return value
+    if isinstance(value, bool):
+        value = str(value).lower()
+    elif isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, int):
+        value = str(value)
+    if not isinstance(value, str):
+        raise bad
+    text = value.strip()
+    if text in o.choices:
+        return text
+    if text.lower() in ("true", "false") and text.lower() in o.choices:
+        return text.lower()
+    if _kind(o) == "coded" and _INT_TEXT.fullmatch(text):
+        by_code = {v: c for c, v in _codes(o).items()}
+        if int(text) in by_code:
+            return by_code[int(text)]
+    raise bad
+
+
+def to_parameter(o, value):
+    """A valid option value (as :func:`option_value` returns) as its OpenSpiel parameter."""
+    kind = _kind(o)
+    if kind == "int":
+        return int(value)
+    if kind == "bool":
+        return value == "true"
+    if kind == "coded":
+        return _codes(o)[value]
+    return value
+
+
 def _option_default(o):
-    """An option's default as an OpenSpiel parameter: choices "true"/"false" as a bool
-    (OpenSpiel reads such a string back as a bool), other choices as strings."""
-    v = o.default
-    if isinstance(v, bool) or str(v).lower() in ("true", "false"):
-        return str(v).lower() == "true"
-    if o.choices is not None:
-        return str(v).lower() if isinstance(v, bool) else str(v)
-    return int(v)
+    return to_parameter(o, option_value("default", o, o.default))
 
 
 def game_type(game: str) -> pyspiel.GameType:
@@ -96,10 +208,17 @@ class DynastyGame(pyspiel.Game):
         spec = get_game(self.game_name)
         gtype = game_type(self.game_name)
         params = dict(params or {})
-        full = {**gtype.parameter_specification, **params}
-        players = int(full["players"])
-        options = {o.name: full[o.name] for o in spec.options}
+        known = {o.name: o for o in spec.options}
+        unknown = sorted(set(params) - set(known) - {"players"})
+        if unknown:
+            raise OptionError(f"{self.game_name}: unknown parameter {unknown[0]!r} "
+                              f"(known: players, {', '.join(sorted(known))})")
+        players = _players(self.game_name, spec, params.get("players", gtype.parameter_specification["players"]))
+        options = {o.name: option_value(self.game_name, o, params[o.name]) if o.name in params
+                   else o.default for o in spec.options}
         spec.check_players(players, options)
+        # the parameters as OpenSpiel types (so str(game) loads back the same game)
+        params = {k: players if k == "players" else to_parameter(known[k], options[k]) for k in params}
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_actions,
             max_chance_outcomes=256,
@@ -239,7 +358,21 @@ def register(games=None) -> list[str]:
 def load(game: str, players: int, options: dict | None = None):
     """``pyspiel.load_game`` of a registered dynasty-lab game (registering it first)."""
     register([game])
-    params = {"players": int(players)}
+    spec = get_game(game)
+    known = {o.name: o for o in spec.options}
+    params = {"players": _players(game, spec, players)}
     for k, v in (options or {}).items():
-        params[k] = str(v).lower() if isinstance(v, bool) else v
+        if k not in known:
+            raise OptionError(f"{game}: unknown option {k!r} (known: {', '.join(sorted(known)) or 'none'})")
+        params[k] = to_parameter(known[k], option_value(game, known[k], v))
     return pyspiel.load_game(short_name(game), params)
+
+
+def _players(game, spec, value) -> int:
+    """``players`` as an int (an int or a numeric string), one the game allows."""
+    if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+        value = int(value)
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) not in spec.players():
+        raise OptionError(f"{game}: players {value!r} is not allowed "
+                          f"(allowed: {', '.join(map(str, spec.players()))})")
+    return int(value)
