@@ -15,6 +15,17 @@ two clock reads of about 0.17 us each): ``decisions[g, p]`` counts the seat's de
 ``agent_ns[g, p]`` sums the time its agent took over them.  Runs of consecutive random moves
 are timed as one block and the time is shared among the seats in proportion to their moves.
 
+**Score trace.**  Where the game names a round word (``GameSpec.round_word``: the state word
+whose change marks the end of a round), every change of it while the game goes on is a point of
+the game's score trace: its *leader* is the seat with the highest ``evaluate`` value (every
+game's ``evaluate`` is increasing in the seat's provisional score against its best rival, so
+this is the provisional score leader), or none when seats share the top.  The final result is
+the last point, led by the sole winner (none when the win is shared or no seat won).
+``trace[g]`` holds the game's ``lead_changes`` (points whose sole leader differs from the last
+sole leader before them), ``decided_at`` (the first point from which the eventual sole winner
+leads alone at every later point; ``trace_points`` when only the final scoring decided it, -1
+without a sole winner) and ``trace_points``.  :func:`trace_point` is the one update rule.
+
 Each game's deal comes from ``seeds[g]``; each seat's agent RNG from
 ``hash64(agent_seeds[g], p)``, a stream separate from the game's chance.  Nothing here
 depends on which process or chunk plays a game, so results are reproducible whatever
@@ -46,6 +57,61 @@ USERS_T = nb.types.UniTuple(nb.types.FunctionType(USER_SIG), USER_SLOTS)
 ST_GAME, ST_DECISION, ST_SEAT, ST_ACTION, ST_FAILED = 0, 1, 2, 3, 4
 STATUS_SIZE = 5
 
+# The score trace of one game while it is played (module docstring) ...
+TR_LEADER, TR_CHANGES, TR_SINCE, TR_POINTS = 0, 1, 2, 3
+TRACE_WORDS = 4
+# ... and what each game's row keeps of it (trace[g, :]):
+TRACE_COLUMNS = ("lead_changes", "decided_at", "trace_points")
+
+
+@nb.njit(cache=True)
+def trace_start(tr):
+    tr[TR_LEADER] = -1
+    tr[TR_CHANGES] = 0
+    tr[TR_SINCE] = -1
+    tr[TR_POINTS] = 0
+
+
+@nb.njit(cache=True)
+def sole_best(values, n):
+    """The seat with the highest of ``values[:n]``, or -1 when seats share it."""
+    best = -1
+    k = 0
+    for p in range(n):
+        if best < 0 or values[p] > values[best]:
+            best = p
+            k = 1
+        elif values[p] == values[best]:
+            k += 1
+    return best if k == 1 else -1
+
+
+@nb.njit(cache=True)
+def trace_point(tr, leader):
+    """Add a point of the score trace led by ``leader`` alone (-1: seats share the lead)."""
+    tr[TR_POINTS] += 1
+    if leader < 0:
+        tr[TR_SINCE] = -1  # a shared lead ends every seat's run of sole leads
+        return
+    if tr[TR_LEADER] >= 0 and leader != tr[TR_LEADER]:
+        tr[TR_CHANGES] += 1
+    if leader != tr[TR_LEADER] or tr[TR_SINCE] < 0:
+        tr[TR_SINCE] = tr[TR_POINTS]
+    tr[TR_LEADER] = leader
+
+
+@nb.njit(cache=True)
+def trace_finish(tr, wins, n, out):
+    """The last point (the sole winner, if any) and the game's row ``out[TRACE_COLUMNS]``."""
+    winner = -1
+    for p in range(n):
+        if wins[p] == 1.0:
+            winner = p
+    trace_point(tr, winner)
+    out[0] = tr[TR_CHANGES]
+    out[1] = tr[TR_SINCE] if winner >= 0 else -1
+    out[2] = tr[TR_POINTS]
+
 
 @nb.njit(USER_SIG, cache=True)
 def no_user_agent(state, legal, rng):
@@ -74,13 +140,15 @@ def _choose_action(G, state, kind, params, rng, mask):
 
 
 @kernel
-def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves):
-    """The hot path: play while the seat to move has a random agent; return the moves made
-    (and add each seat's to ``moves[p]``).
+def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw):
+    """The hot path: play while the seat to move has a random agent and the round word
+    ``state[rw]`` (``rw`` >= 0) keeps its value; return the moves made (and add each seat's to
+    ``moves[p]``).
 
     A kernel without reference counting (sim.core.kernel): the calls through the game's
     function pointers then pass the state and mask without atomic increments."""
     steps = 0
+    r0 = state[rw] if rw >= 0 else 0
     while state[H_CURRENT] != NO_PLAYER:
         p = state[H_CURRENT]
         if agent_kind[seat_agent[g, p]] != RANDOM:
@@ -88,6 +156,8 @@ def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves):
         G.apply(state, random_of_legal(mask, G.legal_mask(state, mask), rngs, 2 * p))
         moves[p] += 1
         steps += 1
+        if rw >= 0 and state[rw] != r0:
+            break
     return steps
 
 
@@ -104,26 +174,35 @@ def _act(G, U, state, kind, params, rng, mask):
 
 @nb.njit(cache=True)
 def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
-                num_actions, scores, wins, feats, lengths, decisions, agent_ns, status):
+                num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
     """Play ``len(seeds)`` games; fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``,
-    decisions and agent time per seat ``[g, n]``.  Return the games finished: all of them, or, when an
+    decisions and agent time per seat ``[g, n]``, the score trace ``[g, TRACE_COLUMNS]`` (round
+    word ``rw``, -1: none).  Return the games finished: all of them, or, when an
     agent chose an illegal action, the games before it (``status`` then says where; ST_FAILED = 1)."""
     mask = np.zeros(num_actions, np.bool_)
     rngs = np.zeros(2 * n_players, np.int32)  # seat p's RNG words at [2p, 2p+2)
     moves = np.zeros(n_players, np.int64)
+    tr = np.zeros(TRACE_WORDS, np.int64)
+    values = np.zeros(n_players)
     for g in range(seeds.shape[0]):
         state = G.new_state(seeds[g], n_players, options)
         for p in range(n_players):
             rng_seed(rngs, 2 * p, hash64(agent_seeds[g], p))
         steps = 0
+        trace_start(tr)
+        rnd = state[rw] if rw >= 0 else 0
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
+            if rw >= 0 and state[rw] != rnd:
+                rnd = state[rw]
+                G.evaluate(state, values)
+                trace_point(tr, sole_best(values, n_players))
             p = state[H_CURRENT]
             a = seat_agent[g, p]
             kind = agent_kind[a]
             if kind == RANDOM:
                 moves[:] = 0
                 t0 = cpu_ns()
-                run = _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves)
+                run = _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw)
                 dt = cpu_ns() - t0
                 for q in range(n_players):
                     if moves[q] > 0:
@@ -148,19 +227,20 @@ def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_
                 steps += 1
         G.returns(state, scores[g], wins[g])
         G.features(state, feats[g])
+        trace_finish(tr, wins[g], n_players, trace[g])
         lengths[g] = steps
     return seeds.shape[0]
 
 
 @entry(USERS_T, nb.int64[::1], nb.int64[::1], nb.int64, nb.int32[::1], nb.int64[:, ::1], nb.int64[::1],
-       nb.float64[:, ::1], nb.int64, nb.float64[:, ::1], nb.float64[:, ::1], nb.float64[:, :, ::1], nb.int64[::1],
-       nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[::1], returns=nb.int64)
+       nb.float64[:, ::1], nb.int64, nb.int64, nb.float64[:, ::1], nb.float64[:, ::1], nb.float64[:, :, ::1],
+       nb.int64[::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[::1], returns=nb.int64)
 def play_chunk(K, U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
-               num_actions, scores, wins, feats, lengths, decisions, agent_ns, status):
+               num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
     """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``, with
     the user kernels ``U`` (``USER_SLOTS`` function pointers); returns the games finished."""
     return _play_chunk(as_kernels(K), U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind,
-                       agent_params, num_actions, scores, wins, feats, lengths, decisions, agent_ns, status)
+                       agent_params, num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status)
 
 
 @entry(nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1], returns=nb.int64)
@@ -194,12 +274,13 @@ def user_table(agent_kind, agent_params, user_agents=None):
 
 
 def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_params, agent_seeds=None, *,
-               user_agents=None, timing=None, labels=None, first_index=0):
+               user_agents=None, timing=None, trace=None, labels=None, first_index=0):
     """Python wrapper: allocate outputs and play; returns (scores, wins, feats, lengths).
 
     ``user_agents[a]`` is the user kernel or Python agent class of agent ``a`` of kind USER_KERNEL or
     PYTHON (None for the built-in ones).  ``timing``, if a dict, receives ``decisions`` and ``agent_ns``
-    (int64 ``[g, n]``).  An agent that fails raises :class:`AgentError` naming the game (``first_index``
+    (int64 ``[g, n]``).  ``trace``, if a dict, receives the score trace's ``TRACE_COLUMNS`` (int64
+    ``[g]`` each; module docstring).  An agent that fails raises :class:`AgentError` naming the game (``first_index``
     + its position in the chunk), the decision, the seat and the agent (``labels``).
     """
     seeds = np.asarray(seeds, np.int64)
@@ -215,19 +296,24 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
     agent_ns = np.zeros((n, n_players), np.int64)
     if timing is not None:
         timing.update(decisions=decisions, agent_ns=agent_ns)
+    traces = np.zeros((n, len(TRACE_COLUMNS)), np.int64)
+    if trace is not None:
+        trace.update({c: traces[:, i] for i, c in enumerate(TRACE_COLUMNS)})
     seat_agent = np.asarray(seat_agent, np.int64)
     if (agent_kind == PYTHON).any():
         from agents.user import play_python
 
         play_python(spec, seeds, np.asarray(agent_seeds, np.int64), n_players, options, seat_agent, agent_kind,
-                    agent_params, user_agents, scores, wins, feats, lengths, decisions, agent_ns, labels, first_index)
+                    agent_params, user_agents, scores, wins, feats, lengths, decisions, agent_ns, labels, first_index,
+                    traces)
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
     try:
         done = play_chunk(tuple(spec.kernels), users, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
                           np.asarray(options, np.int32), seat_agent, agent_kind, params,
-                          spec.num_actions, scores, wins, feats, lengths, decisions, agent_ns, status)
+                          spec.num_actions, np.int64(spec.round_word), scores, wins, feats, lengths, decisions,
+                          agent_ns, traces, status)
     except Exception as e:  # raised inside an agent's kernel: status says where
         raise AgentError(_where(spec, status, seat_agent, labels, first_index)
                          + f": the agent raised {type(e).__name__}: {e}", int(status[ST_GAME])) from None

@@ -35,7 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import (PYTHON, USER_KERNEL, USER_SIG, AgentError, N_AGENT_PARAMS, choose_action)
+from agents.arena import (PYTHON, TRACE_COLUMNS, TRACE_WORDS, USER_KERNEL, USER_SIG, AgentError, N_AGENT_PARAMS,
+                          choose_action, sole_best, trace_finish, trace_point, trace_start)
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, NO_PLAYER, hash64, rng_seed
 
 SIGNATURE_TEXT = "act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64"
@@ -178,9 +179,9 @@ def _view(spec, state, seat, legal, rng, search_rng) -> SeatView:
 
 
 def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params, user_agents,
-                scores, wins, feats, lengths, decisions, agent_ns, labels=None, first_index=0) -> None:
+                scores, wins, feats, lengths, decisions, agent_ns, labels=None, first_index=0, traces=None) -> None:
     """Play games decision by decision in Python (a run with a Python agent); fill the arrays as the
-    arena does.  Built-in agents and user kernels take the same decisions as in the arena (same RNG
+    arena does (with ``traces[g]``, the score trace, by the arena's own update rule).  Built-in agents and user kernels take the same decisions as in the arena (same RNG
     words); an agent that fails raises :class:`AgentError` (games before it are filled)."""
     K = spec.kernels
     Kt = tuple(K)
@@ -188,8 +189,15 @@ def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_
     agent_kind = np.asarray(agent_kind, np.int64)
     params = np.asarray(agent_params, np.float64)
     mask = np.zeros(spec.num_actions, np.bool_)
+    rw = spec.round_word
+    tr = np.zeros(TRACE_WORDS, np.int64)
+    values = np.zeros(n_players)
+    if traces is None:
+        traces = np.zeros((len(seeds), len(TRACE_COLUMNS)), np.int64)
     for g in range(len(seeds)):
         state = K.new_state(np.int64(seeds[g]), np.int64(n_players), options)
+        trace_start(tr)
+        rnd = state[rw] if rw >= 0 else 0
         rngs = np.zeros((n_players, 2), np.int32)
         for p in range(n_players):
             rng_seed(rngs[p], 0, hash64(np.int64(agent_seeds[g]), np.int64(p)))
@@ -197,6 +205,10 @@ def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_
         gens: dict[int, np.random.Generator] = {}
         steps = 0
         while state[H_CURRENT] != NO_PLAYER:
+            if rw >= 0 and state[rw] != rnd:
+                rnd = state[rw]
+                K.evaluate(state, values)
+                trace_point(tr, sole_best(values, np.int64(n_players)))
             p = int(state[H_CURRENT])
             a = int(seat_agent[g, p])
             kind = int(agent_kind[a])
@@ -238,6 +250,7 @@ def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_
             steps += 1
         K.returns(state, scores[g], wins[g])
         K.features(state, feats[g])
+        trace_finish(tr, wins[g], np.int64(n_players), traces[g])
         lengths[g] = steps
 
 

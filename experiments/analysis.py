@@ -120,9 +120,12 @@ class Results:
             self.con.register("parts", store.open_dataset(self.path))
             self.con.execute("CREATE VIEW results AS SELECT * FROM parts")
         else:  # DuckDB's own Parquet reader, parallel over row groups, over the part files listed now (never
-            # .tmp- files; a run still writing to the folder adds none while this analysis reads it)
+            # .tmp- files; a run still writing to the folder adds none while this analysis reads it); by
+            # column name, so a folder continued by a later version (which adds columns) reads whole, the
+            # new columns NULL in the older parts
             files = ", ".join("'" + str(p).replace("'", "''") + "'" for p in sorted(parts, key=str))
-            self.con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet([{files}], hive_partitioning = true)")
+            self.con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet([{files}], hive_partitioning = true, "
+                             f"union_by_name = true)")
         self._histograms: dict[tuple, tuple[pd.DataFrame, bool]] = {}
         self.columns = [r[0] for r in self.con.execute("DESCRIBE results").fetchall()]
 

@@ -393,6 +393,32 @@ def _write_report(res: Results, results: Path, manifest: dict, out: Path, cfg: d
                      f"n = games ({n_games:,})" + (" (quantiles approximate: t-digest)" if binned else "")),
                image("game_length.png", "game length")]
 
+    # ---- the score trace: lead changes and when the winner is decided (agents/arena.py)
+    traced = "seat = 0 AND trace_points IS NOT NULL"  # parts written before the trace existed lack it
+    n_traced = int(res.con.execute(f"SELECT count(*) FROM results WHERE {traced}").fetchone()[0]) \
+        if "trace_points" in res.columns else 0
+    if n_traced:
+        changes, _ = res.distribution("lead_changes", where=traced)
+        _hist_plot(changes, out / "lead_changes.png", f"Lead changes per game ({n_traced:,} games)",
+                   "changes of the provisional leader", False)
+        changes_t = res.summary("lead_changes", where=traced)
+        first, final, none, share = res.con.execute(
+            "SELECT avg(CASE WHEN decided_at = 1 THEN 1.0 ELSE 0.0 END), "
+            "avg(CASE WHEN decided_at = trace_points THEN 1.0 ELSE 0.0 END), "
+            "avg(CASE WHEN decided_at < 0 THEN 1.0 ELSE 0.0 END), "
+            "avg(CASE WHEN decided_at > 0 AND trace_points > 1 THEN (decided_at - 1.0) / (trace_points - 1) END) "
+            f"FROM results WHERE {traced}").fetchone()
+        blocks += [(2, "Lead changes and when the winner is decided"),
+                   Table(["measure"] + SUMMARY_COLUMNS, [["lead changes per game"] + _summary_rows(changes_t, None)[0]],
+                         f"n = games ({n_traced:,}); the provisional score leader at every round's end and the "
+                         f"final result (docs/results-format.md, score trace)"),
+                   Table(["games where the eventual winner ...", "share"],
+                         [["led alone from the first round's end", first], ["took the lead for good only in the "
+                          "final scoring", final], ["(no sole winner: shared or no seat won)", none],
+                          ["mean share of the game before the winner led for good (0 early, 1 at the end)", share]],
+                         f"n = games ({n_traced:,})"),
+                   image("lead_changes.png", "lead changes per game")]
+
     # ---- game-declared breakdowns: win rate by whether a feature is held at the end
     for gi, (gtitle, names) in enumerate(groups):
         cols = [FEATURE_PREFIX + n for n in names if FEATURE_PREFIX + n in feats]

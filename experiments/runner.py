@@ -94,12 +94,13 @@ class ChunkContext:
         """The arrays of games ``start .. stop-1`` (one compiled call)."""
         chunk = self.plan.games_of(start, stop)
         timing: dict[str, np.ndarray] = {}  # decisions and agent time per game and seat
+        trace: dict[str, np.ndarray] = {}  # the score trace per game
         scores, wins, feats, lengths = play_games(
             self.spec, chunk["seed"], self.players, self.options, chunk["seat_agent"],
             self.kinds, self.params, agent_seeds=chunk["agent_seed"],
-            user_agents=self.user, timing=timing, labels=self.job["agent_labels"], first_index=start,
+            user_agents=self.user, timing=timing, trace=trace, labels=self.job["agent_labels"], first_index=start,
         )
-        chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths, **timing)
+        chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths, **timing, **trace)
         return chunk
 
     def encode(self, chunk: dict[str, np.ndarray]) -> bytes:

@@ -28,6 +28,7 @@ MEASURED_COLUMNS = ("agent_ms",)
 #   seat_agent : int64[g, n]   scores, wins : float64[g, n]
 #   feats : float64[g, n, F]   lengths : int64[g]
 #   decisions, agent_ns : int64[g, n]  (the seat's decisions and its agent's time over them)
+#   lead_changes, decided_at, trace_points : int64[g]  (the score trace, agents/arena.py)
 Chunk = dict[str, np.ndarray]
 
 
@@ -87,6 +88,13 @@ class ResultsTable:
             Column("decisions", pa.int32(), "decisions the seat took in the game", _per_seat("decisions", np.int32)),
             Column("agent_ms", pa.float64(), "time the seat's agent took over its decisions in the game, ms",
                    lambda c: (c["agent_ns"].astype(np.float64) / 1e6).reshape(-1)),
+            Column("lead_changes", pa.int16(), "score trace: times the sole provisional leader changed, from the "
+                   "first round's end to the final result", _per_game("lead_changes", np.int16)),
+            Column("decided_at", pa.int16(), "score trace: the first point (1 = end of the first round) from which "
+                   "the eventual sole winner led alone to the end; trace_points if only the final scoring made it "
+                   "the leader, -1 without a sole winner", _per_game("decided_at", np.int16)),
+            Column("trace_points", pa.int16(), "score trace: its points, the round ends played and the final result",
+                   _per_game("trace_points", np.int16)),
         ]
         for opt in spec.options:
             value = options[opt.name]

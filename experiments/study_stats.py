@@ -186,6 +186,12 @@ def design_metrics(res: Results, view: str, players: int, games: int, alpha: flo
     - ``no_winner_rate``: games won by no seat (a non-player side, e.g. Eternal Dynasty's Eternal Emperor);
     - ``margin``: the winner's margin, best score minus the second best;
     - ``length``: decisions per game;
+    - ``lead_changes``: changes of the sole provisional leader per game, over the score trace (the
+      round ends and the final result; agents/arena.py);
+    - ``decided_share``: how late the winner is decided: the share of the trace's steps passed before
+      the eventual sole winner leads for good, ``(decided_at - 1) / (trace_points - 1)`` (0: it led
+      alone from the first round's end, 1: only the final scoring made it the leader), over games with
+      a sole winner;
     - ``skill_gap``: with different agents in the cell, the best agent's win rate minus the worst's
       (per-deal paired over the mirrored rotations).
     """
@@ -215,6 +221,16 @@ def design_metrics(res: Results, view: str, players: int, games: int, alpha: flo
     d = int(row[0])
     for i, name in enumerate(("tie_rate", "no_winner_rate", "length", "margin")):
         out[name] = _mean_ci(d, row[1 + 2 * i], row[2 + 2 * i], alpha)
+    if "trace_points" in {r[0] for r in res.con.execute(f"DESCRIBE {v}").fetchall()}:  # results written before the score trace lack it
+        row = res.con.execute(
+            f"WITH g AS (SELECT deal, game_index, any_value(lead_changes) AS lc, any_value(decided_at) AS da, "
+            f"           any_value(trace_points) AS tp FROM {v} WHERE {w} GROUP BY deal, game_index),"
+            f" per AS (SELECT deal, avg(lc) AS lc, avg(CASE WHEN da > 0 AND tp > 1 THEN (da - 1.0) / (tp - 1) END) AS ds "
+            f"         FROM g GROUP BY deal)"
+            f" SELECT count(lc), avg(lc), var_samp(lc), count(ds), avg(ds), var_samp(ds) FROM per").fetchone()
+        out["lead_changes"] = _mean_ci(int(row[0]), row[1], row[2], alpha)
+        if row[3]:
+            out["decided_share"] = _mean_ci(int(row[3]), row[4], row[5], alpha)
     agents = deal_stats(res, view, "agent", games)
     if len(agents) >= 2:
         hi, lo = agents.loc[agents["mean"].idxmax(), "grp"], agents.loc[agents["mean"].idxmin(), "grp"]
@@ -233,5 +249,7 @@ METRIC_DOCS = {
     "no_winner_rate": "share of games no seat won",
     "margin": "winner's margin (best score - second best)",
     "length": "decisions per game",
+    "lead_changes": "changes of the provisional leader per game",
+    "decided_share": "share of the game before the winner leads for good (0 early, 1 at the final scoring)",
     "skill_gap": "skill gap (best agent's win rate - worst agent's)",
 }

@@ -480,6 +480,9 @@ class GameSpec:
     # Dynasty's 2-player Eternal Emperor can win): ``returns`` then gives every seat a win
     # share of 0, so the shares of a game sum to 1 or, only for such games, to 0.
     can_all_lose: bool = False
+    # The state word whose change marks the end of a round (-1: none): the runner's score trace
+    # (agents/arena.py) takes a point, the provisional leader, at every change; docs/results-format.md.
+    round_word: int = -1
     # The game's observation tensors (a sim.observe.Observation: the information-state tensor
     # of a seat and the public tensor, fixed-shape float32, a numba kernel); None for a game
     # without one (the RL adapters in dynasty_lab/envs need it).

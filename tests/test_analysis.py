@@ -161,3 +161,25 @@ def test_report_and_results_of_an_empty_folder(goof, tmp_path):
     (tmp_path / "empty" / "data").mkdir(parents=True)
     with pytest.raises(store.ResultsError, match="hold no games yet"):
         Results(tmp_path / "empty")
+
+
+def test_a_folder_continued_by_a_later_version_reads_whole(tmp_path):
+    """Parts written before the score trace existed lack its columns; a folder holding both kinds
+    (a run continued after an upgrade) is read by column name: every game counts, the trace
+    figures come from the parts that have it, whichever part sorts first."""
+    import pyarrow.parquet as pq
+
+    cfg = write_folder(tmp_path, "mixed")
+    parts = sorted(store.data_dir(cfg.output, cfg.game).glob("part-*.parquet"))
+    for p in parts[1::2]:  # the 2nd and 4th parts as an older version wrote them
+        t = pq.read_table(p)
+        pq.write_table(t.drop_columns(["lead_changes", "decided_at", "trace_points"]), p)
+    with Results(cfg.output) as res:
+        assert res.games == cfg.games
+        traced = res.con.execute("SELECT count(*), sum(lead_changes) FROM results "
+                                 "WHERE seat = 0 AND trace_points IS NOT NULL").fetchone()
+    kept = pd.concat([pq.read_table(p).to_pandas() for p in parts[0::2]])
+    kept = kept[kept["seat"] == 0]
+    assert traced == (len(kept), kept["lead_changes"].sum())
+    md = make_report(cfg.output, tmp_path / "rep")["markdown"].read_text()
+    assert f"n = games ({len(kept):,}); the provisional score leader" in md

@@ -104,5 +104,14 @@ def test_design_metrics_match_a_direct_computation(tmp_path):
     games["tie"] = ((games["top"] < 1) & (games["total"] > 0.5)).astype(float)
     check(games.groupby("deal")["tie"].mean(), m["tie_rate"])
     check(games.groupby("deal")["margin"].mean(), m["margin"])
+    trace = df[df["seat"] == 0].set_index("game_index")[["deal", "lead_changes", "decided_at", "trace_points"]]
+    check(trace.groupby("deal")["lead_changes"].mean(), m["lead_changes"])
+    decided = trace[trace["decided_at"] > 0]
+    share = ((decided["decided_at"] - 1) / (decided["trace_points"] - 1)).groupby(decided["deal"]).mean()
+    n = len(share)
+    assert m["decided_share"]["n"] == n and m["decided_share"]["value"] == pytest.approx(share.mean())
+    assert m["decided_share"]["high"] - m["decided_share"]["value"] == pytest.approx(
+        student.ppf(0.975, n - 1) * share.std(ddof=1) / math.sqrt(n))
+    assert 0 < m["decided_share"]["value"] < 1 and m["lead_changes"]["value"] > 0
     seat = df.groupby(["deal", "seat"])["win"].mean().unstack()
     check(seat[m["seat_gap"]["best_seat"]] - seat[m["seat_gap"]["worst_seat"]], m["seat_gap"])

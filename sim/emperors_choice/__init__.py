@@ -22,6 +22,7 @@ SPEC = GameSpec(
     kernels=KERNELS,
     options=OPTIONS,
     feature_names=rules.FEATURE_NAMES,
+    round_word=layout.G_ROUND,  # score trace: a point at the end of every round
     action_name=view.action_name,
     render=view.render,
     chance_outcomes=view.chance_outcomes,

@@ -28,6 +28,7 @@ SPEC = GameSpec(
     kernels=kernels_from(R),
     options=OPTIONS,
     feature_names=R.FEATURE_NAMES,
+    round_word=R.TURN,  # score trace: a point at the end of every trick
     action_name=view.action_name,
     render=view.render,
     chance_outcomes=view.chance_outcomes,
