@@ -80,6 +80,69 @@ class Table:
         legal = ", ".join(f"{int(x)}={self.spec.action_name(self.state, int(x))}" for x in np.flatnonzero(m))
         raise IllegalActionError(f"{self.game}: action {a} is not legal for seat {self.current}; legal: {legal}")
 
+    def plan_step(self) -> list[tuple[int, np.ndarray]]:
+        """The decisions of the next parallel step: ``[(seat, legal mask), ...]`` in the order
+        the engine asks them, starting with the seat to move (``[]`` once over).
+
+        A later seat joins the step when it cannot see the earlier choices of the step: the
+        engine takes simultaneous secret choices one seat after another, and ``info_key``
+        (the seat's information, sim.core) leaves the earlier ones out.  Checked on the
+        kernels, not declared per game: after the step's earlier seats choose (each its first
+        legal action), the next seat q joins if it is not in the step yet and, for every
+        legal choice of every earlier seat (the others keeping theirs), the same seat q is
+        asked, with the same ``info_key`` and the same legal actions.  Then q decides on
+        exactly what it would know at its own turn, so taking the step's choices together
+        is the same game.  Anything else (a seat's second decision in a row, a choice q
+        would see, a game that ends) closes the step."""
+        if self.over:
+            return []
+        k = self.k
+        seats = [self.current]
+        masks = [self.mask().copy()]
+        firsts: list[int] = []  # each seat's stand-in choice
+        before = [self.state.copy()]  # the probe state at each seat's decision
+        m = np.zeros(self.num_actions, np.bool_)
+        while True:
+            a0 = int(np.flatnonzero(masks[-1])[0])
+            nxt = before[-1].copy()
+            k.apply(nxt, np.int64(a0))
+            q = int(nxt[H_CURRENT])
+            if q == NO_PLAYER or q in seats:
+                break
+            key = k.info_key(nxt, np.int64(q))
+            qmask = np.zeros(self.num_actions, np.bool_)
+            k.legal_mask(nxt, qmask)
+            firsts.append(a0)
+            if not self._hidden_from(q, key, qmask, seats, masks, firsts, before, m):
+                break
+            seats.append(q)
+            masks.append(qmask)
+            before.append(nxt)
+        return list(zip(seats, masks))
+
+    def _hidden_from(self, q, key, qmask, seats, masks, firsts, before, m) -> bool:
+        """Whether every other legal choice of each seat of the step (the later ones keeping
+        their stand-in choices ``firsts``) leaves seat ``q`` asked next with ``info_key``
+        ``key`` and legal actions ``qmask``."""
+        k = self.k
+        for j in range(len(seats)):
+            for a in np.flatnonzero(masks[j]):
+                if a == firsts[j]:
+                    continue
+                t = before[j].copy()
+                k.apply(t, np.int64(a))
+                for i in range(j + 1, len(seats)):
+                    if int(t[H_CURRENT]) != seats[i]:
+                        return False
+                    k.apply(t, np.int64(firsts[i]))
+                if int(t[H_CURRENT]) != q or k.info_key(t, np.int64(q)) != key:
+                    return False
+                m[:] = False
+                k.legal_mask(t, m)
+                if not np.array_equal(m, qmask):
+                    return False
+        return True
+
     def final(self) -> np.ndarray:
         """Per-seat final reward: win shares (``reward="win"``) or the game's scores."""
         scores = np.zeros(self.players)
