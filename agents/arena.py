@@ -24,7 +24,9 @@ the last point, led by the sole winner (none when the win is shared or no seat w
 ``trace[g]`` holds the game's ``lead_changes`` (points whose sole leader differs from the last
 sole leader before them), ``decided_at`` (the first point from which the eventual sole winner
 leads alone at every later point; ``trace_points`` when only the final scoring decided it, -1
-without a sole winner) and ``trace_points``.  :func:`trace_point` is the one update rule.
+without a sole winner) and ``trace_points``.  :func:`trace_point` is the one update rule.  A run
+keeps the trace only when asked (``rw`` = -1 otherwise, and the row stays zeros: ``trace_points``
+0 means "not traced").
 
 Each game's deal comes from ``seeds[g]``; each seat's agent RNG from
 ``hash64(agent_seeds[g], p)``, a stream separate from the game's chance.  Nothing here
@@ -227,7 +229,8 @@ def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_
                 steps += 1
         G.returns(state, scores[g], wins[g])
         G.features(state, feats[g])
-        trace_finish(tr, wins[g], n_players, trace[g])
+        if rw >= 0:
+            trace_finish(tr, wins[g], n_players, trace[g])
         lengths[g] = steps
     return seeds.shape[0]
 
@@ -280,7 +283,8 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
     ``user_agents[a]`` is the user kernel or Python agent class of agent ``a`` of kind USER_KERNEL or
     PYTHON (None for the built-in ones).  ``timing``, if a dict, receives ``decisions`` and ``agent_ns``
     (int64 ``[g, n]``).  ``trace``, if a dict, receives the score trace's ``TRACE_COLUMNS`` (int64
-    ``[g]`` each; module docstring).  An agent that fails raises :class:`AgentError` naming the game (``first_index``
+    ``[g]`` each; module docstring); without it no trace is kept (it costs an ``evaluate`` per round).
+    An agent that fails raises :class:`AgentError` naming the game (``first_index``
     + its position in the chunk), the decision, the seat and the agent (``labels``).
     """
     seeds = np.asarray(seeds, np.int64)
@@ -305,14 +309,15 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
 
         play_python(spec, seeds, np.asarray(agent_seeds, np.int64), n_players, options, seat_agent, agent_kind,
                     agent_params, user_agents, scores, wins, feats, lengths, decisions, agent_ns, labels, first_index,
-                    traces)
+                    traces if trace is not None else None)
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
     try:
         done = play_chunk(tuple(spec.kernels), users, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
                           np.asarray(options, np.int32), seat_agent, agent_kind, params,
-                          spec.num_actions, np.int64(spec.round_word), scores, wins, feats, lengths, decisions,
+                          spec.num_actions, np.int64(spec.round_word if trace is not None else -1), scores, wins,
+                          feats, lengths, decisions,
                           agent_ns, traces, status)
     except Exception as e:  # raised inside an agent's kernel: status says where
         raise AgentError(_where(spec, status, seat_agent, labels, first_index)

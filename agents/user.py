@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import (PYTHON, TRACE_COLUMNS, TRACE_WORDS, USER_KERNEL, USER_SIG, AgentError, N_AGENT_PARAMS,
+from agents.arena import (PYTHON, TRACE_WORDS, USER_KERNEL, USER_SIG, AgentError, N_AGENT_PARAMS,
                           choose_action, sole_best, trace_finish, trace_point, trace_start)
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, NO_PLAYER, hash64, rng_seed
 
@@ -189,11 +189,9 @@ def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_
     agent_kind = np.asarray(agent_kind, np.int64)
     params = np.asarray(agent_params, np.float64)
     mask = np.zeros(spec.num_actions, np.bool_)
-    rw = spec.round_word
+    rw = spec.round_word if traces is not None else -1  # no trace unless asked (as in the arena)
     tr = np.zeros(TRACE_WORDS, np.int64)
     values = np.zeros(n_players)
-    if traces is None:
-        traces = np.zeros((len(seeds), len(TRACE_COLUMNS)), np.int64)
     for g in range(len(seeds)):
         state = K.new_state(np.int64(seeds[g]), np.int64(n_players), options)
         trace_start(tr)
@@ -250,7 +248,8 @@ def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_
             steps += 1
         K.returns(state, scores[g], wins[g])
         K.features(state, feats[g])
-        trace_finish(tr, wins[g], np.int64(n_players), traces[g])
+        if rw >= 0:
+            trace_finish(tr, wins[g], np.int64(n_players), traces[g])
         lengths[g] = steps
 
 

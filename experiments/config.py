@@ -25,7 +25,7 @@ SEAT_MODES = ("rotate", "fixed")
 MAX_SEED = 2**63 - 1
 
 REQUIRED = ("game", "players", "agents", "games", "seed", "output")
-OPTIONAL = ("name", "description", "options", "seats", "chunk_size", "replays", "components")
+OPTIONAL = ("name", "description", "options", "seats", "chunk_size", "replays", "components", "score_trace")
 
 
 class ConfigError(ValueError):
@@ -68,6 +68,10 @@ class ExperimentConfig:
     source: str = field(default="", compare=False)
     # Component values changed from the game's data files ({path: value}, experiments/components.py).
     components: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # Keep the score trace (lead changes, when the winner is decided: agents/arena.py); off by default
+    # for runs, since it costs an ``evaluate`` per round (random Middle Kingdom plays 2-3x slower);
+    # studies and tunings turn it on.
+    score_trace: bool = False
 
     @property
     def spec(self):
@@ -86,6 +90,8 @@ class ExperimentConfig:
         }
         if self.components:  # only when changed, so folders of the printed components keep their identity
             out["components"] = dict(self.components)
+        if self.score_trace:  # likewise: only when on (its columns hold the trace, not "not traced")
+            out["score_trace"] = True
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -217,6 +223,9 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
                               "through the built-in agents only); set replays = 0")
         if replays and components:
             raise ConfigError("replays: not available for a run with changed components (replays use the data files)")
+        score_trace = data.get("score_trace", False)
+        if not isinstance(score_trace, bool):
+            raise ConfigError(f"score_trace: expected true or false, got {score_trace!r}")
         name = _str("name", data.get("name", output.name or "experiment"))
         description = data.get("description", "")
         if not isinstance(description, str):
@@ -226,7 +235,7 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
             name=name, game=game, players=players, options=MappingProxyType(dict(options)), agents=tuple(agents),
             lineup=tuple(lineup), seats=seats, games=games, seed=seed, output=output,
             description=description, chunk_size=chunk_size, replays=replays, source=source,
-            components=MappingProxyType(components),
+            components=MappingProxyType(components), score_trace=score_trace,
         )
         from experiments.plan import Plan  # the plan checks that games fill whole rotations
 

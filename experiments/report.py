@@ -394,7 +394,7 @@ def _write_report(res: Results, results: Path, manifest: dict, out: Path, cfg: d
                image("game_length.png", "game length")]
 
     # ---- the score trace: lead changes and when the winner is decided (agents/arena.py)
-    traced = "seat = 0 AND trace_points IS NOT NULL"  # parts written before the trace existed lack it
+    traced = "seat = 0 AND trace_points > 0"  # runs with score_trace (NULL in parts written before it existed)
     n_traced = int(res.con.execute(f"SELECT count(*) FROM results WHERE {traced}").fetchone()[0]) \
         if "trace_points" in res.columns else 0
     if n_traced:

@@ -34,7 +34,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from agents.arena import N_AGENT_PARAMS, play_games
+from agents.arena import N_AGENT_PARAMS, TRACE_COLUMNS, play_games
 from experiments.plan import Plan, auto_chunk_size, chunk_ranges, missing_ranges
 from experiments.schema import ResultsTable
 from experiments import store
@@ -66,6 +66,7 @@ def job_of(cfg) -> dict[str, Any]:
         "agent_kinds": [a.kind for a in cfg.agents],
         "agent_params": [list(a.params) for a in cfg.agents],
         **({"components": dict(cfg.components)} if getattr(cfg, "components", None) else {}),
+        "score_trace": bool(getattr(cfg, "score_trace", False)),
         # results on a filesystem URI: each worker writes its own part files there
         **({"write_to": str(cfg.output)} if store.is_uri(cfg.output) else {}),
     }
@@ -94,12 +95,15 @@ class ChunkContext:
         """The arrays of games ``start .. stop-1`` (one compiled call)."""
         chunk = self.plan.games_of(start, stop)
         timing: dict[str, np.ndarray] = {}  # decisions and agent time per game and seat
-        trace: dict[str, np.ndarray] = {}  # the score trace per game
+        trace: dict[str, np.ndarray] = {}  # the score trace per game (zeros unless the run keeps it)
         scores, wins, feats, lengths = play_games(
             self.spec, chunk["seed"], self.players, self.options, chunk["seat_agent"],
             self.kinds, self.params, agent_seeds=chunk["agent_seed"],
-            user_agents=self.user, timing=timing, trace=trace, labels=self.job["agent_labels"], first_index=start,
+            user_agents=self.user, timing=timing, trace=trace if self.job.get("score_trace") else None,
+            labels=self.job["agent_labels"], first_index=start,
         )
+        if not trace:
+            trace = {c: np.zeros(len(scores), np.int64) for c in TRACE_COLUMNS}
         chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths, **timing, **trace)
         return chunk
 

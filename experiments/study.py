@@ -321,6 +321,7 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         d["output"] = str(output / "cells" / f"{i:02d}-{_slug(name)}")
         d["name"] = name
         d.setdefault("description", data.get("description", ""))
+        d.setdefault("score_trace", True)  # the design metrics' lead changes (base.score_trace = false: off)
         d["games"] = 60  # a multiple of any number of rotations (1..5 seats); the budget comes next
         probe = from_dict(d, f"{source}: {where} ({name})")
         d["games"] = _round_games(budget, probe)

@@ -187,7 +187,7 @@ def design_metrics(res: Results, view: str, players: int, games: int, alpha: flo
     - ``margin``: the winner's margin, best score minus the second best;
     - ``length``: decisions per game;
     - ``lead_changes``: changes of the sole provisional leader per game, over the score trace (the
-      round ends and the final result; agents/arena.py);
+      round ends and the final result; agents/arena.py; runs with ``score_trace``);
     - ``decided_share``: how late the winner is decided: the share of the trace's steps passed before
       the eventual sole winner leads for good, ``(decided_at - 1) / (trace_points - 1)`` (0: it led
       alone from the first round's end, 1: only the final scoring made it the leader), over games with
@@ -224,11 +224,12 @@ def design_metrics(res: Results, view: str, players: int, games: int, alpha: flo
     if "trace_points" in {r[0] for r in res.con.execute(f"DESCRIBE {v}").fetchall()}:  # results written before the score trace lack it
         row = res.con.execute(
             f"WITH g AS (SELECT deal, game_index, any_value(lead_changes) AS lc, any_value(decided_at) AS da, "
-            f"           any_value(trace_points) AS tp FROM {v} WHERE {w} GROUP BY deal, game_index),"
+            f"           any_value(trace_points) AS tp FROM {v} WHERE {w} AND trace_points > 0 GROUP BY deal, game_index),"
             f" per AS (SELECT deal, avg(lc) AS lc, avg(CASE WHEN da > 0 AND tp > 1 THEN (da - 1.0) / (tp - 1) END) AS ds "
             f"         FROM g GROUP BY deal)"
             f" SELECT count(lc), avg(lc), var_samp(lc), count(ds), avg(ds), var_samp(ds) FROM per").fetchone()
-        out["lead_changes"] = _mean_ci(int(row[0]), row[1], row[2], alpha)
+        if row[0]:  # a run with score_trace = false has none
+            out["lead_changes"] = _mean_ci(int(row[0]), row[1], row[2], alpha)
         if row[3]:
             out["decided_share"] = _mean_ci(int(row[3]), row[4], row[5], alpha)
     agents = deal_stats(res, view, "agent", games)

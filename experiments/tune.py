@@ -155,6 +155,7 @@ def _slug(values: dict[str, int]) -> str:
 def cell_config(tune: Tune, values: dict[str, int], folder: Path, games: int, seed: int | None = None,
                 name: str = "") -> ExperimentConfig:
     d = copy.deepcopy(tune.base)
+    d.setdefault("score_trace", True)  # every design metric can be the objective or reported
     d.setdefault("components", {}).update(values)
     if not d["components"]:
         del d["components"]

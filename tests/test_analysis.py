@@ -169,7 +169,7 @@ def test_a_folder_continued_by_a_later_version_reads_whole(tmp_path):
     figures come from the parts that have it, whichever part sorts first."""
     import pyarrow.parquet as pq
 
-    cfg = write_folder(tmp_path, "mixed")
+    cfg = write_folder(tmp_path, "mixed", score_trace=True)
     parts = sorted(store.data_dir(cfg.output, cfg.game).glob("part-*.parquet"))
     for p in parts[1::2]:  # the 2nd and 4th parts as an older version wrote them
         t = pq.read_table(p)
@@ -183,3 +183,5 @@ def test_a_folder_continued_by_a_later_version_reads_whole(tmp_path):
     assert traced == (len(kept), kept["lead_changes"].sum())
     md = make_report(cfg.output, tmp_path / "rep")["markdown"].read_text()
     assert f"n = games ({len(kept):,}); the provisional score leader" in md
+    cfg = write_folder(tmp_path, "untraced")  # score_trace is off by default: no section, zeros
+    assert "Lead changes" not in make_report(cfg.output, tmp_path / "rep2")["markdown"].read_text()

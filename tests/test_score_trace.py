@@ -102,3 +102,22 @@ def test_arena_trace_equals_the_definition(name, n, games):
         decided_early += 0 < got[1] < got[2]
     assert changes > 0  # the trace sees leads change in random games ...
     assert decided_early > 0  # ... and winners that led before the final scoring
+    again = play_games(spec, seeds, n, options, np.zeros((games, n), np.int64), [RANDOM], np.zeros((1, N_AGENT_PARAMS)))
+    assert np.array_equal(again[0], scores) and np.array_equal(again[1], wins)  # the trace changes no game
+
+
+def test_runs_keep_the_trace_only_when_asked(tmp_path):
+    """score_trace = false (the default) leaves the columns at 0 (trace_points 0: not traced); true
+    fills them; a value that is not a boolean is one line naming the key."""
+    from experiments.config import ConfigError, from_dict
+    from experiments.runner import ChunkContext, job_of
+
+    d = {"game": "goofspiel", "players": 2, "agents": ["random"], "games": 40, "seed": 3, "output": str(tmp_path)}
+    off = ChunkContext(job_of(from_dict(d))).play(0, 40)
+    on = ChunkContext(job_of(from_dict(dict(d, score_trace=True)))).play(0, 40)
+    assert not off["trace_points"].any() and not off["lead_changes"].any()
+    assert (on["trace_points"] > 1).all() and np.array_equal(on["scores"], off["scores"])
+    assert from_dict(dict(d, score_trace=True)).identity()["score_trace"] is True
+    assert "score_trace" not in from_dict(d).identity()  # folders made before the option keep their identity
+    with pytest.raises(ConfigError, match="score_trace: expected true or false, got 'yes'"):
+        from_dict(dict(d, score_trace="yes"))

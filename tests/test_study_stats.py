@@ -79,7 +79,8 @@ def test_design_metrics_match_a_direct_computation(tmp_path):
     from experiments.study_stats import design_metrics
 
     cfg = from_dict({"game": "goofspiel", "players": 3, "agents": ["heuristic", "random", "random"], "games": 900,
-                     "seed": 5, "output": str(tmp_path / "r"), "options": {"num_cards": 5}}, "m")
+                     "seed": 5, "output": str(tmp_path / "r"), "options": {"num_cards": 5},
+                     "score_trace": True}, "m")
     ctx = ChunkContext(job_of(cfg))
     folder = tmp_path / "r" / "data" / "game=goofspiel"
     folder.mkdir(parents=True)
