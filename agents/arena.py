@@ -28,6 +28,14 @@ without a sole winner) and ``trace_points``.  :func:`trace_point` is the one upd
 keeps the trace only when asked (``rw`` = -1 otherwise, and the row stays zeros: ``trace_points``
 0 means "not traced").
 
+**Entries.**  Python plays through :func:`play_chunk` and :func:`choose_action`'s entries, each
+compiled at its first call (sim.core.entry).  A run without an MCTS agent goes through the
+entries ``*_no_search``: the same kernels (``_play_chunk``, ``_act``, ``_choose_action``) with
+``search=None`` instead of True, on which numba prunes the branch that searches before typing
+it, so ``agents.mcts`` is never compiled; and :func:`play_games` passes the game's kernels as
+:func:`kernels_of_run`, with stand-ins in the slots the run's agents never call.  Both choices
+only leave out code that is not called: the same seeds give the same games.
+
 Each game's deal comes from ``seeds[g]``; each seat's agent RNG from
 ``hash64(agent_seeds[g], p)``, a stream separate from the game's chance.  Nothing here
 depends on which process or chunk plays a game, so results are reproducible whatever
@@ -40,7 +48,7 @@ import numpy as np
 from agents.clock import cpu_ns
 from agents.mcts import mcts_act
 from agents.random import random_act
-from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed
+from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed, run_kernels
 
 RANDOM = 0
 HEURISTIC = 1
@@ -54,6 +62,8 @@ N_AGENT_PARAMS = 8
 USER_SIG = nb.types.int64(nb.types.int32[::1], nb.types.boolean[::1], nb.types.int32[:])
 USER_SLOTS = 4  # user kernels one run can hold
 USERS_T = nb.types.UniTuple(nb.types.FunctionType(USER_SIG), USER_SLOTS)
+
+NO_SEARCH = "an MCTS agent cannot play through an entry compiled without the search"
 
 # status[:] of a chunk, set before each non-random decision and kept when a decision fails:
 ST_GAME, ST_DECISION, ST_SEAT, ST_ACTION, ST_FAILED = 0, 1, 2, 3, 4
@@ -122,12 +132,15 @@ def no_user_agent(state, legal, rng):
 
 
 @nb.njit(cache=True)
-def _choose_action(G, state, kind, params, rng, mask):
+def _choose_action(G, search, state, kind, params, rng, mask):
     """The action built-in agent ``kind`` (with ``params``) takes in ``state``; checked for legality.
-    User agents are not built in: their decisions are taken by agents.user, never here."""
+    User agents are not built in: their decisions are taken by agents.user, never here.
+    ``search``: True, or None in the entry without the search (the module docstring)."""
     if kind == HEURISTIC:
         a = G.heuristic(state, rng)
     elif kind == MCTS:
+        if search is None:
+            raise ValueError(NO_SEARCH)
         a = mcts_act(G, state, params, rng, mask)
     elif kind == RANDOM:
         a = random_act(G, state, mask, rng)
@@ -164,20 +177,24 @@ def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw):
 
 
 @nb.njit(cache=True)
-def _act(G, U, state, kind, params, rng, mask):
-    """The action of a non-random agent (unchecked); a user kernel gets the legal mask filled."""
+def _act(G, U, search, state, kind, params, rng, mask):
+    """The action of a non-random agent (unchecked); a user kernel gets the legal mask filled.
+    ``search``: True, or None in the entry without the search (the module docstring)."""
     if kind == HEURISTIC:
         return G.heuristic(state, rng)
     if kind == MCTS:
+        if search is None:
+            raise ValueError(NO_SEARCH)
         return mcts_act(G, state, params, rng, mask)
     G.legal_mask(state, mask)
     return U[np.int64(params[0])](state, mask, rng)
 
 
 @nb.njit(cache=True)
-def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
+def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
                 num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
-    """Play ``len(seeds)`` games; fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``,
+    """Play ``len(seeds)`` games (``search``: True, or None in the entry without the search; the
+    module docstring); fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``,
     decisions and agent time per seat ``[g, n]``, the score trace ``[g, TRACE_COLUMNS]`` (round
     word ``rw``, -1: none).  Return the games finished: all of them, or, when an
     agent chose an illegal action, the games before it (``status`` then says where; ST_FAILED = 1)."""
@@ -217,7 +234,7 @@ def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_
                 status[ST_SEAT] = p
                 status[ST_ACTION] = -1
                 t0 = cpu_ns()
-                act = _act(G, U, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
+                act = _act(G, U, search, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
                 agent_ns[g, p] += cpu_ns() - t0
                 decisions[g, p] += 1
                 status[ST_ACTION] = act
@@ -235,21 +252,58 @@ def _play_chunk(G, U, seeds, agent_seeds, n_players, options, seat_agent, agent_
     return seeds.shape[0]
 
 
-@entry(USERS_T, nb.int64[::1], nb.int64[::1], nb.int64, nb.int32[::1], nb.int64[:, ::1], nb.int64[::1],
-       nb.float64[:, ::1], nb.int64, nb.int64, nb.float64[:, ::1], nb.float64[:, ::1], nb.float64[:, :, ::1],
-       nb.int64[::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[::1], returns=nb.int64)
+# The chunk entries' arguments after K (play_chunk and play_chunk_no_search take the same).
+CHUNK_ARGS = (USERS_T, nb.int64[::1], nb.int64[::1], nb.int64, nb.int32[::1], nb.int64[:, ::1], nb.int64[::1],
+              nb.float64[:, ::1], nb.int64, nb.int64, nb.float64[:, ::1], nb.float64[:, ::1], nb.float64[:, :, ::1],
+              nb.int64[::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[::1])
+
+
+@entry(*CHUNK_ARGS, returns=nb.int64)
 def play_chunk(K, U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
                num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
     """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``, with
     the user kernels ``U`` (``USER_SLOTS`` function pointers); returns the games finished."""
-    return _play_chunk(as_kernels(K), U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind,
+    return _play_chunk(as_kernels(K), U, True, seeds, agent_seeds, n_players, options, seat_agent, agent_kind,
                        agent_params, num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status)
 
 
-@entry(nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1], returns=nb.int64)
+@entry(*CHUNK_ARGS, returns=nb.int64)
+def play_chunk_no_search(K, U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
+                         num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
+    """Entry: :func:`play_chunk` for chunks without MCTS agents (the search is not compiled)."""
+    return _play_chunk(as_kernels(K), U, None, seeds, agent_seeds, n_players, options, seat_agent, agent_kind,
+                       agent_params, num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status)
+
+
+CHOOSE_ARGS = (nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1])
+
+
+@entry(*CHOOSE_ARGS, returns=nb.int64)
+def choose_action_search(K, state, kind, params, rng, mask):
+    """Entry of :func:`choose_action` with the search (compiled at the first MCTS decision)."""
+    return _choose_action(as_kernels(K), True, state, kind, params, rng, mask)
+
+
+@entry(*CHOOSE_ARGS, returns=nb.int64)
+def choose_action_no_search(K, state, kind, params, rng, mask):
+    """Entry of :func:`choose_action` for the other built-in agents (the search is not compiled)."""
+    return _choose_action(as_kernels(K), None, state, kind, params, rng, mask)
+
+
 def choose_action(K, state, kind, params, rng, mask):
-    """Entry: the action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``)."""
-    return _choose_action(as_kernels(K), state, kind, params, rng, mask)
+    """The action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``, or a run's
+    :func:`run_kernels`); checked for legality.  Only an MCTS decision compiles the search."""
+    return (choose_action_search if kind == MCTS else choose_action_no_search)(K, state, kind, params, rng, mask)
+
+
+def kernels_of_run(spec, agent_kind, trace: bool = False) -> tuple:
+    """The game's kernels as the entries take them, for a run of agents of kinds ``agent_kind``:
+    ``tuple(spec.kernels)`` with stand-ins in the slots no agent of the run calls (the search's
+    without MCTS agents, the heuristic without heuristic or MCTS agents, ``evaluate`` without
+    the score ``trace`` or MCTS), so that the run compiles only the game kernels it calls."""
+    kinds = np.asarray(agent_kind)
+    search = bool((kinds == MCTS).any())
+    return run_kernels(spec.kernels, heuristic=bool((kinds == HEURISTIC).any()), search=search, evaluate=trace)
 
 
 class AgentError(RuntimeError):
@@ -313,12 +367,14 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
+    chunk = play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search  # compiled at its first call
+    kernels = kernels_of_run(spec, agent_kind, trace is not None)
     try:
-        done = play_chunk(tuple(spec.kernels), users, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
-                          np.asarray(options, np.int32), seat_agent, agent_kind, params,
-                          spec.num_actions, np.int64(spec.round_word if trace is not None else -1), scores, wins,
-                          feats, lengths, decisions,
-                          agent_ns, traces, status)
+        done = chunk(kernels, users, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
+                     np.asarray(options, np.int32), seat_agent, agent_kind, params,
+                     spec.num_actions, np.int64(spec.round_word if trace is not None else -1), scores, wins,
+                     feats, lengths, decisions,
+                     agent_ns, traces, status)
     except Exception as e:  # raised inside an agent's kernel: status says where
         raise AgentError(_where(spec, status, seat_agent, labels, first_index)
                          + f": the agent raised {type(e).__name__}: {e}", int(status[ST_GAME])) from None

@@ -115,9 +115,11 @@ class ChunkContext:
 
     def replay(self, i: int) -> dict[str, Any]:
         """Game ``i`` re-played decision by decision through the Python API, as a replay dict."""
-        from agents.arena import choose_action
+        from agents.arena import choose_action, kernels_of_run
         from sim.core import hash64, rng_seed
         from sim.game import Game
+
+        kernels = kernels_of_run(self.spec, self.kinds)  # only the kernels the run's agents call are compiled
 
         g_arr = self.plan.games_of(i, i + 1)
         g = Game(self.spec.name, self.players, int(g_arr["seed"][0]), self.job["options"])
@@ -129,7 +131,7 @@ class ChunkContext:
         while not g.is_over:
             p = g.current_player
             a = int(seats[p])
-            g.apply(int(choose_action(tuple(self.spec.kernels), g.state, np.int64(self.kinds[a]), self.params[a], rngs[p], mask)))
+            g.apply(int(choose_action(kernels, g.state, np.int64(self.kinds[a]), self.params[a], rngs[p], mask)))
         rep = g.to_replay()
         rep["experiment"] = {"game_index": i, "deal": int(g_arr["deal"][0]), "rotation": int(g_arr["rotation"][0]),
                              "agents": [self.job["agent_labels"][int(s)] for s in seats]}
@@ -148,29 +150,23 @@ class ChunkContext:
         return start, stop, data, {"play_s": t1 - t0, "encode_s": t2 - t1, "write_s": time.perf_counter() - t2}
 
 
-def warm_leaf_kernels(spec, players: int, options: np.ndarray) -> None:
-    """Compile (or load from the on-disk cache) a game's leaf kernels by playing one game from Python.
+def warm_leaf_kernels(spec, players: int | None = None, options: np.ndarray | None = None) -> None:
+    """Compile (or load from the on-disk cache) every kernel of a game in the contract's signatures
+    (``sim.core.KERNEL_SIGNATURES``), the ones the entries call them with.
 
-    The driver does this (and plays one game through the arena's generic kernel) before any
-    worker starts, so workers load the on-disk cache instead of racing to write it.
+    Calling the kernels from Python instead would compile a second copy of those that take an
+    ``A``-layout array (``heuristic``, ``determinize``, ``evaluate``, ``returns``, ``features``)
+    for the C-contiguous arrays Python passes; and the others, compiled without their return
+    type, would be filed in the disk cache under another key than the one an entry's function
+    pointer looks up (with the return type), so every worker would compile them again.  With the
+    full signature, as the entries' conversion compiles them, they load.  ``players`` and
+    ``options`` are not needed.  A run does not call this: the driver plays one game through
+    the arena before any worker starts, which compiles exactly the kernels the run calls.
     """
-    from sim.core import new_rng
+    from sim.core import KERNEL_SIGNATURES
 
-    k = spec.kernels
-    state = k.new_state(np.int64(1), np.int64(players), options)
-    mask = np.zeros(spec.num_actions, np.bool_)
-    rng = new_rng(np.int64(1))
-    values = np.zeros(players)
-    probe = state.copy()
-    k.determinize(probe, np.int64(0), rng)
-    k.evaluate(probe, values)
-    while not k.is_terminal(state):
-        k.current_player(state)
-        k.heuristic(state, rng)
-        k.legal_mask(state, mask)
-        k.apply(state, np.int64(np.flatnonzero(mask)[0]))
-    k.returns(state, values, np.zeros(players))
-    k.features(state, np.zeros((players, len(spec.feature_names))))
+    for kern, sig in zip(spec.kernels, KERNEL_SIGNATURES):
+        kern.compile(sig)  # the full signature (return type included), as a function pointer compiles it
 
 
 _ACTOR_CLASS = None
@@ -301,8 +297,18 @@ def local_ray_options(workers: int | None = None, niceness: int | None = None) -
                 log_to_driver=True, _system_config={"worker_niceness": nice})
 
 
+AUTH_MODE_ENV = "RAY_AUTH_MODE"
+
+
 def _start_ray(address: str | None, workers: int | None, niceness: int | None = None):
-    """(ray module, started_here): joins ``address`` / RAY_ADDRESS, or starts a local Ray."""
+    """(ray module, started_here): joins ``address`` / RAY_ADDRESS, or starts a local Ray.
+
+    A local Ray gets token authentication, Ray's own default for a new local cluster, stated as
+    ``RAY_AUTH_MODE=token`` so that Ray does not warn about it on every run; Ray reads the mode
+    once, when it is imported, so only a process that has not imported it yet (the CLI's) sets
+    it.  A mode the user set, and any run that joins a cluster, are left as they are."""
+    if not (address or os.environ.get("RAY_ADDRESS")) and AUTH_MODE_ENV not in os.environ and "ray" not in sys.modules:
+        os.environ[AUTH_MODE_ENV] = "token"
     import ray
 
     if niceness is not None and not NICENESS_RANGE[0] <= niceness <= NICENESS_RANGE[1]:
@@ -387,10 +393,10 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
     played = 0
     try:
         if todo_ranges:
-            # Fill the on-disk numba cache from the driver, so workers load it instead of racing to write it.
+            # Fill the on-disk numba cache from the driver, so workers load it instead of racing to write it:
+            # one game through the arena compiles the entry and the game kernels the run's agents call.
             t0 = time.perf_counter()
-            warm_leaf_kernels(get_game(cfg.game), cfg.players, get_game(cfg.game).encode_options(cfg.options))
-            ChunkContext(job).play(0, 1)  # the generic kernels are cached on disk too: fill that cache as well
+            ChunkContext(job).play(0, 1)
             t1 = time.perf_counter()
             ray, started_here = _start_ray(address, workers, niceness)
             timings["driver_warm_s"], timings["ray_start_s"] = t1 - t0, time.perf_counter() - t1

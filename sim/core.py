@@ -65,6 +65,14 @@ generic kernel serves every game and is cached on disk like any other.  (Passing
 namedtuple of dispatchers itself would compile one copy per game, and numba cannot cache
 those: its cache index cannot rebuild dispatcher types in another process.)
 
+Compiling costs far more than loading from the cache (docs/performance.md, "Cold and warm
+start"), so a process compiles only what it calls: an entry (:func:`entry`) is compiled at its
+first call, not at import, and turning the tuple into function pointers compiles each game
+kernel in it, so a caller that will not call some slots passes :func:`run_kernels`, the tuple
+with generic stand-ins (compiled once for every game) in those slots: a run without MCTS
+compiles neither the game's ``determinize``, ``info_key`` and ``rewind_secrets`` nor, without
+heuristic agents, its heuristic.
+
 Randomness is explicit: the game's chance stream lives in the state header; agents
 carry their own two-word RNG arrays (``int32[2]``), seeded separately, so a search
 never perturbs the game's deal.
@@ -172,9 +180,92 @@ def as_kernels(k):
     return Kernels(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11])
 
 
+class Entry:
+    """A generic entry kernel, compiled (or loaded from the disk cache) for its one signature at
+    its first call rather than at import, so a run compiles only the entries it calls.
+
+    Once compiled it accepts nothing else (as ``@njit(signature)``): a tuple of dispatchers is
+    converted to the signature's function pointers, never compiled into a per-game copy."""
+
+    def __init__(self, fn, signature):
+        self.dispatcher = nb.njit(cache=True)(fn)
+        self.signature = signature
+        self.__name__, self.__qualname__, self.__doc__ = fn.__name__, fn.__qualname__, fn.__doc__
+        self.__module__ = fn.__module__
+        self.__wrapped__ = fn
+        self._ready = False
+
+    def compile(self):
+        """The compiled dispatcher (compiled or loaded now if it was not yet)."""
+        if not self._ready:
+            self.dispatcher.compile(self.signature)
+            self.dispatcher.disable_compile()
+            self._ready = True
+        return self.dispatcher
+
+    def __call__(self, *args):
+        return (self.dispatcher if self._ready else self.compile())(*args)
+
+
 def entry(*arg_types, returns=nb.types.none):
-    """Decorator of a generic entry kernel: first argument ``tuple(spec.kernels)`` (KERNELS_T)."""
-    return nb.njit(returns(KERNELS_T, *arg_types), cache=True)
+    """Decorator of a generic entry kernel: first argument ``tuple(spec.kernels)`` (KERNELS_T);
+    an :class:`Entry`, compiled at its first call."""
+    return lambda fn: Entry(fn, returns(KERNELS_T, *arg_types))
+
+
+# Stand-ins for the slots of the contract a run never calls (run_kernels): compiled once for
+# every game, with the contract's signatures, so that a run without search (or without the
+# heuristic, or without the score trace) does not compile the game's own kernels for them.
+# Calling one raises (it would be a bug in the choice of the run's kernels); the condition, always
+# true, lets numba type the return value the signature declares.
+@nb.njit(_SIGNATURES["determinize"], cache=True)
+def unused_determinize(state, observer, rng):
+    if state.shape[0] >= 0:
+        raise ValueError("determinize is not among this run's kernels (sim.core.run_kernels)")
+
+
+@nb.njit(_SIGNATURES["heuristic"], cache=True)
+def unused_heuristic(state, rng):
+    if state.shape[0] >= 0:
+        raise ValueError("the heuristic is not among this run's kernels (sim.core.run_kernels)")
+    return np.int64(-1)
+
+
+@nb.njit(_SIGNATURES["evaluate"], cache=True)
+def unused_evaluate(state, out):
+    if state.shape[0] >= 0:
+        raise ValueError("evaluate is not among this run's kernels (sim.core.run_kernels)")
+
+
+@nb.njit(_SIGNATURES["info_key"], cache=True)
+def unused_info_key(state, player):
+    if state.shape[0] >= 0:
+        raise ValueError("info_key is not among this run's kernels (sim.core.run_kernels)")
+    return np.int64(0)
+
+
+@nb.njit(_SIGNATURES["rewind_secrets"], cache=True)
+def unused_rewind_secrets(state, observer):
+    if state.shape[0] >= 0:
+        raise ValueError("rewind_secrets is not among this run's kernels (sim.core.run_kernels)")
+
+
+def run_kernels(kernels: Kernels, *, heuristic: bool = True, search: bool = True, evaluate: bool = True) -> tuple:
+    """``tuple(kernels)`` for an entry, with a stand-in in each slot the caller will not call:
+    ``determinize``, ``info_key`` and ``rewind_secrets`` unless ``search`` (MCTS), ``heuristic``
+    unless ``heuristic`` or ``search``, ``evaluate`` unless ``evaluate`` or ``search``.
+
+    Turning the tuple into function pointers compiles each game kernel in it (the first time on
+    a machine; later runs load it from the disk cache), so a run of random and heuristic agents
+    compiles neither the game's search kernels nor, without heuristic agents, its heuristic."""
+    unused = {}
+    if not search:
+        unused.update(determinize=unused_determinize, info_key=unused_info_key, rewind_secrets=unused_rewind_secrets)
+    if not (heuristic or search):
+        unused["heuristic"] = unused_heuristic
+    if not (evaluate or search):
+        unused["evaluate"] = unused_evaluate
+    return tuple(kernels._replace(**unused))
 
 
 # --------------------------------------------------------------------------- RNG
