@@ -300,6 +300,13 @@ def local_ray_options(workers: int | None = None, niceness: int | None = None) -
 AUTH_MODE_ENV = "RAY_AUTH_MODE"
 
 
+def state_local_auth(address: str | None = None) -> None:
+    """Set ``RAY_AUTH_MODE=token`` for a local Ray when Ray is not imported yet (see :func:`_start_ray`);
+    studies, tournaments and tunings call it before their own ``import ray``."""
+    if not (address or os.environ.get("RAY_ADDRESS")) and AUTH_MODE_ENV not in os.environ and "ray" not in sys.modules:
+        os.environ[AUTH_MODE_ENV] = "token"
+
+
 def _start_ray(address: str | None, workers: int | None, niceness: int | None = None):
     """(ray module, started_here): joins ``address`` / RAY_ADDRESS, or starts a local Ray.
 
@@ -307,8 +314,7 @@ def _start_ray(address: str | None, workers: int | None, niceness: int | None = 
     ``RAY_AUTH_MODE=token`` so that Ray does not warn about it on every run; Ray reads the mode
     once, when it is imported, so only a process that has not imported it yet (the CLI's) sets
     it.  A mode the user set, and any run that joins a cluster, are left as they are."""
-    if not (address or os.environ.get("RAY_ADDRESS")) and AUTH_MODE_ENV not in os.environ and "ray" not in sys.modules:
-        os.environ[AUTH_MODE_ENV] = "token"
+    state_local_auth(address)
     import ray
 
     if niceness is not None and not NICENESS_RANGE[0] <= niceness <= NICENESS_RANGE[1]:

@@ -414,6 +414,7 @@ def run_study(study: Study, *, workers: int | None = None, address: str | None =
     m["sessions"].append(session)
     write_study_manifest(study, m)
 
+    runner.state_local_auth(address)
     import ray
 
     started = False

@@ -285,9 +285,10 @@ def run_tournament(t: Tournament, *, workers: int | None = None, address: str | 
 
     ``stop_after_lineups`` ends the session after that many lineup runs, as an interruption would.
     """
-    import ray
-
     from experiments import runner, store
+
+    runner.state_local_auth(address)
+    import ray
 
     m = open_tournament(t)
     t.output.mkdir(parents=True, exist_ok=True)

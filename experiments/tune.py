@@ -222,9 +222,11 @@ def best_candidates(study, k: int) -> list:
 
 def run_tune(tune: Tune, *, workers: int | None = None, progress: bool = True) -> dict[str, Path]:
     """Search, re-check the best candidates on fresh deals against the printed values, write the report."""
+    from experiments import runner
+
+    runner.state_local_auth()
     import ray
 
-    from experiments import runner
     from experiments.store import ResultsError, atomic_write
     from sim.core import hash64
 

@@ -135,3 +135,21 @@ def test_a_local_run_prints_no_token_authentication_notice(tmp_path):
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Token authentication" not in proc.stderr + proc.stdout
     assert (tmp_path / "out" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("command", ["study", "tournament"])
+def test_local_studies_and_tournaments_print_no_token_notice(tmp_path, command):
+    """Studies and tournaments import Ray themselves: they state the mode before that import too."""
+    if command == "study":
+        text = (f'output = "{tmp_path / "out"}"\ngames = 20\n[base]\ngame = "goofspiel"\nplayers = 2\n'
+                f'agents = ["random"]\nseed = 5\n[axes.options]\nnum_cards = [4, 5]\n')
+    else:
+        text = (f'game = "goofspiel"\nplayers = 2\npool = ["random", "heuristic"]\ndeals = 4\nseed = 5\n'
+                f'output = "{tmp_path / "out"}"\n')
+    path = tmp_path / f"{command}.toml"
+    path.write_text(text)
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_AUTH_MODE", "RAY_ADDRESS")}
+    proc = subprocess.run([sys.executable, "-m", "experiments.cli", command, str(path), "--quiet", "--workers", "1"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "Token authentication" not in proc.stderr + proc.stdout
