@@ -58,7 +58,27 @@ from sim.core import IllegalActionError
 OBS_BOUND = float(2 ** 24)  # float32 holds every integer up to here exactly
 
 
-class DynastyAEC(AECEnv):
+class _TableViews:
+    """What the AEC and the parallel environment show of their ``table`` alike."""
+
+    def render(self):
+        if self.render_mode is None:
+            return None
+        text = self.table.spec.render(self.table.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def public_observation(self) -> np.ndarray:
+        """The public tensor (the same layout, every seat's private part masked)."""
+        return self.table.tensor(-1)
+
+
+class DynastyAEC(_TableViews, AECEnv):
     """One dynasty-lab game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "dynasty_v0", "is_parallelizable": False}
@@ -150,23 +170,7 @@ class DynastyAEC(AECEnv):
         if self.render_mode == "human":
             self.render()
 
-    def render(self):
-        if self.render_mode is None:
-            return None
-        text = self.table.spec.render(self.table.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
-
     # ------------------------------------------------------------------ extras
-    def public_observation(self) -> np.ndarray:
-        """The public tensor (the same layout, every seat's private part masked)."""
-        return self.table.tensor(-1)
-
     def observation_text(self, agent) -> str:
         return self.table.obs.string(self.table.state, self._index[agent])
 
@@ -177,7 +181,7 @@ def env(game: str, players: int = 2, options: dict[str, Any] | None = None, seed
     return DynastyAEC(game, players, options, seed, **kwargs)
 
 
-class DynastyParallel(ParallelEnv):
+class DynastyParallel(_TableViews, ParallelEnv):
     """One dynasty-lab game as a PettingZoo parallel environment (see the module docstring)."""
 
     metadata = {"render_modes": ["human", "ansi"], "name": "dynasty_v0"}
@@ -272,20 +276,6 @@ class DynastyParallel(ParallelEnv):
             self.render()
         return observations, rewards, terminations, truncations, {a: {} for a in live}
 
-    def render(self):
-        if self.render_mode is None:
-            return None
-        text = self.table.spec.render(self.table.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
-
-    def close(self) -> None:
-        pass
-
-    def public_observation(self) -> np.ndarray:
-        return self.table.tensor(-1)
 
 
 def parallel_env(game: str, players: int = 2, options: dict[str, Any] | None = None,
