@@ -7,8 +7,10 @@ from __future__ import annotations
 import asyncio
 import base64
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -95,11 +97,14 @@ class Browser:
         exe = chromium()
         if exe is None:
             raise RuntimeError("chromium is not installed")
-        self.tmp = tempfile.TemporaryDirectory(prefix="dynasty-chromium-")
+        # Chromium's helper processes (zygote, renderer, crashpad) may still write into the profile for
+        # a moment after the browser exits, so it runs in its own process group, the whole group is
+        # stopped at the end, and the profile is removed after it (with retries, never failing a test).
+        self.tmp = tempfile.TemporaryDirectory(prefix="dynasty-chromium-", ignore_cleanup_errors=True)
         self.proc = subprocess.Popen(
             [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
              f"--user-data-dir={self.tmp.name}", f"--window-size={self.size[0]},{self.size[1]}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
         port = None
         t = time.monotonic()
         while port is None and time.monotonic() - t < 60:
@@ -110,7 +115,7 @@ class Browser:
             elif not line and self.proc.poll() is not None:
                 break
         if port is None:
-            self.proc.kill()
+            _stop_group(self.proc)
             raise RuntimeError("chromium did not start its DevTools endpoint")
         threading.Thread(target=self.proc.stderr.read, daemon=True).start()  # keep the pipe drained
         self.session = aiohttp.ClientSession()
@@ -130,9 +135,31 @@ class Browser:
             await self.ws.close()
             await self.session.close()
         finally:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
+            _stop_group(self.proc)
+            for _ in range(20):
+                shutil.rmtree(self.tmp.name, ignore_errors=True)
+                if not Path(self.tmp.name).exists():
+                    break
+                time.sleep(0.1)
             self.tmp.cleanup()
+
+
+def _stop_group(proc: subprocess.Popen) -> None:
+    """Stop the browser and every process it started (they share its process group)."""
+    for sig, wait in ((signal.SIGTERM, 10), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            break
+        try:
+            proc.wait(wait)
+        except subprocess.TimeoutExpired:
+            continue
+        # the browser is gone; give its helpers a moment to follow it
+        t = time.monotonic()
+        while time.monotonic() - t < wait:
+            try:
+                os.killpg(proc.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
