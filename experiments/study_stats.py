@@ -243,6 +243,17 @@ def design_metrics(res: Results, view: str, players: int, games: int, alpha: flo
     return out
 
 
+def agent_edge(res: Results, view: str, label: str, games: int, alpha: float) -> dict[str, float]:
+    """One agent's edge: its win rate minus the other agents' (their rows pooled), per deal over the
+    mirrored rotations, with a t interval over deals (``dynasty tune``'s ``agent_edge``)."""
+    v, w = _ident(view), f"game_index < {int(games)}"
+    d, m, var = res.con.execute(
+        f"SELECT count(x), avg(x), var_samp(x) FROM (SELECT deal, avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) "
+        f"- avg(win) FILTER (WHERE CAST(agent AS VARCHAR) <> ?) AS x FROM {v} WHERE {w} GROUP BY deal)",
+        [label, label]).fetchone()
+    return {**_mean_ci(int(d), m, var, alpha), "agent": label}
+
+
 METRIC_DOCS = {
     "seat_gap": "largest seat gap (best seat's win rate - worst seat's)",
     "seat_chi2_p": "chi-square p, equal wins per seat",
@@ -253,4 +264,5 @@ METRIC_DOCS = {
     "lead_changes": "changes of the provisional leader per game",
     "decided_share": "share of the game before the winner leads for good (0 early, 1 at the final scoring)",
     "skill_gap": "skill gap (best agent's win rate - worst agent's)",
+    "agent_edge": "the tuned agent's win rate - the other agents'",
 }

@@ -19,6 +19,30 @@ A tuning config (TOML)::
     [search]                      # component paths with their search range (inside the declared one)
     "goal_cards[*].vp" = [2, 8]
 
+**An agent's parameters.**  With ``objective = "agent_edge"`` the search is over one MCTS agent's
+parameters instead of component values: the keys name the agent by its place in ``base.agents``
+and the parameter, and the tuned agent plays the others of the lineup (usually the same search
+with its default parameters, on the same time budget per decision)::
+
+    objective = "agent_edge"      # the tuned agent's win rate minus the other agents', maximised
+    [base]
+    game = "ming_dynasty"
+    players = 2
+    agents = ["mcts:2ms", "mcts:2ms"]
+    seed = 1
+    [search]
+    "agents[0].uct_c" = [0.1, 2.0]        # a float range
+    "agents[0].rollout_depth" = [0, 60]   # an integer range (0 = to the end)
+    "agents[0].rollout" = ["random", "heuristic"]   # a choice
+
+Tunable: ``uct_c`` and ``prior`` (float ranges), ``rollout_depth`` and ``simulations`` (integer
+ranges), ``rollout`` (a list of choices).  The tuned agent is labelled ``tuned <its parameters>``
+in the results, so it stays apart from an identical opponent; the re-check's "printed" run is the
+tuned agent with the base parameters, whose edge is the control (about 0 against a copy).  With a
+time budget (``mcts:2ms``) every candidate gets the same CPU time per decision, so the tuning
+compares strength at equal cost; a timed search is not a pure function of the seed (its number of
+simulations depends on the machine), so neither is such a tuning.
+
 **Noise.**  Every trial's objective is a measured value with an interval (n = deals); Optuna
 sees the point estimate, and because every trial plays the same deals (one master seed), the
 differences between trials are paired: the noise that is common to all of them cancels out of
@@ -38,6 +62,7 @@ import copy
 import json
 import math
 import tomllib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -50,7 +75,12 @@ REQUIRED = ("base", "output", "search", "trials", "games")
 OPTIONAL = ("name", "description", "objective", "recheck", "recheck_games", "min_skill_gap", "seed")
 OBJECTIVES = {"seat_gap": "largest seat gap (best seat's win rate - worst seat's), minimised",
               "tie_rate": "share of games with tied winners, minimised",
-              "no_winner_rate": "share of games no seat won, minimised"}
+              "no_winner_rate": "share of games no seat won, minimised",
+              "agent_edge": "the tuned agent's win rate minus the other agents', maximised"}
+MAXIMISED = ("agent_edge",)  # Optuna minimises -value for these
+AGENT_KEY = re.compile(r"^agents\[(\d+)\]\.([a-z_]+)$")
+AGENT_PARAMS = {"uct_c": float, "prior": float, "rollout_depth": int, "simulations": int, "rollout": str}
+TUNED = "tuned "  # the tuned agent's label: TUNED + its canonical label
 RECHECK_SALT = 0x726563686B  # "rechk": the fresh deals' master seed is hash64(seed, this)
 
 
@@ -60,7 +90,7 @@ class Tune:
     description: str
     output: Path
     base: dict[str, Any]
-    search: dict[str, tuple[int, int]]
+    search: dict[str, tuple]  # path -> (low, high) (int, or float for a float agent parameter), or a tuple of choices
     trials: int
     games: int
     objective: str = "seat_gap"
@@ -69,6 +99,15 @@ class Tune:
     min_skill_gap: float | None = None
     seed: int = 0
     source: str = ""
+
+    @property
+    def agent(self) -> int | None:
+        """The index in ``base.agents`` of the agent whose parameters are searched (None: component values)."""
+        for k in self.search:
+            m = AGENT_KEY.match(k)
+            if m:
+                return int(m[1])
+        return None
 
     def identity(self) -> dict[str, Any]:
         return {"base": self.base, "search": {k: list(v) for k, v in self.search.items()}, "games": self.games,
@@ -108,8 +147,17 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
     search = data["search"]
     if not isinstance(search, dict) or not search:
         raise fail("search", "empty search: give at least one component path = [low, high]")
-    ranges: dict[str, tuple[int, int]] = {}
+    ranges: dict[str, tuple] = {}
+    agent_keys = [k for k in search if isinstance(k, str) and k.startswith("agents[")]
+    if agent_keys and len(agent_keys) != len(search):
+        other = next(k for k in search if k not in agent_keys)
+        raise fail(f"search.{other}", "objective \"agent_edge\" searches one agent's parameters only "
+                                      "(agents[i].<parameter>); tune component values in another tuning")
+    if agent_keys:
+        ranges.update(_agent_ranges(base, {k: search[k] for k in agent_keys}, fail))
     for path, rng in search.items():
+        if path in ranges:
+            continue
         if (not isinstance(rng, list) or len(rng) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in rng)
                 or rng[0] >= rng[1]):
             raise fail(f"search.{path}", f"expected [low, high] integers with low < high, got {rng!r}")
@@ -124,9 +172,16 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
     for k in ("trials", "games"):
         if isinstance(data[k], bool) or not isinstance(data[k], int) or data[k] < 1:
             raise fail(k, f"expected a positive integer, got {data[k]!r}")
-    objective = data.get("objective", "seat_gap")
+    objective = data.get("objective", "agent_edge" if agent_keys else "seat_gap")
     if objective not in OBJECTIVES:
         raise fail("objective", f"{objective!r} is not known (known: {', '.join(OBJECTIVES)})")
+    if agent_keys and objective != "agent_edge":
+        raise fail("objective", f"a search over an agent's parameters ({agent_keys[0]}) needs objective = "
+                                f"\"agent_edge\", got {objective!r}")
+    if objective == "agent_edge" and not agent_keys:
+        raise fail("objective", "\"agent_edge\" tunes an agent: search its parameters (agents[i].<parameter>)")
+    if objective == "agent_edge" and data.get("min_skill_gap") is not None:
+        raise fail("min_skill_gap", "not used with objective \"agent_edge\"")
     recheck = data.get("recheck", 3)
     if isinstance(recheck, bool) or not isinstance(recheck, int) or not 0 <= recheck <= data["trials"]:
         raise fail("recheck", f"expected 0..{data['trials']} candidates, got {recheck!r}")
@@ -138,7 +193,9 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
         raise fail("min_skill_gap", f"expected a number, got {msg!r}")
     output = Path(str(data["output"]))
     probe = dict(copy.deepcopy(base), output=str(output / "probe"), games=60)
-    probe.setdefault("components", {}).update({p: r[0] for p, r in ranges.items()})
+    comps = {p: r[0] for p, r in ranges.items() if not AGENT_KEY.match(p)}
+    if comps:
+        probe.setdefault("components", {}).update(comps)
     from_dict(probe, f"{source}: base")
     return Tune(name=data.get("name", output.name), description=data.get("description", ""), output=output,
                 base=copy.deepcopy(base), search=ranges, trials=data["trials"], games=data["games"],
@@ -146,7 +203,75 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
                 min_skill_gap=None if msg is None else float(msg), seed=int(data.get("seed", 0)), source=source)
 
 
-def _slug(values: dict[str, int]) -> str:
+def _agent_ranges(base: dict[str, Any], keys: dict[str, Any], fail) -> dict[str, tuple]:
+    """Validated search ranges of one MCTS agent's parameters (``agents[i].<parameter>``)."""
+    from agents.spec import AgentSpecError, parse_agent
+
+    agents, players = base.get("agents"), base.get("players")
+    index = None
+    out: dict[str, tuple] = {}
+    for key, rng in keys.items():
+        m = AGENT_KEY.match(key)
+        if not m:
+            raise fail(f"search.{key}", "expected agents[<index>].<parameter>, e.g. agents[0].uct_c")
+        i, param = int(m[1]), m[2]
+        if not isinstance(agents, list) or len(agents) != players:
+            raise fail(f"search.{key}", f"base.agents must list one agent per seat ({players}) so that agents[{i}] "
+                                        f"names one of them, got {agents!r}")
+        if i >= len(agents):
+            raise fail(f"search.{key}", f"base.agents has {len(agents)} agents (agents[0]..agents[{len(agents) - 1}])")
+        if index is not None and i != index:
+            raise fail(f"search.{key}", f"one agent is tuned at a time (agents[{index}] already)")
+        index = i
+        if not _is_mcts(agents[i]):
+            raise fail(f"search.{key}", f"agents[{i}] is {agents[i]!r}; only an MCTS agent has parameters to tune")
+        if param not in AGENT_PARAMS:
+            raise fail(f"search.{key}", f"{param!r} is not a tunable MCTS parameter "
+                                        f"(tunable: {', '.join(AGENT_PARAMS)})")
+        kind = AGENT_PARAMS[param]
+        if kind is str:
+            if (not isinstance(rng, list) or len(rng) < 2 or len(set(map(str, rng))) != len(rng)
+                    or not all(isinstance(v, str) for v in rng)):
+                raise fail(f"search.{key}", f"expected a list of at least two distinct choices, got {rng!r}")
+            ends = list(rng)
+            out[key] = tuple(rng)
+        else:
+            num = (int,) if kind is int else (int, float)
+            if (not isinstance(rng, list) or len(rng) != 2 or any(isinstance(v, bool) or not isinstance(v, num) for v in rng)
+                    or rng[0] >= rng[1]):
+                what = "integers" if kind is int else "numbers"
+                raise fail(f"search.{key}", f"expected [low, high] {what} with low < high, got {rng!r}")
+            ends = list(rng)
+            out[key] = (kind(rng[0]), kind(rng[1]))
+        for v in ends:
+            try:
+                parse_agent(tuned_spec(agents[i], {param: v}))
+            except AgentSpecError as e:
+                raise fail(f"search.{key}", str(e)) from None
+    return out
+
+
+def _is_mcts(spec: Any) -> bool:
+    if isinstance(spec, str):
+        return spec.strip().partition(":")[0] == "mcts"
+    return isinstance(spec, dict) and spec.get("kind") == "mcts"
+
+
+def tuned_spec(spec: str | dict, values: dict[str, Any]) -> dict[str, Any]:
+    """The agent table of MCTS agent ``spec`` with ``values`` for some of its parameters, labelled
+    ``tuned <canonical label>`` (so it stays apart from an opponent with the same parameters)."""
+    from agents.spec import _mcts_args, parse_agent
+
+    if isinstance(spec, str):
+        args = _mcts_args(spec.strip().partition(":")[2]) if ":" in spec else {}
+    else:
+        args = {k: v for k, v in spec.items() if k not in ("kind", "label")}
+    args.update(values)
+    _, _, label = parse_agent({"kind": "mcts", **args})
+    return {"kind": "mcts", **args, "label": TUNED + label}
+
+
+def _slug(values: dict[str, Any]) -> str:
     import re
 
     return re.sub(r"[^A-Za-z0-9=,._+-]+", "_", ",".join(f"{k}={v}" for k, v in values.items()))[:80]
@@ -156,6 +281,10 @@ def cell_config(tune: Tune, values: dict[str, int], folder: Path, games: int, se
                 name: str = "") -> ExperimentConfig:
     d = copy.deepcopy(tune.base)
     d.setdefault("score_trace", True)  # every design metric can be the objective or reported
+    if tune.agent is not None:  # an agent's parameters (the printed run: its base parameters)
+        d["agents"][tune.agent] = tuned_spec(d["agents"][tune.agent],
+                                             {AGENT_KEY.match(k)[2]: v for k, v in values.items()})
+        values = {}
     d.setdefault("components", {}).update(values)
     if not d["components"]:
         del d["components"]
@@ -169,16 +298,28 @@ def cell_config(tune: Tune, values: dict[str, int], folder: Path, games: int, se
 
 
 def measure(cfg: ExperimentConfig, objective: str, alpha: float = 0.05) -> dict[str, Any]:
-    """The design metrics of one finished run (the objective's ``value``, ``low``, ``high``, ``n``)."""
+    """The design metrics of one finished run (the objective's ``value``, ``low``, ``high``, ``n``),
+    and ``agent_edge`` when one of its agents is a tuned one."""
     from experiments.analysis import Results
-    from experiments.study_stats import design_metrics
+    from experiments.study_stats import agent_edge, design_metrics
 
     with Results(cfg.output) as res:
-        return design_metrics(res, "results", cfg.players, cfg.games, alpha)
+        out = design_metrics(res, "results", cfg.players, cfg.games, alpha)
+        tuned = [a.label for a in cfg.agents if a.label.startswith(TUNED)]
+        if tuned:
+            out["agent_edge"] = agent_edge(res, "results", tuned[0], cfg.games, alpha)
+        return out
+
+
+def better(objective: str, a: float, b: float) -> bool:
+    """Whether objective value ``a`` is better than ``b``."""
+    return a > b if objective in MAXIMISED else a < b
 
 
 def objective_value(metrics: dict[str, Any], tune: Tune) -> float:
     v = metrics[tune.objective]["value"]
+    if tune.objective in MAXIMISED:
+        return -float(v)
     if tune.min_skill_gap is not None:
         sg = metrics.get("skill_gap", {}).get("value", -math.inf)
         if sg < tune.min_skill_gap:
@@ -202,13 +343,28 @@ def search(tune: Tune, evaluate: Callable[[dict[str, int]], float], storage: str
             study.enqueue_trial(t.params)
     done = len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE])
 
+    def suggest(trial, p, rng):
+        if isinstance(rng[0], str):
+            return trial.suggest_categorical(p, list(rng))
+        if isinstance(rng[0], float):
+            return _round(trial.suggest_float(p, rng[0], rng[1]))
+        return trial.suggest_int(p, rng[0], rng[1])
+
     def obj(trial):
-        values = {p: trial.suggest_int(p, lo, hi) for p, (lo, hi) in tune.search.items()}
-        return evaluate(values)
+        return evaluate({p: suggest(trial, p, rng) for p, rng in tune.search.items()})
 
     if done < tune.trials:
         study.optimize(obj, n_trials=tune.trials - done)
     return study
+
+
+def _round(v: Any) -> Any:
+    return round(v, 4) if isinstance(v, float) else v  # 4 digits: part of an agent's label and a folder's name
+
+
+def trial_values(params: dict[str, Any]) -> dict[str, Any]:
+    """The values a trial played (Optuna keeps float parameters unrounded)."""
+    return {k: _round(v) for k, v in params.items()}
 
 
 def best_candidates(study, k: int) -> list:
@@ -216,7 +372,7 @@ def best_candidates(study, k: int) -> list:
     import optuna
 
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    unique = {json.dumps(t.params, sort_keys=True): t for t in sorted(done, key=lambda t: -t.value)}
+    unique = {json.dumps(trial_values(t.params), sort_keys=True): t for t in sorted(done, key=lambda t: -t.value)}
     return sorted(unique.values(), key=lambda t: t.value)[:k]
 
 
@@ -257,18 +413,21 @@ def run_tune(tune: Tune, *, workers: int | None = None, progress: bool = True) -
 
         complete = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
         for t in complete:  # trials measured in an earlier session
-            if _slug(t.params) not in trials:
-                cfg = cell_config(tune, t.params, out / "trials" / _slug(t.params), tune.games)
-                trials[_slug(t.params)] = {"values": dict(t.params), "metrics": measure(cfg, tune.objective)}
+            values = trial_values(t.params)
+            if _slug(values) not in trials:
+                cfg = cell_config(tune, values, out / "trials" / _slug(values), tune.games)
+                trials[_slug(values)] = {"values": values, "metrics": measure(cfg, tune.objective)}
         ranked = best_candidates(study, tune.recheck)
         seed = int(hash64(np.int64(tune.base["seed"]), np.int64(RECHECK_SALT))) & (2**63 - 1)  # fresh deals
-        printed = cell_config(tune, {}, out / "recheck" / "printed", tune.recheck_games, seed, "printed values")
+        printed = cell_config(tune, {}, out / "recheck" / "printed", tune.recheck_games, seed,
+                              "base parameters" if tune.agent is not None else "printed values")
         runner.run(printed, workers=workers, progress=progress)
         rechecks = []
         for t in ranked:
-            cfg = cell_config(tune, dict(t.params), out / "recheck" / _slug(t.params), tune.recheck_games, seed)
+            values = trial_values(t.params)
+            cfg = cell_config(tune, values, out / "recheck" / _slug(values), tune.recheck_games, seed)
             runner.run(cfg, workers=workers, progress=progress)
-            rechecks.append({"values": dict(t.params), "search_value": t.value, "metrics": measure(cfg, tune.objective),
+            rechecks.append({"values": values, "search_value": t.value, "metrics": measure(cfg, tune.objective),
                              "config": cfg})
     finally:
         if started:

@@ -31,6 +31,10 @@ def write_tune_report(tune, study, trials: dict, rechecks: list, printed_cfg, pr
     import optuna
 
     n_done = len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE])
+    from experiments.tune import MAXIMISED
+
+    sign = -1 if obj in MAXIMISED else 1
+    base_name = "the base parameters" if tune.agent is not None else "the printed values"
     blocks: list = [(1, f"Tuning: {tune.name}")]
     if tune.description:
         blocks.append(tune.description)
@@ -39,15 +43,18 @@ def write_tune_report(tune, study, trials: dict, rechecks: list, printed_cfg, pr
                   + (f", with a skill gap of at least {tune.min_skill_gap}" if tune.min_skill_gap is not None else "")
                   + f". Optuna TPE (seed {tune.seed}), {n_done} trials of {tune.games:,} games each, every "
                   f"trial on the same deals; the {len(rechecks)} best re-played on {tune.recheck_games:,} fresh deals "
-                  f"(another master seed) next to the printed values. Intervals: 95% over deals (n = deals).")
+                  f"(another master seed) next to {base_name}. Intervals: 95% over deals (n = deals).")
     if rechecks:
-        best = min(rechecks, key=lambda r: r["metrics"][obj]["value"])
+        best = min(rechecks, key=lambda r: sign * r["metrics"][obj]["value"])
         blocks.append((2, "Tuned values"))
         blocks.append(", ".join(f"`{k}` = **{v}**" for k, v in best["values"].items())
                       + f": {obj} {_ci(best['metrics'][obj])} on the fresh deals, against {_ci(printed[obj])} with "
-                        f"the printed values on the same deals.")
+                        f"{base_name} on the same deals.")
+        if tune.agent is not None:
+            blocks.append(f"The tuned agent (`agents[{tune.agent}]`) plays {tune.base['agents'][:tune.agent] + tune.base['agents'][tune.agent + 1:]}; "
+                          f"its edge is its win rate minus theirs (0 for an agent no better than they are).")
         names = [k for k in METRIC_DOCS if k in printed]
-        rows = [["printed values"] + [_ci(printed.get(k)) for k in names]]
+        rows = [[base_name[4:]] + [_ci(printed.get(k)) for k in names]]
         rows += [[", ".join(f"{k}={v}" for k, v in r["values"].items())] + [_ci(r["metrics"].get(k)) for k in names]
                  for r in rechecks]
         blocks.append(Table(caption=f"re-check on {tune.recheck_games:,} fresh games: every design metric with its "
@@ -61,9 +68,12 @@ def write_tune_report(tune, study, trials: dict, rechecks: list, printed_cfg, pr
     xs, ys, lo, hi = [], [], [], []
     from experiments.tune import _slug
 
+    from experiments.tune import trial_values
+
     for t in done:
-        m = trials.get(_slug(t.params), {}).get("metrics", {}).get(obj)
-        rows.append([t.number] + [t.params[k] for k in tune.search] + [_ci(m), t.value])
+        values = trial_values(t.params)
+        m = trials.get(_slug(values), {}).get("metrics", {}).get(obj)
+        rows.append([t.number] + [values[k] for k in tune.search] + [_ci(m), t.value])
         if m:
             xs.append(t.number)
             ys.append(m["value"])
@@ -77,8 +87,8 @@ def write_tune_report(tune, study, trials: dict, rechecks: list, printed_cfg, pr
     ax = axes[0]
     ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", capsize=2, label=f"trial ({tune.games:,} games)")
     if ys:
-        ax.plot(xs, np.minimum.accumulate(ys), color="C1", label="best so far")
-    ax.axhline(printed[obj]["value"], color="grey", ls="--", lw=0.8, label="printed values (fresh deals)")
+        ax.plot(xs, (np.maximum if sign < 0 else np.minimum).accumulate(ys), color="C1", label="best so far")
+    ax.axhline(printed[obj]["value"], color="grey", ls="--", lw=0.8, label=f"{base_name[4:]} (fresh deals)")
     ax.set_xlabel("trial")
     ax.set_ylabel(obj)
     ax.set_title(f"{tune.name}: the search (95% intervals, n = deals)")
@@ -86,11 +96,17 @@ def write_tune_report(tune, study, trials: dict, rechecks: list, printed_cfg, pr
     if len(tune.search) == 1:
         (p,) = tune.search
         ax = axes[1]
-        vals = [t.params[p] for t in done if trials.get(_slug(t.params))]
+        vals = [trial_values(t.params)[p] for t in done if trials.get(_slug(trial_values(t.params)))]
+        if vals and isinstance(vals[0], str):  # choices: plotted at their index
+            choices = list(tune.search[p])
+            ax.set_xticks(range(len(choices)), choices)
+            vals = [choices.index(v) for v in vals]
         ax.errorbar(vals, ys, yerr=[lo, hi], fmt="o", capsize=2)
         for r in rechecks:
             m = r["metrics"][obj]
-            ax.errorbar([r["values"][p] + 0.15], [m["value"]], yerr=[[m["value"] - m["low"]], [m["high"] - m["value"]]],
+            x = r["values"][p]
+            x = list(tune.search[p]).index(x) if isinstance(x, str) else x
+            ax.errorbar([x + 0.15], [m["value"]], yerr=[[m["value"] - m["low"]], [m["high"] - m["value"]]],
                         fmt="s", color="C3", capsize=3, label="re-check (fresh deals)" if r is rechecks[0] else None)
         ax.set_xlabel(p)
         ax.set_ylabel(obj)
@@ -108,4 +124,5 @@ def write_tune_report(tune, study, trials: dict, rechecks: list, printed_cfg, pr
 
 OBJECTIVE_TEXT = {"seat_gap": "make the largest seat gap as small as possible",
                   "tie_rate": "make shared wins as rare as possible",
-                  "no_winner_rate": "make games no seat wins as rare as possible"}
+                  "no_winner_rate": "make games no seat wins as rare as possible",
+                  "agent_edge": "make the tuned agent's edge over the other agents (win rate minus theirs) as large as possible"}

@@ -140,3 +140,92 @@ seed = 11
     found = st.best_trial.params["goal_cards[*].vp"]
     assert st.best_value == grid[found]["value"]  # the search measured the grid's own numbers
     assert grid[found]["value"] <= grid[best]["high"], (found, best, {v: round(m["value"], 4) for v, m in grid.items()})
+
+
+# ------------------------------------------------------------------ an agent's parameters
+
+def _agent_tune(tmp_path, **change):
+    d = {"output": str(tmp_path / "t"), "trials": 3, "games": 100,
+         "base": {"game": "goofspiel", "players": 2, "agents": ["mcts:20", "mcts:20"], "seed": 1},
+         "search": {"agents[0].uct_c": [0.1, 2.0]}}
+    d.update(change)
+    return d
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"search": {"agents[0].depth": [0, 9]}}, "tune.toml: search.agents[0].depth: 'depth' is not a tunable MCTS parameter"),
+    ({"search": {"agents[2].uct_c": [0.1, 2]}}, "tune.toml: search.agents[2].uct_c: base.agents has 2 agents"),
+    ({"search": {"agents[0].uct_c": [2, 0.1]}}, "tune.toml: search.agents[0].uct_c: expected [low, high] numbers with low < high"),
+    ({"search": {"agents[0].uct_c": [0, 2]}}, "tune.toml: search.agents[0].uct_c: mcts uct_c must be a number > 0, got 0"),
+    ({"search": {"agents[0].rollout_depth": [0.5, 9]}}, "tune.toml: search.agents[0].rollout_depth: expected [low, high] integers"),
+    ({"search": {"agents[0].rollout": ["random", "oracle"]}}, "tune.toml: search.agents[0].rollout: mcts rollout must be one of random, heuristic"),
+    ({"search": {"agents[0].uct_c": [0.1, 2], "agents[1].prior": [0, 2]}}, "tune.toml: search.agents[1].prior: one agent is tuned at a time"),
+    ({"search": {"agents[0].uct_c": [0.1, 2], "cards_per_player": [3, 9]}}, "tune.toml: search.cards_per_player: objective \"agent_edge\" searches one agent's parameters only"),
+    ({"objective": "seat_gap"}, "tune.toml: objective: a search over an agent's parameters (agents[0].uct_c) needs objective = \"agent_edge\""),
+    ({"base": {"game": "goofspiel", "players": 2, "agents": ["heuristic", "mcts:20"], "seed": 1}},
+     "tune.toml: search.agents[0].uct_c: agents[0] is 'heuristic'; only an MCTS agent has parameters to tune"),
+    ({"base": {"game": "goofspiel", "players": 2, "agents": ["mcts:20"], "seed": 1}},
+     "tune.toml: search.agents[0].uct_c: base.agents must list one agent per seat (2)"),
+])
+def test_bad_agent_tune_config(tmp_path, change, message):
+    with pytest.raises(ConfigError) as e:
+        tune_from_dict(_agent_tune(tmp_path, **change), "tune.toml")
+    assert str(e.value).startswith(message), str(e.value)
+
+
+def test_agent_tune_cells_keep_the_tuned_agent_apart_and_round_floats(tmp_path):
+    from experiments.tune import cell_config, trial_values
+
+    tune = tune_from_dict(_agent_tune(tmp_path, search={"agents[0].uct_c": [0.1, 2.0], "agents[0].rollout": ["random", "heuristic"],
+                                                        "agents[0].rollout_depth": [0, 30]}), "tune.toml")
+    assert tune.agent == 0 and tune.objective == "agent_edge"
+    assert tune.search == {"agents[0].uct_c": (0.1, 2.0), "agents[0].rollout": ("random", "heuristic"),
+                           "agents[0].rollout_depth": (0, 30)}
+    base = cell_config(tune, {}, tmp_path / "b", 100)
+    assert [a.label for a in base.agents] == ["tuned mcts:20", "mcts:20"]  # a copy, kept apart: the control
+    values = trial_values({"agents[0].uct_c": 0.733333333, "agents[0].rollout": "heuristic", "agents[0].rollout_depth": 7})
+    cfg = cell_config(tune, values, tmp_path / "c", 100)
+    tuned = cfg.agents[0]
+    assert tuned.label.startswith("tuned mcts:20,") and "uct_c=0.7333" in tuned.label and "rollout=heuristic" in tuned.label
+    assert cfg.agents[1].label == "mcts:20" and "components" not in cfg.identity()
+
+
+def test_agent_tune_finds_a_known_better_setting_and_rechecks_it(tmp_path):
+    """Goofspiel, MCTS at 20 simulations per decision against itself, the tuned copy's simulation count
+    searched in 2..200: more simulations are stronger, so the tuning must settle above 20, and its
+    re-check on fresh deals must show an edge whose interval excludes 0, while the control (the tuned
+    copy with its base parameters, 20 simulations) stays within its interval of 0."""
+    p = tmp_path / "tune.toml"
+    p.write_text(f'''output = "{tmp_path / 'tune'}"
+trials = 4
+games = 200
+recheck = 1
+recheck_games = 400
+[base]
+game = "goofspiel"
+players = 2
+agents = ["mcts:20", "mcts:20"]
+seed = 3
+[search]
+"agents[0].simulations" = [2, 200]
+''')
+    assert main(["tune", str(p), "--quiet", "--workers", "2"]) == 0
+    from experiments.tune import load_tune, measure, cell_config
+
+    tune = load_tune(p)
+    report = (tmp_path / "tune" / "report" / "report.md").read_text()
+    import re
+
+    best = int(re.search(r"`agents\[0\]\.simulations` = \*\*(\d+)\*\*", report)[1])
+    assert best > 20
+    rc = next((tmp_path / "tune" / "recheck").glob("agents*"))
+    import json
+
+    seed = json.loads((rc / "manifest.json").read_text())["config"]["seed"]
+    cfg = cell_config(tune, {"agents[0].simulations": best}, rc, 400, seed=seed)
+    edge = measure(cfg, "agent_edge")["agent_edge"]
+    assert edge["low"] > 0 and edge["n"] == 200
+    ctrl_cfg = cell_config(tune, {}, tmp_path / "tune" / "recheck" / "printed", 400, seed=cfg.seed)
+    ctrl = measure(ctrl_cfg, "agent_edge")["agent_edge"]
+    assert ctrl["low"] <= 0 <= ctrl["high"] and ctrl["agent"] == "tuned mcts:20"
+    assert "against" in report and "with the base parameters" in report
