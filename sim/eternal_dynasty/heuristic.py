@@ -137,17 +137,31 @@ def board_table(s, table, work, st):
 
 
 @kernel
-def same_province(c, s, q, n):
-    """True when province ``q`` holds the same tokens, Leaders, Structures and marks in both."""
+def changed_provinces(c, s, n):
+    """Bit q set when province ``q`` holds other tokens, Leaders, Structures or marks in ``c``
+    than in ``s`` (colours below ``n``; the others hold none in either).  Each colour's block
+    is compared whole first: most tries change one or two colours' blocks."""
+    bits = 0
     for p in range(n):
-        o = TOK + (p * N_PROV + q) * 2
-        if c[o] != s[o] or c[o + 1] != s[o + 1]:
-            return False
-        o = LEAD + (p * N_PROV + q) * 2
-        if c[o] != s[o] or c[o + 1] != s[o + 1]:
-            return False
-    return c[STRUCT + q * 2] == s[STRUCT + q * 2] and c[STRUCT + q * 2 + 1] == s[STRUCT + q * 2 + 1] \
-        and c[MARK + q] == s[MARK + q]
+        t = TOK + p * N_PROV * 2
+        ld = LEAD + p * N_PROV * 2
+        acc = 0
+        for i in range(N_PROV * 2):
+            acc |= (c[t + i] ^ s[t + i]) | (c[ld + i] ^ s[ld + i])
+        if acc != 0:
+            for q in range(N_PROV):
+                if c[t + q * 2] != s[t + q * 2] or c[t + q * 2 + 1] != s[t + q * 2 + 1] \
+                        or c[ld + q * 2] != s[ld + q * 2] or c[ld + q * 2 + 1] != s[ld + q * 2 + 1]:
+                    bits |= 1 << q
+    acc = 0
+    for i in range(N_PROV * 3):  # Structures and marks
+        acc |= c[STRUCT + i] ^ s[STRUCT + i]
+    if acc != 0:
+        for q in range(N_PROV):
+            if c[STRUCT + q * 2] != s[STRUCT + q * 2] or c[STRUCT + q * 2 + 1] != s[STRUCT + q * 2 + 1] \
+                    or c[MARK + q] != s[MARK + q]:
+                bits |= 1 << q
+    return bits
 
 
 @kernel
@@ -159,9 +173,18 @@ def same_rulers(c, s, n):
 
 
 @kernel
-def value_of_try(c, s, p, table, v, tot, work, st):
-    """``margin(c, p)``, reusing ``table`` (the board points of ``s``) for the provinces the try
-    left unchanged when both states are scored the same way."""
+def board_total(s, table, base):
+    """``base[o]``: the board points of colour ``o`` summed over the provinces of ``table``."""
+    for o in range(MAXP + 1):
+        base[o] = 0
+        for q in range(N_PROV):
+            base[o] += table[q, o]
+
+
+@kernel
+def value_of_try(c, s, p, table, base, v, tot, work, st):
+    """``margin(c, p)``, reusing ``table`` (the board points of ``s``, summed in ``base``) for
+    the provinces the try left unchanged when both states are scored the same way."""
     n = n_colours(c)
     if not (scored_now(s) and scored_now(c) and same_rulers(c, s, n)):
         provisional_into(c, v, work[0], work[1], work[2], st)
@@ -170,17 +193,18 @@ def value_of_try(c, s, p, table, v, tot, work, st):
         v[o] = 0.0
     sums = work[3]
     for o in range(n):
-        tot[o] = 0
-    for q in range(N_PROV):
+        tot[o] = base[o]
+    bits = changed_provinces(c, s, n)
+    while bits != 0:
+        q = 0
+        while (bits >> q) & 1 == 0:
+            q += 1
+        bits &= ~(1 << q)
         if c[QUAR + q] != 0:
             continue
-        if same_province(c, s, q, n):
-            for o in range(n):
-                tot[o] += table[q, o]
-        else:
-            province_points(c, q, sums, work, st)
-            for o in range(n):
-                tot[o] += sums[o]
+        province_points(c, q, sums, work, st)
+        for o in range(n):
+            tot[o] += sums[o] - table[q, o]
     for o in range(n):
         v[o] = c[pb(o) + F_SCORE] + c[pb(o) + F_COINS] + tot[o]
     return best_gap(c, p, v)
@@ -197,8 +221,10 @@ def greedy(s, p, mask, rng):
     tot = np.zeros(MAXP + 1, np.int64)
     work = np.zeros((4, MAXP + 1), np.int32)
     table = np.zeros((N_PROV, MAXP + 1), np.int64)
+    base = np.zeros(MAXP + 1, np.int64)
     if scored_now(s):
         board_table(s, table, work, st)
+        board_total(s, table, base)
     lookahead_copy(c, s)
     first = True
     for a in range(mask.shape[0]):
@@ -219,7 +245,7 @@ def greedy(s, p, mask, rng):
                     last = b
             apply(c, last)
             steps += 1
-        vals[a] = value_of_try(c, s, p, table, v, tot, work, st)
+        vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st)
     return argmax_masked(vals, mask, rng, 0)
 
 
