@@ -46,7 +46,7 @@ import numba as nb
 import numpy as np
 
 from agents.clock import cpu_ns
-from agents.mcts import mcts_act
+from agents.mcts import EMPTY as TREE_EMPTY, P_REUSE, mcts_act, mcts_act_reusing, seat_trees
 from agents.random import random_act
 from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed, run_kernels
 
@@ -63,6 +63,9 @@ USER_SIG = nb.types.int64(nb.types.int32[::1], nb.types.boolean[::1], nb.types.i
 USER_SLOTS = 4  # user kernels one run can hold
 USERS_T = nb.types.UniTuple(nb.types.FunctionType(USER_SIG), USER_SLOTS)
 
+REUSE_ONLY_IN_ARENA = ("an MCTS agent with tree reuse plays whole games in the arena only (its tree is kept "
+                       "between its decisions there); replays, runs with Python agents and interactive play take "
+                       "single decisions: use the agent without reuse")
 NO_SEARCH = "an MCTS agent cannot play through an entry compiled without the search"
 
 # status[:] of a chunk, set before each non-random decision and kept when a decision fails:
@@ -177,15 +180,24 @@ def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw):
 
 
 @nb.njit(cache=True)
-def _act(G, U, search, state, kind, params, rng, mask):
-    """The action of a non-random agent (unchecked); a user kernel gets the legal mask filled.
-    ``search``: True, or None in the entry without the search (the module docstring)."""
+def _no_trees(n_players, num_actions):
+    """The per-seat trees of a chunk without tree reuse (agents.mcts.seat_trees's types, empty)."""
+    return (np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros((0, 0, num_actions), np.int32),
+            np.zeros((0, 0, num_actions), np.int32), np.zeros((0, 0, num_actions), np.float64),
+            np.full((0, 1), -1, np.int32), np.zeros(n_players, np.int64))
+
+
+@nb.njit(cache=True)
+def _act(G, U, search, state, kind, params, rng, mask, trees, p):
+    """The action of a non-random agent (unchecked) at seat ``p``; a user kernel gets the legal
+    mask filled.  ``search``: True, or None in the entry without the search (the module
+    docstring); ``trees``: the seats' reused MCTS trees (agents.mcts.seat_trees)."""
     if kind == HEURISTIC:
         return G.heuristic(state, rng)
     if kind == MCTS:
         if search is None:
             raise ValueError(NO_SEARCH)
-        return mcts_act(G, state, params, rng, mask)
+        return mcts_act_reusing(G, state, params, rng, mask, trees, p)
     G.legal_mask(state, mask)
     return U[np.int64(params[0])](state, mask, rng)
 
@@ -203,8 +215,15 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
     moves = np.zeros(n_players, np.int64)
     tr = np.zeros(TRACE_WORDS, np.int64)
     values = np.zeros(n_players)
+    if search is None:
+        trees = _no_trees(n_players, num_actions)
+    else:
+        trees = seat_trees(n_players, agent_kind, agent_params, MCTS, num_actions)
     for g in range(seeds.shape[0]):
         state = G.new_state(seeds[g], n_players, options)
+        if trees[5].shape[0] > 0:  # a new game: the reused trees start empty
+            trees[5][:, :] = TREE_EMPTY
+            trees[6][:] = 0
         for p in range(n_players):
             rng_seed(rngs, 2 * p, hash64(agent_seeds[g], p))
         steps = 0
@@ -234,7 +253,7 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                 status[ST_SEAT] = p
                 status[ST_ACTION] = -1
                 t0 = cpu_ns()
-                act = _act(G, U, search, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask)
+                act = _act(G, U, search, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask, trees, p)
                 agent_ns[g, p] += cpu_ns() - t0
                 decisions[g, p] += 1
                 status[ST_ACTION] = act
@@ -292,7 +311,11 @@ def choose_action_no_search(K, state, kind, params, rng, mask):
 
 def choose_action(K, state, kind, params, rng, mask):
     """The action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``, or a run's
-    :func:`run_kernels`); checked for legality.  Only an MCTS decision compiles the search."""
+    :func:`run_kernels`); checked for legality.  Only an MCTS decision compiles the search.
+    An MCTS agent with tree reuse is refused: its tree lives in the arena's game loop, and one
+    decision taken alone would not be the decision that loop takes."""
+    if kind == MCTS and params[P_REUSE] > 0:
+        raise ValueError(REUSE_ONLY_IN_ARENA)
     return (choose_action_search if kind == MCTS else choose_action_no_search)(K, state, kind, params, rng, mask)
 
 

@@ -60,6 +60,13 @@ slot means that slot's default, so a row holding only the simulation count is va
                         in each simulation's determinized state at every tree node: tried
                         first, and P_PRIOR / (visits + 1) added to its UCB value  A timed search depends on the machine and its load:
                         its games are not a pure function of the seed.
+    P_REUSE          7  > 0: tree reuse: the seat keeps its tree (the nodes and statistics of
+                        every information set it met) from one of its decisions to the next
+                        within a game, in the arena's per-seat tree (``SeatTrees``).  The tree
+                        has room for REUSE_SEARCHES searches; before a search that might not
+                        fit, it is cleared.  Where decisions are not played by the arena's loop
+                        (``choose_action``: replays, the Python loop of runs with Python agents)
+                        there is no tree to keep, so those refuse a reuse agent.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
 the game's chance stream; the same state, parameters and RNG give the same action.
@@ -80,6 +87,7 @@ P_ROLLOUT_DEPTH = 3
 P_OMNISCIENT = 4
 P_TIME_MS = 5
 P_PRIOR = 6
+P_REUSE = 7
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -90,6 +98,7 @@ DEFAULT_UCT_C = 0.4
 TIMED_TREE_BYTES = 64 * 2**20  # tree room of a timed search (edge arrays: 16 bytes per node and action)
 MIN_TIMED_NODES = 1024
 TIMED_NODES_PER_MS = 2000  # tree room of a timed search per ms of budget (more than any game's simulations per ms)
+REUSE_SEARCHES = 8  # a reused tree's room, in searches (of the agent's budget)
 TIME_CHECK = 4  # a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
 
 EMPTY = -1  # a free hash-table slot
@@ -157,23 +166,50 @@ def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, p
 
 
 @nb.njit(cache=True)
+def search_room(params, num_actions):
+    """``(simulations, time_ns, nodes)``: a search's simulation cap, time budget (0: none) and the
+    nodes it may add (``simulations + 1``, or for a timed search TIMED_NODES_PER_MS per ms, at
+    most TIMED_TREE_BYTES of edge arrays)."""
+    time_ns = np.int64(params[P_TIME_MS] * 1e6)
+    if time_ns > 0:
+        sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else np.int64(2**62)
+        room = min(max(MIN_TIMED_NODES, np.int64(params[P_TIME_MS] * TIMED_NODES_PER_MS)),
+                   max(MIN_TIMED_NODES, TIMED_TREE_BYTES // (16 * num_actions)))
+        return sims, time_ns, min(sims + 1, room)
+    sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else DEFAULT_SIMULATIONS
+    return sims, time_ns, sims + 1
+
+
+@nb.njit(cache=True)
 def _search(G, root, params, rng, mask, root_visits, root_value):
-    """Search from ``root`` for the seat to move; return its action.
+    """Search from ``root`` for the seat to move with a tree of its own; return its action.
 
     ``mask`` (bool[A]) is scratch space; ``root_visits`` (int64[A]) and ``root_value``
     (float64[A], mean reward of the mover) receive the root statistics.  ``root`` is not
     modified.  Assumes a non-terminal ``root`` and a valid parameter row.
     """
-    time_ns = np.int64(params[P_TIME_MS] * 1e6)
+    max_nodes = search_room(params, mask.shape[0])[2]
+    num_actions = mask.shape[0]
+    node_key = np.empty(max_nodes, np.int64)
+    node_player = np.empty(max_nodes, np.int64)
+    edge_visits = np.empty((max_nodes, num_actions), np.int32)
+    edge_avail = np.empty((max_nodes, num_actions), np.int32)
+    edge_value = np.empty((max_nodes, num_actions), np.float64)
+    table = np.full(_table_size(max_nodes), EMPTY, np.int32)
+    a, _ = _search_in(G, root, params, rng, mask, root_visits, root_value,
+                      node_key, node_player, edge_visits, edge_avail, edge_value, table, 0)
+    return a
+
+
+@nb.njit(cache=True)
+def _search_in(G, root, params, rng, mask, root_visits, root_value,
+               node_key, node_player, edge_visits, edge_avail, edge_value, table, n_nodes):
+    """The search in a given tree holding ``n_nodes`` nodes already (0: a new tree; the reused
+    tree of a seat otherwise); it adds at most ``len(node_key) - n_nodes`` nodes.  Returns
+    ``(action, nodes in the tree)``."""
+    sims, time_ns, _ = search_room(params, mask.shape[0])
     t_start = cpu_ns()
-    if time_ns > 0:
-        sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else np.int64(2**62)
-        room = min(max(MIN_TIMED_NODES, np.int64(params[P_TIME_MS] * TIMED_NODES_PER_MS)),
-                   max(MIN_TIMED_NODES, TIMED_TREE_BYTES // (16 * mask.shape[0])))
-        max_nodes = min(sims + 1, room)
-    else:
-        sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else DEFAULT_SIMULATIONS
-        max_nodes = sims + 1
+    max_nodes = node_key.shape[0]
     uct_c = params[P_UCT_C] if params[P_UCT_C] > 0 else DEFAULT_UCT_C
     heuristic_rollout = np.int64(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC
     rollout_depth = np.int64(params[P_ROLLOUT_DEPTH])
@@ -183,18 +219,11 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     n = root[H_NPLAYERS]
     me = G.current_player(root)
 
-    node_key = np.empty(max_nodes, np.int64)
-    node_player = np.empty(max_nodes, np.int64)
-    edge_visits = np.empty((max_nodes, num_actions), np.int32)
-    edge_avail = np.empty((max_nodes, num_actions), np.int32)
-    edge_value = np.empty((max_nodes, num_actions), np.float64)
-    table = np.full(_table_size(max_nodes), EMPTY, np.int32)
     path_node = np.empty(max_nodes + 1, np.int64)
     path_action = np.empty(max_nodes + 1, np.int64)
     reward = np.zeros(n, np.float64)
     scores = np.zeros(n, np.float64)
     work = np.empty_like(root)
-    n_nodes = 0
 
     done = np.int64(0)
     while done < sims and (time_ns == 0 or done % TIME_CHECK != 0 or cpu_ns() - t_start < time_ns):
@@ -260,7 +289,7 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
         v = edge_visits[root_node, a] if (mask[a] and root_node != EMPTY) else 0
         root_visits[a] = v
         root_value[a] = edge_value[root_node, a] / v if v > 0 else 0.0
-    return argmax_masked(root_visits, mask, rng, 0)  # most visited; NO_ACTION if none is legal
+    return argmax_masked(root_visits, mask, rng, 0), n_nodes  # most visited; NO_ACTION if none is legal
 
 
 @nb.njit(cache=True)
@@ -269,6 +298,50 @@ def mcts_act(G, state, params, rng, mask):
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
     return _search(G, state, params, rng, mask, visits, value)
+
+
+@nb.njit(cache=True)
+def seat_trees(n_players, agent_kind, agent_params, mcts_kind, num_actions):
+    """The arena's per-seat trees for agents with tree reuse (``P_REUSE``): room for
+    REUSE_SEARCHES searches of the largest budget among them (at most TIMED_TREE_BYTES of edge
+    arrays per seat); empty arrays when no agent reuses its tree.  ``(node_key, node_player,
+    edge_visits, edge_avail, edge_value, table, n_nodes)``, each with the seat first."""
+    room = 0
+    for a in range(agent_kind.shape[0]):
+        if agent_kind[a] == mcts_kind and agent_params[a, P_REUSE] > 0:
+            room = max(room, REUSE_SEARCHES * search_room(agent_params[a], num_actions)[2])
+    if room > 0:
+        room = max(MIN_TIMED_NODES, min(room, TIMED_TREE_BYTES // (16 * num_actions)))
+    seats = n_players if room > 0 else 0
+    return (np.zeros((seats, room), np.int64), np.zeros((seats, room), np.int64),
+            np.zeros((seats, room, num_actions), np.int32), np.zeros((seats, room, num_actions), np.int32),
+            np.zeros((seats, room, num_actions), np.float64),
+            np.full((seats, _table_size(room) if room > 0 else 1), EMPTY, np.int32), np.zeros(n_players, np.int64))
+
+
+@nb.njit(cache=True)
+def clear_tree(trees, p):
+    """Empty seat ``p``'s reused tree (at the start of a game, or when a search might not fit)."""
+    if trees[5].shape[0] > 0 and trees[6][p] > 0:
+        trees[5][p, :] = EMPTY
+    trees[6][p] = 0
+
+
+@nb.njit(cache=True)
+def mcts_act_reusing(G, state, params, rng, mask, trees, p):
+    """:func:`mcts_act` for seat ``p``, in the seat's tree of ``trees`` (:func:`seat_trees`) when the
+    agent reuses its tree, in a tree of its own otherwise."""
+    if params[P_REUSE] <= 0 or trees[5].shape[0] == 0:
+        return mcts_act(G, state, params, rng, mask)
+    visits = np.zeros(mask.shape[0], np.int64)
+    value = np.zeros(mask.shape[0], np.float64)
+    room = trees[0].shape[1]
+    if trees[6][p] + search_room(params, mask.shape[0])[2] > room:
+        clear_tree(trees, p)
+    a, n_nodes = _search_in(G, state, params, rng, mask, visits, value, trees[0][p], trees[1][p], trees[2][p],
+                            trees[3][p], trees[4][p], trees[5][p], trees[6][p])
+    trees[6][p] = n_nodes
+    return a
 
 
 @entry(nb.int32[::1], nb.float64[::1], nb.int32[:], nb.boolean[::1], nb.int64[::1], nb.float64[::1],
@@ -284,7 +357,7 @@ def search(K, root, params, rng, mask, root_visits, root_value):
 
 # --------------------------------------------------------------------------- Python side
 
-PARAMETERS = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient", "prior")
+PARAMETERS = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient", "prior", "reuse")
 
 
 class MCTSParameterError(ValueError):
@@ -293,7 +366,7 @@ class MCTSParameterError(ValueError):
 
 def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
                 rollout: str = "random", rollout_depth: int = 0, omniscient: bool = False,
-                size: int | None = None, time_ms: float = 0, prior: float = 0.0) -> np.ndarray:
+                size: int | None = None, time_ms: float = 0, prior: float = 0.0, reuse: bool = False) -> np.ndarray:
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
     ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget."""
@@ -327,6 +400,9 @@ def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
     if isinstance(prior, bool) or not isinstance(prior, (int, float, np.integer, np.floating)) or prior < 0:
         raise MCTSParameterError(f"mcts prior must be a number >= 0, got {prior!r}")
     row[P_PRIOR] = float(prior)
+    if not isinstance(reuse, bool):
+        raise MCTSParameterError(f"mcts reuse must be true or false, got {reuse!r}")
+    row[P_REUSE] = 1.0 if reuse else 0.0
     return row
 
 
@@ -346,6 +422,8 @@ def mcts_label(params: np.ndarray) -> str:
         parts.append(f"rollout_depth={int(params[P_ROLLOUT_DEPTH])}")
     if params[P_PRIOR] > 0:
         parts.append(f"prior={params[P_PRIOR]:g}")
+    if params[P_REUSE] > 0:
+        parts.append("reuse")
     if params[P_OMNISCIENT] > 0:
         parts.append("omniscient")
     return ",".join(parts)
@@ -368,4 +446,5 @@ def search_root(spec, state: np.ndarray, params: np.ndarray, seed: int):
     return int(a), visits, value
 
 
-__all__ = ["search", "mcts_act", "mcts_params", "mcts_label", "search_root"]
+__all__ = ["search", "mcts_act", "mcts_act_reusing", "seat_trees", "clear_tree", "mcts_params", "mcts_label",
+           "search_root"]

@@ -7,7 +7,7 @@
 the ``agent`` column of results, so equal agents get equal labels).
 
 MCTS parameters are those of :func:`agents.mcts.mcts_params` (``simulations``, ``time_ms``,
-``uct_c``, ``rollout``, ``rollout_depth``, ``omniscient``), given as a table or in the text form
+``uct_c``, ``rollout``, ``rollout_depth``, ``prior``, ``reuse``, ``omniscient``), given as a table or in the text form
 that :func:`agents.mcts.mcts_label` writes: ``mcts:1000,uct_c=2,rollout=heuristic,omniscient``;
 ``mcts:50ms`` is a budget of 50 ms per decision instead of a number of simulations.
 
@@ -56,7 +56,7 @@ def _mcts_args(text: str) -> dict[str, Any]:
                 args[key] = float(value)
             except ValueError:
                 raise AgentSpecError(f"mcts {key} must be a number, got {value!r}") from None
-        elif key == "omniscient":
+        elif key in ("omniscient", "reuse"):
             args[key] = value.lower() == "true"
         else:
             args[key] = value
@@ -113,7 +113,8 @@ def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         if args:
             raise AgentSpecError(f"agent {name!r} takes no parameters (got {', '.join(map(str, args))})")
         return kind, np.zeros(N_AGENT_PARAMS, np.float64), name
-    allowed = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient", "prior")
+    from agents.mcts import PARAMETERS as allowed
+
     unknown = sorted(set(args) - set(allowed))
     if unknown:
         raise AgentSpecError(f"agent 'mcts' has no parameter {unknown[0]!r} (parameters: {', '.join(allowed)})")

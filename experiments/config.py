@@ -221,6 +221,11 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
         if replays and any(a.kind >= 3 for a in agents):  # agents.arena.USER_KERNEL, PYTHON
             raise ConfigError("replays: not available for a run with user agents (replays re-play games "
                               "through the built-in agents only); set replays = 0")
+        reusing = [a.label for a in agents if a.kind == 2 and a.params[7] > 0]  # agents.arena.MCTS, mcts.P_REUSE
+        if reusing and (replays or any(a.kind == 4 for a in agents)):  # agents.arena.PYTHON
+            raise ConfigError(f"agents: {reusing[0]!r} reuses its tree, which only the arena's game loop keeps; "
+                              + ("replays re-play single decisions: set replays = 0" if replays else
+                                 "a run with a Python agent plays in a Python loop: drop reuse"))
         if replays and components:
             raise ConfigError("replays: not available for a run with changed components (replays use the data files)")
         score_trace = data.get("score_trace", False)
