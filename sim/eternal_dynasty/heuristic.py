@@ -33,7 +33,8 @@ import numpy as np
 from sim.core import kernel, H_CURRENT, argmax_masked, random_legal
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
-    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_RULER, TK_VOTECALL,
+    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER,
+    TK_VOTECALL,
     apply, dyn_field, legal_mask, n_colours, pb, provisional_into, ruler_field, score_province, top, vote_field,
 )
 
@@ -85,16 +86,22 @@ SCORING_PHASE_B = PH_AFTER_KEEP
 @kernel
 def restore(c, s):
     """Make the work copy ``c`` (made by :func:`lookahead_copy`) equal to ``s`` again in every
-    word a kernel can read after ``apply`` changed it."""
+    word a kernel can read after ``apply`` changed it.  The token, Leader and player blocks of
+    the colours not in play stay as they are: no kernel writes them."""
+    n = n_colours(s)
     for i in range(DATA):
         c[i] = s[i]
-    for i in range(DATA + DATA_SIZE, QUAR):  # game scalars, bans, tokens, leaders, structures, marks
+    for i in range(DATA + DATA_SIZE, TOK + n * N_PROV * 2):  # game scalars, bans, tokens
+        c[i] = s[i]
+    for i in range(LEAD, LEAD + n * N_PROV * 2):  # leaders
+        c[i] = s[i]
+    for i in range(STRUCT, QUAR):  # structures, marks
         c[i] = s[i]
     for i in range(DYN_LOC, VOTE_TYPE):  # Dynasty and Ruler locations and decks
         c[i] = s[i]
     for i in range(VOTE_LOC, STACK + s[G_SP] * TASK_SIZE):  # the other decks, knowledge, the stack
         c[i] = s[i]
-    for i in range(PL, SNAP_BOARD):  # players
+    for i in range(PL, PL + n * PS):  # players
         c[i] = s[i]
 
 
@@ -210,18 +217,46 @@ def value_of_try(c, s, p, table, base, v, tot, work, st):
     return best_gap(c, p, v)
 
 
+@kernel
+def default_choice(c, m2):
+    """The largest legal action of the decision in ``c`` (Dong's skip left out): how the rest
+    of an effect is completed.  A bonus amount is read off the pool (the largest of
+    :func:`legal_mask`'s ``A_NUM + 0..min(pool, N_NUM - 1)``; both types when a type is
+    asked); any other decision takes ``legal_mask``."""
+    o = top(c)
+    kind = c[o]
+    if kind == TK_GAIN:
+        stage = c[o + 6] >> 4
+        if stage == 0 or stage == 2:
+            return A_TYPE + 1
+        b = pb(c[o + 1])
+        k = min(c[b + F_BM] if stage == 3 else c[b + F_BP], N_NUM - 1)
+        return A_NUM + k if k >= 0 else -1
+    legal_mask(c, m2)
+    if kind == TK_DONG:
+        m2[A_SKIP] = False  # Dong's gain is taken (plan item 5)
+    for b in range(m2.shape[0] - 1, -1, -1):
+        if m2[b]:
+            return b
+    return -1
+
+
 @nb.njit(cache=True)
 def greedy(s, p, mask, rng):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor)."""
-    vals = np.full(mask.shape[0], -1e18)
-    m2 = np.zeros(mask.shape[0], np.bool_)
+    na = mask.shape[0]
+    fbuf = np.full(na + MAXP + 1, -1e18)  # four allocations, not nine
+    vals = fbuf[:na]
+    v = fbuf[na:]
+    m2 = np.zeros(na, np.bool_)
     c = np.empty_like(s)
-    v = np.zeros(MAXP + 1, np.float64)
-    st = np.zeros(MAXP + 1, np.int32)
-    tot = np.zeros(MAXP + 1, np.int64)
-    work = np.zeros((4, MAXP + 1), np.int32)
-    table = np.zeros((N_PROV, MAXP + 1), np.int64)
-    base = np.zeros(MAXP + 1, np.int64)
+    iw = np.zeros((5, MAXP + 1), np.int32)
+    work = iw[:4]
+    st = iw[4]
+    lw = np.zeros((N_PROV + 2, MAXP + 1), np.int64)
+    table = lw[:N_PROV]
+    tot = lw[N_PROV]
+    base = lw[N_PROV + 1]
     if scored_now(s):
         board_table(s, table, work, st)
         board_total(s, table, base)
@@ -236,14 +271,7 @@ def greedy(s, p, mask, rng):
         apply(c, a)
         steps = 0
         while c[H_CURRENT] == p and steps < 12 and completes_effect(c[top(c)]):
-            legal_mask(c, m2)
-            if c[top(c)] == TK_DONG:
-                m2[A_SKIP] = False  # Dong's gain is taken (plan item 5)
-            last = -1
-            for b in range(m2.shape[0]):
-                if m2[b]:
-                    last = b
-            apply(c, last)
+            apply(c, default_choice(c, m2))
             steps += 1
         vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st)
     return argmax_masked(vals, mask, rng, 0)
