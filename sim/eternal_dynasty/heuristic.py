@@ -35,7 +35,8 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER,
     TK_VOTECALL,
-    apply, dyn_field, legal_mask, n_colours, pb, provisional_into, ruler_field, score_province, top, vote_field,
+    ability, apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, ruler_field, top,
+    vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -116,15 +117,112 @@ def lookahead_copy(c, s):
 
 
 @kernel
-def province_points(s, q, tot, work, st):
-    """Points, Structure points and Coins of province ``q`` per colour, summed into ``tot``."""
+def leader_strengths(s, ls):
+    """``ls[k, p]``: the strength a Leader of kind ``k`` gives colour ``p`` (its Ruler's)."""
+    for p in range(n_colours(s)):
+        ls[GENERAL, p] = leader_strength(s, p, GENERAL)
+        ls[MAGISTRATE, p] = leader_strength(s, p, MAGISTRATE)
+
+
+@kernel
+def rank_fast(s, q, n, st, pts):
+    """:func:`rules.rank_type` on the doubled strengths ``st`` already filled in."""
+    best = 0
+    for p in range(n):
+        if st[p] > best:
+            best = st[p]
+    if best <= 0:
+        return -1
+    tied = 0
+    for p in range(n):
+        if st[p] == best:
+            tied += 1
+    if tied >= 2:
+        for p in range(n):
+            if st[p] == best and ability(s, p) == AB_WIN_TIES:
+                h = s[pb(p) + F_HOME]
+                if h == q or s[ADJ + h * N_PROV + q] == 1:
+                    st[p] += 1
+                    best += 1
+                    tied = 1
+                    break
+    if tied == 2:
+        for p in range(n):
+            if st[p] == best:
+                pts[p] += dconst(s, K_TIE2)
+        return -1
+    if tied >= 3:
+        return -1
+    first = -1
+    for p in range(n):
+        if st[p] == best:
+            first = p
+    pts[first] += dconst(s, K_FIRST)
+    second = 0
+    for p in range(n):
+        if p != first and st[p] > second:
+            second = st[p]
+    if second > 0:
+        k = 0
+        who = -1
+        for p in range(n):
+            if p != first and st[p] == second:
+                k += 1
+                who = p
+        if k == 1:
+            pts[who] += dconst(s, K_SECOND)
+    return first
+
+
+@kernel
+def province_points_fast(s, q, tot, st, ls):
+    """``rules.score_province``'s points, Structure points and Coins of province ``q``
+    summed per colour into ``tot``, with the Leader strengths ``ls`` of :func:`leader_strengths` (the same Rulers):
+    the strengths of each colour are read once for both types and the Sacred Mountain."""
+    n = n_colours(s)
     for p in range(MAXP + 1):
-        work[0, p] = 0
-        work[1, p] = 0
-        work[2, p] = 0
-    score_province(s, q, work[0], work[1], work[2], st)
-    for p in range(MAXP + 1):
-        tot[p] = work[0, p] + work[1, p] + work[2, p]
+        tot[p] = 0
+    sm = st[0]
+    sp = st[1]
+    for p in range(n):
+        o = TOK + (p * N_PROV + q) * 2
+        ld = LEAD + (p * N_PROV + q) * 2
+        vm = s[o + M]
+        if s[ld + GENERAL] > 0:
+            vm += ls[GENERAL, p]
+        vp = s[o + P]
+        if s[ld + MAGISTRATE] > 0:
+            vp += ls[MAGISTRATE, p]
+        sm[p] = 2 * vm
+        sp[p] = 2 * vp
+    sacred = s[MARK + q] & MK_SACRED
+    if sacred:  # the Sacred Mountain compares the strengths before any tie-break
+        both = st[2]
+        for p in range(n):
+            both[p] = (sm[p] + sp[p]) // 2
+    fm = rank_fast(s, q, n, sm, tot)
+    fp = rank_fast(s, q, n, sp, tot)
+    if s[STRUCT + q * 2 + FORTRESS] > 0 and fm >= 0:
+        tot[fm] += dconst(s, K_FORTRESS)
+    if s[STRUCT + q * 2 + PALACE] > 0 and fp >= 0:
+        tot[fp] += dconst(s, K_PALACE)
+    if fm >= 0 and fm == fp:
+        tot[fm] += dconst(s, K_COIN)
+    if sacred:
+        both = st[2]
+        best = 0
+        k = 0
+        who = -1
+        for p in range(n):
+            v = both[p]
+            if v > best:
+                best = v
+                k = 1
+                who = p
+            elif v == best and v > 0:
+                k += 1
+        if k == 1:
+            tot[who] += 1
 
 
 @kernel
@@ -133,11 +231,11 @@ def scored_now(s):
 
 
 @kernel
-def board_table(s, table, work, st):
+def board_table(s, table, st, ls):
     """``table[q]``: the points province ``q`` gives each colour (quarantined: none)."""
     for q in range(N_PROV):
         if s[QUAR + q] == 0:
-            province_points(s, q, table[q], work, st)
+            province_points_fast(s, q, table[q], st, ls)
         else:
             for p in range(MAXP + 1):
                 table[q, p] = 0
@@ -189,9 +287,10 @@ def board_total(s, table, base):
 
 
 @kernel
-def value_of_try(c, s, p, table, base, v, tot, work, st):
+def value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls):
     """``margin(c, p)``, reusing ``table`` (the board points of ``s``, summed in ``base``) for
-    the provinces the try left unchanged when both states are scored the same way."""
+    the provinces the try left unchanged when both states are scored the same way (and with
+    the same Rulers, so ``s``'s Leader strengths ``ls`` hold for ``c``)."""
     n = n_colours(c)
     if not (scored_now(s) and scored_now(c) and same_rulers(c, s, n)):
         provisional_into(c, v, work[0], work[1], work[2], st)
@@ -209,7 +308,7 @@ def value_of_try(c, s, p, table, base, v, tot, work, st):
         bits &= ~(1 << q)
         if c[QUAR + q] != 0:
             continue
-        province_points(c, q, sums, work, st)
+        province_points_fast(c, q, sums, fst, ls)
         for o in range(n):
             tot[o] += sums[o] - table[q, o]
     for o in range(n):
@@ -250,15 +349,18 @@ def greedy(s, p, mask, rng):
     v = fbuf[na:]
     m2 = np.zeros(na, np.bool_)
     c = np.empty_like(s)
-    iw = np.zeros((5, MAXP + 1), np.int32)
+    iw = np.zeros((10, MAXP + 1), np.int32)
     work = iw[:4]
     st = iw[4]
+    fst = iw[5:8]
+    ls = iw[8:]
     lw = np.zeros((N_PROV + 2, MAXP + 1), np.int64)
     table = lw[:N_PROV]
     tot = lw[N_PROV]
     base = lw[N_PROV + 1]
     if scored_now(s):
-        board_table(s, table, work, st)
+        leader_strengths(s, ls)
+        board_table(s, table, fst, ls)
         board_total(s, table, base)
     lookahead_copy(c, s)
     first = True
@@ -273,7 +375,7 @@ def greedy(s, p, mask, rng):
         while c[H_CURRENT] == p and steps < 12 and completes_effect(c[top(c)]):
             apply(c, default_choice(c, m2))
             steps += 1
-        vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st)
+        vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls)
     return argmax_masked(vals, mask, rng, 0)
 
 
