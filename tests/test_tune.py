@@ -229,3 +229,27 @@ seed = 3
     ctrl = measure(ctrl_cfg, "agent_edge")["agent_edge"]
     assert ctrl["low"] <= 0 <= ctrl["high"] and ctrl["agent"] == "tuned mcts:20"
     assert "against" in report and "with the base parameters" in report
+
+
+def test_agent_tune_over_choices_writes_its_report_and_plot(tmp_path):
+    """A search over a choice (the rollout policy) alone: the report lists both choices' trials and
+    plots them at their index."""
+    p = tmp_path / "tune.toml"
+    p.write_text(f'''output = "{tmp_path / 'tune'}"
+trials = 2
+games = 40
+recheck = 1
+recheck_games = 40
+[base]
+game = "goofspiel"
+players = 2
+agents = ["mcts:10", "mcts:10"]
+seed = 2
+[search]
+"agents[0].rollout" = ["random", "heuristic"]
+''')
+    assert main(["tune", str(p), "--quiet", "--workers", "1"]) == 0
+    report = (tmp_path / "tune" / "report" / "report.md").read_text()
+    rows = [line for line in report.splitlines() if line.startswith("| 0 |") or line.startswith("| 1 |")]
+    assert len(rows) == 2 and all(("random" in r) or ("heuristic" in r) for r in rows)
+    assert (tmp_path / "tune" / "report" / "search.png").stat().st_size > 10_000
