@@ -50,8 +50,8 @@ the ranking.  What remains (the selection of the luckiest trial, the "winner's c
 ``recheck`` best trials are played again on fresh deals (another master seed, more games), next
 to the printed values on the same fresh deals, and only those numbers are reported as the result.
 
-The folder holds one results folder per trial (``trials/NNN-<values>``) and per re-check
-(``recheck/``), Optuna's study in ``optuna.db`` (so a stopped tuning resumes: finished trials are
+The folder holds the tuning's config (``tune.toml``), one results folder per trial
+(``trials/<values>``, its run config in its manifest) and per re-check (``recheck/``), Optuna's study in ``optuna.db`` (so a stopped tuning resumes: finished trials are
 kept, a trial stopped mid-run is asked again with the same values and its run continues) and
 ``report/`` (Markdown, HTML, the plot of the search).
 """
@@ -291,10 +291,13 @@ def cell_config(tune: Tune, values: dict[str, int], folder: Path, games: int, se
     d.update(output=str(folder), games=games, name=name or _slug(values) or "printed")
     if seed is not None:
         d["seed"] = seed
-    cfg = from_dict(dict(d, games=60), tune.source)
+    # Not the tuning's file as source: the runner keeps a config file it is given in the folder, and
+    # the tuning's file is not this run's config (the manifest records it, as for a study's cells).
+    source = f"{tune.source}: {name or _slug(values) or 'printed'}"
+    cfg = from_dict(dict(d, games=60), source)
     from experiments.study import _round_games
 
-    return from_dict(dict(d, games=_round_games(games, cfg)), tune.source)
+    return from_dict(dict(d, games=_round_games(games, cfg)), source)
 
 
 def measure(cfg: ExperimentConfig, objective: str, alpha: float = 0.05) -> dict[str, Any]:
@@ -396,6 +399,8 @@ def run_tune(tune: Tune, *, workers: int | None = None, progress: bool = True) -
     elif any(out.iterdir()):
         raise ResultsError(f"{tune.source}: output: {out} is not empty and holds no tune.json; choose another output")
     atomic_write(ident_file, (json.dumps({"identity": ident}, indent=1) + "\n").encode())
+    if tune.source and Path(tune.source).is_file():  # the tuning's config, as studies and tournaments keep theirs
+        atomic_write(out / "tune.toml", Path(tune.source).read_bytes())
     started = not ray.is_initialized()
     if started:
         runner._start_ray(None, workers)

@@ -69,6 +69,8 @@ seed = 4
     assert 1 <= len(trials) <= 3 and (out / "recheck" / "printed" / "manifest.json").exists()
     report = (out / "report" / "report.md").read_text()
     assert "Tuned values" in report and "(n=600)" in report and (out / "report" / "search.png").stat().st_size > 0
+    assert (out / "tune.toml").read_text() == p.read_text()  # the tuning's config is kept once, not in every trial
+    assert not any((t / "config.toml").exists() for t in trials)
     assert main(["tune", str(p), "--quiet", "--workers", "2"]) == 0  # resumes: the 3 trials are kept, none added
     import optuna
 
