@@ -332,19 +332,31 @@ def objective_value(metrics: dict[str, Any], tune: Tune) -> float:
 
 def search(tune: Tune, evaluate: Callable[[dict[str, int]], float], storage: str | None = None,
            study_name: str = "tune"):
-    """Optuna's TPE search (seeded) over the integer ranges of ``tune.search``, resumable from
-    ``storage``: finished trials are kept, a trial left running is asked again with its values."""
+    """Optuna's TPE search (seeded) over the ranges of ``tune.search``, resumable from ``storage``:
+    finished trials are kept, and a trial that did not finish (left running by a killed process,
+    or failed by an interrupt) is asked again with its values, once.
+
+    The sampler's seed is ``tune.seed`` plus the number of trials already stored, so a resumed
+    search goes on from where it stopped instead of drawing its first random samples again, and
+    stays a pure function of the config and the stored trials."""
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    sampler = optuna.samplers.TPESampler(seed=tune.seed, n_startup_trials=min(8, max(2, tune.trials // 3)))
-    study = optuna.create_study(study_name=study_name, storage=storage, sampler=sampler, direction="minimize",
-                                load_if_exists=True)
-    for t in study.get_trials(deepcopy=False):
-        if t.state == optuna.trial.TrialState.RUNNING:  # stopped mid-trial: fail it, ask its values again
-            study.tell(t.number, state=optuna.trial.TrialState.FAIL)
-            study.enqueue_trial(t.params)
-    done = len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE])
+    study = optuna.create_study(study_name=study_name, storage=storage, direction="minimize", load_if_exists=True)
+    stored = study.get_trials(deepcopy=False)
+    study.sampler = optuna.samplers.TPESampler(seed=tune.seed + len(stored),
+                                               n_startup_trials=min(8, max(2, tune.trials // 3)))
+    S = optuna.trial.TrialState
+    settled = {json.dumps(trial_values(t.params), sort_keys=True) for t in stored if t.state in (S.COMPLETE, S.WAITING)}
+    for t in stored:
+        if t.state == S.RUNNING:  # its process was killed mid-trial
+            study.tell(t.number, state=S.FAIL)
+        if t.state in (S.RUNNING, S.FAIL) and len(t.params) == len(tune.search):
+            key = json.dumps(trial_values(t.params), sort_keys=True)
+            if key not in settled:  # not finished under any trial: ask its values again
+                study.enqueue_trial(t.params)
+                settled.add(key)
+    done = len([t for t in study.trials if t.state == S.COMPLETE])
 
     def suggest(trial, p, rng):
         if isinstance(rng[0], str):

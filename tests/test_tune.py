@@ -255,3 +255,30 @@ seed = 2
     rows = [line for line in report.splitlines() if line.startswith("| 0 |") or line.startswith("| 1 |")]
     assert len(rows) == 2 and all(("random" in r) or ("heuristic" in r) for r in rows)
     assert (tmp_path / "tune" / "report" / "search.png").stat().st_size > 10_000
+
+
+def test_a_resumed_search_neither_repeats_its_first_samples_nor_drops_an_interrupted_trial(tmp_path):
+    """A tuning stopped by an interrupt (Optuna marks the trial failed) asks that trial's values again
+    when resumed, and the resumed sampler does not draw the first session's random samples again."""
+    import optuna
+
+    storage = f"sqlite:///{tmp_path / 'o.db'}"
+    tune = Tune(name="t", description="", output=None, base={}, search={"u": (0.05, 2.0), "d": (0, 60)},
+                trials=6, games=1, seed=1)
+    first = []
+
+    def interrupted(v):
+        first.append(v)
+        if len(first) == 3:
+            raise KeyboardInterrupt
+        return v["u"]
+
+    with pytest.raises(KeyboardInterrupt):
+        search(tune, interrupted, storage=storage)
+    st = optuna.load_study(study_name="tune", storage=storage)
+    assert [t.state for t in st.trials][-1] == optuna.trial.TrialState.FAIL
+    again = []
+    study = search(tune, lambda v: again.append(v) or v["u"], storage=storage)
+    assert again[0] == first[2]  # the interrupted trial's values, first
+    assert len(again) == 4 and not any(v in first[:2] for v in again)  # no first-session sample drawn again
+    assert len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]) == 6
