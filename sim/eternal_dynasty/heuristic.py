@@ -35,8 +35,8 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER,
     TK_VOTECALL,
-    ability, apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, ruler_field, top,
-    vote_field,
+    apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths, ruler_field,
+    top, vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -125,56 +125,6 @@ def leader_strengths(s, ls):
 
 
 @kernel
-def rank_fast(s, q, n, st, pts):
-    """:func:`rules.rank_type` on the doubled strengths ``st`` already filled in."""
-    best = 0
-    for p in range(n):
-        if st[p] > best:
-            best = st[p]
-    if best <= 0:
-        return -1
-    tied = 0
-    for p in range(n):
-        if st[p] == best:
-            tied += 1
-    if tied >= 2:
-        for p in range(n):
-            if st[p] == best and ability(s, p) == AB_WIN_TIES:
-                h = s[pb(p) + F_HOME]
-                if h == q or s[ADJ + h * N_PROV + q] == 1:
-                    st[p] += 1
-                    best += 1
-                    tied = 1
-                    break
-    if tied == 2:
-        for p in range(n):
-            if st[p] == best:
-                pts[p] += dconst(s, K_TIE2)
-        return -1
-    if tied >= 3:
-        return -1
-    first = -1
-    for p in range(n):
-        if st[p] == best:
-            first = p
-    pts[first] += dconst(s, K_FIRST)
-    second = 0
-    for p in range(n):
-        if p != first and st[p] > second:
-            second = st[p]
-    if second > 0:
-        k = 0
-        who = -1
-        for p in range(n):
-            if p != first and st[p] == second:
-                k += 1
-                who = p
-        if k == 1:
-            pts[who] += dconst(s, K_SECOND)
-    return first
-
-
-@kernel
 def province_points_fast(s, q, tot, st, ls):
     """``rules.score_province``'s points, Structure points and Coins of province ``q``
     summed per colour into ``tot``, with the Leader strengths ``ls`` of :func:`leader_strengths` (the same Rulers):
@@ -200,8 +150,8 @@ def province_points_fast(s, q, tot, st, ls):
         both = st[2]
         for p in range(n):
             both[p] = (sm[p] + sp[p]) // 2
-    fm = rank_fast(s, q, n, sm, tot)
-    fp = rank_fast(s, q, n, sp, tot)
+    fm = rank_strengths(s, q, n, sm, tot)
+    fp = rank_strengths(s, q, n, sp, tot)
     if s[STRUCT + q * 2 + FORTRESS] > 0 and fm >= 0:
         tot[fm] += dconst(s, K_FORTRESS)
     if s[STRUCT + q * 2 + PALACE] > 0 and fp >= 0:

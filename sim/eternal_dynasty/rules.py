@@ -948,6 +948,14 @@ def rank_type(s, q, t, pts, st):
     n = n_colours(s)
     for p in range(n):
         st[p] = 2 * strength(s, p, q, t)
+    return rank_strengths(s, q, n, st, pts)
+
+
+@kernel
+def rank_strengths(s, q, n, st, pts):
+    """The ranking of :func:`rank_type` in province ``q`` on the doubled strengths ``st[:n]``,
+    already filled in (Cao's win of a tie raises his by one): add the points, return the sole
+    first (-1 none)."""
     best = 0
     for p in range(n):
         if st[p] > best:
