@@ -62,7 +62,7 @@ slot means that slot's default, so a row holding only the simulation count is va
                         its games are not a pure function of the seed.
     P_REUSE          7  > 0: tree reuse: the seat keeps its tree (the nodes and statistics of
                         every information set it met) from one of its decisions to the next
-                        within a game, in the arena's per-seat tree (``SeatTrees``).  The tree
+                        within a game, in the arena's per-seat tree (:func:`seat_trees`).  The tree
                         has room for REUSE_SEARCHES searches; before a search that might not
                         fit, it is cleared.  Where decisions are not played by the arena's loop
                         (``choose_action``: replays, the Python loop of runs with Python agents)
