@@ -10,10 +10,12 @@ tuple of ``USER_SLOTS`` function pointers (like the game's kernels), and the age
 ``params[0]`` is its slot.  Agents of kind PYTHON (plain Python objects) never enter the
 compiled loop: :func:`play_games` hands a run with one to :func:`agents.user.play_python`.
 
-Every decision of a non-random agent is timed in CPU time of the thread (:mod:`agents.clock`;
-two clock reads of about 0.17 us each): ``decisions[g, p]`` counts the seat's decisions and
-``agent_ns[g, p]`` sums the time its agent took over them.  Runs of consecutive random moves
-are timed as one block and the time is shared among the seats in proportion to their moves.
+Every decision of a non-random agent is timed in CPU time of the thread (:mod:`agents.clock`),
+from the end of the decision before it to the end of its own, its legality check and ``apply``
+included, so that one clock read (a system call of 0.17-0.3 us) times each decision:
+``decisions[g, p]`` counts the seat's decisions and ``agent_ns[g, p]`` sums the time its agent
+took over them.  Runs of consecutive random moves are timed the same way as one block (their
+``apply`` included) and the time is shared among the seats in proportion to their moves.
 
 **Score trace.**  Where the game names a round word (``GameSpec.round_word``: the state word
 whose change marks the end of a round), every change of it while the game goes on is a point of
@@ -229,19 +231,22 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         steps = 0
         trace_start(tr)
         rnd = state[rw] if rw >= 0 else 0
+        t0 = cpu_ns()  # one clock read per decision (or run of random moves): the module docstring
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
             if rw >= 0 and state[rw] != rnd:
                 rnd = state[rw]
                 G.evaluate(state, values)
                 trace_point(tr, sole_best(values, n_players))
+                t0 = cpu_ns()  # the trace's evaluate is nobody's decision
             p = state[H_CURRENT]
             a = seat_agent[g, p]
             kind = agent_kind[a]
             if kind == RANDOM:
                 moves[:] = 0
-                t0 = cpu_ns()
                 run = _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw)
-                dt = cpu_ns() - t0
+                t1 = cpu_ns()
+                dt = t1 - t0
+                t0 = t1
                 for q in range(n_players):
                     if moves[q] > 0:
                         decisions[g, q] += moves[q]
@@ -252,9 +257,7 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                 status[ST_DECISION] = steps
                 status[ST_SEAT] = p
                 status[ST_ACTION] = -1
-                t0 = cpu_ns()
                 act = _act(G, U, search, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask, trees, p)
-                agent_ns[g, p] += cpu_ns() - t0
                 decisions[g, p] += 1
                 status[ST_ACTION] = act
                 G.legal_mask(state, mask)
@@ -262,6 +265,9 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                     status[ST_FAILED] = 1
                     return g
                 G.apply(state, act)
+                t1 = cpu_ns()
+                agent_ns[g, p] += t1 - t0
+                t0 = t1
                 steps += 1
         G.returns(state, scores[g], wins[g])
         G.features(state, feats[g])

@@ -9,6 +9,12 @@ scores, win shares, features and lengths of the games (and of the chosen actions
 against the value the engines gave before the speed work (commit 695ec31).  A change to
 the rules or to the heuristic's policy changes them on purpose: re-record them then
 (``python -m tests.test_engine_fingerprints`` prints the current values).
+
+Eternal Dynasty's heuristic now tries only a shortlist of the placements of its main action
+(docs/games/eternal_dynasty.md, "Heuristic"); the policy trying every legal choice is kept as
+the user kernel ``sim.eternal_dynasty.heuristic:exhaustive``, whose games and choices must
+still give the fingerprints of 695ec31 (``heuristic`` and ``choices``), while ``shortlist``
+and ``shortlist choices`` fix the heuristic's, and ``mcts`` its rollouts'.
 """
 
 import hashlib
@@ -16,7 +22,7 @@ import hashlib
 import numpy as np
 import pytest
 
-from agents.arena import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM, choose_action, play_games
+from agents.arena import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM, USER_KERNEL, choose_action, play_games
 from agents.spec import parse_agent
 from sim import get_game
 from sim.core import new_rng
@@ -33,21 +39,33 @@ def _digest(*arrays) -> str:
     return h.hexdigest()[:16]
 
 
-def _games(spec, n, kinds, params, games, first_seed):
+def _games(spec, n, kinds, params, games, first_seed, user_agents=None):
     seats = np.zeros((games, n), np.int64)
     if len(kinds) > 1:  # agent 0 in one seat, rotating; agent 1 in the others
         seats[:] = 1
         seats[np.arange(games), np.arange(games) % n] = 0
     seeds = np.arange(first_seed, first_seed + games)
     return _digest(*play_games(spec, seeds, n, spec.encode_options({}), seats, np.array(kinds),
-                               np.array(params, np.float64)))
+                               np.array(params, np.float64), user_agents=user_agents))
+
+
+def _exhaustive(name):
+    """The heuristic trying every legal choice, where the game has one apart (else None)."""
+    if name == "eternal_dynasty":
+        from sim.eternal_dynasty.heuristic import exhaustive
+        return exhaustive
+    return None
 
 
 def random_fingerprint(name, n, games=200):
     return _games(get_game(name), n, [RANDOM], np.zeros((1, N_AGENT_PARAMS)), games, 1000)
 
 
-def heuristic_fingerprint(name, n, games=6):
+def heuristic_fingerprint(name, n, games=6, exhaustive=True):
+    """Heuristic self-play; the game's exhaustive policy where it has one (``exhaustive``)."""
+    agent = _exhaustive(name) if exhaustive else None
+    if agent is not None:
+        return _games(get_game(name), n, [USER_KERNEL], np.zeros((1, N_AGENT_PARAMS)), games, 2000, [agent])
     return _games(get_game(name), n, [HEURISTIC], np.zeros((1, N_AGENT_PARAMS)), games, 2000)
 
 
@@ -56,8 +74,10 @@ def mcts_fingerprint(name, n, games=1):
     return _games(get_game(name), n, [MCTS, HEURISTIC], np.stack([mcts, np.zeros(N_AGENT_PARAMS)]), games, 3000)
 
 
-def choices_fingerprint(name, n, games=6, every=3):
-    """The heuristic's action in every ``every``-th state of ``games`` random games."""
+def choices_fingerprint(name, n, games=6, every=3, exhaustive=True):
+    """The heuristic's action (the exhaustive policy's where the game has one, ``exhaustive``)
+    in every ``every``-th state of ``games`` random games."""
+    agent = _exhaustive(name) if exhaustive else None
     spec = get_game(name)
     K = spec.kernels
     kernels = tuple(K)
@@ -70,7 +90,11 @@ def choices_fingerprint(name, n, games=6, every=3):
         k = 0
         while not K.is_terminal(state):
             if k % every == 0:
-                chosen.append(choose_action(kernels, state.copy(), HEURISTIC, np.zeros(N_AGENT_PARAMS), rng, mask))
+                if agent is not None:
+                    chosen.append(agent(state.copy(), mask, rng))
+                else:
+                    chosen.append(choose_action(kernels, state.copy(), HEURISTIC, np.zeros(N_AGENT_PARAMS), rng,
+                                                mask))
             K.legal_mask(state, mask)
             legal = np.flatnonzero(mask)
             K.apply(state, np.int64(legal[int(pick.integers(len(legal)))]))
@@ -82,19 +106,27 @@ EXPECTED = {
     ('eternal_dynasty', 2, 'random'): '3468bc85b19d1fd7',
     ('eternal_dynasty', 2, 'heuristic'): '3740098ba7a27af0',
     ('eternal_dynasty', 2, 'choices'): '9d6c201abdfe479c',
-    ('eternal_dynasty', 2, 'mcts'): '5f8d59a58b09bf1d',
+    ('eternal_dynasty', 2, 'mcts'): 'c196a1cc923b4888',
+    ('eternal_dynasty', 2, 'shortlist'): '47e885034d18b982',
+    ('eternal_dynasty', 2, 'shortlist choices'): '7eb96c32f98a91fd',
     ('eternal_dynasty', 3, 'random'): '9b157de76e7f7f32',
     ('eternal_dynasty', 3, 'heuristic'): 'b919f1921e0593c6',
     ('eternal_dynasty', 3, 'choices'): '075cfe2d69cc1692',
-    ('eternal_dynasty', 3, 'mcts'): '460cd3106a5d95c3',
+    ('eternal_dynasty', 3, 'mcts'): 'c0b0c86e8e023274',
+    ('eternal_dynasty', 3, 'shortlist'): '0cd3f9f9b7cd1d81',
+    ('eternal_dynasty', 3, 'shortlist choices'): 'bbd8bea4b79370c2',
     ('eternal_dynasty', 4, 'random'): '482ace8815e0ddb6',
     ('eternal_dynasty', 4, 'heuristic'): '1db00a017100f1e8',
     ('eternal_dynasty', 4, 'choices'): '8c6526178c2cdc1e',
-    ('eternal_dynasty', 4, 'mcts'): 'efc0c6267314d37e',
+    ('eternal_dynasty', 4, 'mcts'): 'f26dcf5ae47f505a',
+    ('eternal_dynasty', 4, 'shortlist'): '0ef8287a33148a49',
+    ('eternal_dynasty', 4, 'shortlist choices'): '95331cc531349be3',
     ('eternal_dynasty', 5, 'random'): '500c0eb9b433b19b',
     ('eternal_dynasty', 5, 'heuristic'): 'ca39f2dbe20c2a68',
     ('eternal_dynasty', 5, 'choices'): '741d3d55e6c5a29a',
-    ('eternal_dynasty', 5, 'mcts'): '808b40e0993d829e',
+    ('eternal_dynasty', 5, 'mcts'): 'de5a4b38295dfa47',
+    ('eternal_dynasty', 5, 'shortlist'): 'ec52d1d66b909d7a',
+    ('eternal_dynasty', 5, 'shortlist choices'): 'a6c6af431c3b5472',
     ('emperors_choice', 3, 'random'): 'eed248e929546c32',
     ('emperors_choice', 3, 'heuristic'): '828b158b7612308f',
     ('emperors_choice', 3, 'choices'): 'db8c4297a9999551',
@@ -118,6 +150,9 @@ def current():
             out[(name, n, "heuristic")] = heuristic_fingerprint(name, n)
             out[(name, n, "choices")] = choices_fingerprint(name, n)
             out[(name, n, "mcts")] = mcts_fingerprint(name, n)
+            if _exhaustive(name) is not None:
+                out[(name, n, "shortlist")] = heuristic_fingerprint(name, n, exhaustive=False)
+                out[(name, n, "shortlist choices")] = choices_fingerprint(name, n, exhaustive=False)
     return out
 
 
@@ -127,7 +162,9 @@ CASES = sorted(EXPECTED)
 @pytest.mark.parametrize("name,n,what", CASES)
 def test_fingerprint(name, n, what):
     fn = {"random": random_fingerprint, "heuristic": heuristic_fingerprint, "choices": choices_fingerprint,
-          "mcts": mcts_fingerprint}[what]
+          "mcts": mcts_fingerprint,
+          "shortlist": lambda name, n: heuristic_fingerprint(name, n, exhaustive=False),
+          "shortlist choices": lambda name, n: choices_fingerprint(name, n, exhaustive=False)}[what]
     assert fn(name, n) == EXPECTED[(name, n, what)]
 
 

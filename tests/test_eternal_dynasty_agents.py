@@ -93,3 +93,137 @@ def test_search_at_dongs_optional_gain_and_xuns_first_roll_reaches_the_searchers
     assert s[o] == R.TK_TARGET and s[o - L.TASK_SIZE] == R.TK_XUN  # the second roll waits below
     _, visits, _ = search_root(SPEC, s, mcts_params(60, rollout_depth=5), 1)
     assert visits.sum() >= 58
+
+
+# ------------------------------------------------------------------ the main action's shortlist
+
+import numba as nb  # noqa: E402
+
+from sim.core import H_CURRENT, new_rng  # noqa: E402
+from sim.eternal_dynasty import heuristic as H  # noqa: E402
+from sim.eternal_dynasty import layout as L  # noqa: E402
+from sim.eternal_dynasty import rules as R  # noqa: E402
+
+
+@nb.njit
+def _estimates_and_tries(s, k, rng, est, kept, exact, plain):
+    """For the main action in ``s``: the shortlist's estimates ``est`` and kept placements
+    ``kept`` (``k`` of them), every legal placement's exact try value ``exact`` (as the
+    one-ply search values it), and ``plain``: the try changed the board only in its own
+    province and left every score and Coin as it was (the case the estimate models)."""
+    p = s[H_CURRENT]
+    na = L.NUM_ACTIONS
+    mask = np.zeros(na, np.bool_)
+    R.legal_mask(s, mask)
+    m2 = np.zeros(na, np.bool_)
+    v = np.full(L.MAXP + 1, -1e18)
+    iw = np.zeros((10, L.MAXP + 1), np.int32)
+    lw = np.zeros((L.N_PROV + 2, L.MAXP + 1), np.int64)
+    table, tot, base = lw[:L.N_PROV], lw[L.N_PROV], lw[L.N_PROV + 1]
+    H.leader_strengths(s, iw[8:])
+    H.board_table(s, table, iw[5:8], iw[8:])
+    H.board_total(s, table, base)
+    c = np.empty_like(s)
+    H.lookahead_copy(c, s)
+    for a in range(na):
+        kept[a] = mask[a]
+        est[a] = -1e18
+    H.shortlist_placements(c, p, kept, k, table, base, v, tot, iw[5:8], iw[8:], est, m2, rng)
+    for a in range(L.A_PQ, L.A_PROV):
+        exact[a] = -1e18
+        plain[a] = False
+        if not mask[a]:
+            continue
+        H.restore(c, s)
+        R.apply(c, a)
+        steps = 0
+        while c[H_CURRENT] == p and steps < 12 and H.completes_effect(c[R.top(c)]):
+            R.apply(c, H.default_choice(c, m2))
+            steps += 1
+        bits = H.changed_provinces(c, s, R.n_colours(s))
+        same = bits == (1 << ((a - L.A_PQ) // 2)) or bits == 0
+        for o in range(R.n_colours(s)):
+            if c[R.pb(o) + L.F_SCORE] != s[R.pb(o) + L.F_SCORE] or c[R.pb(o) + L.F_COINS] != s[R.pb(o) + L.F_COINS]:
+                same = False
+        same = same and H.same_rulers(c, s, R.n_colours(s)) and H.scored_now(c)
+        # and the province got what the estimate adds: the token and both bonus pools, capped
+        q = (a - L.A_PQ) // 2
+        d = s.copy()
+        b = R.pb(p)
+        R.add_tokens(d, p, q, 1 - (a - L.A_PQ) % 2, (a - L.A_PQ) % 2, min(s[b + L.F_BM], L.N_NUM - 1),
+                     min(s[b + L.F_BP], L.N_NUM - 1))
+        for t in range(2):
+            same = same and c[R.ti(p, q, t)] == d[R.ti(p, q, t)]
+        plain[a] = same
+        exact[a] = H.value_of_try(c, s, p, table, base, v, tot, iw[:4], iw[4], iw[5:8], iw[8:])
+    return mask
+
+
+def _main_action_states(n, games, seed):
+    spec = get_game("eternal_dynasty")
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(games):
+        s = spec.kernels.new_state(np.int64(seed + g), np.int64(n), spec.encode_options({}))
+        mask = np.zeros(spec.num_actions, np.bool_)
+        while not spec.kernels.is_terminal(s):
+            if s[R.top(s)] == R.TK_ACTION and rng.random() < 0.3:
+                out.append(s.copy())
+            spec.kernels.legal_mask(s, mask)
+            legal = np.flatnonzero(mask)
+            spec.kernels.apply(s, np.int64(legal[int(rng.integers(len(legal)))]))
+    return out
+
+
+@pytest.mark.parametrize("n", [2, 4, 5])
+def test_the_shortlist_keeps_the_best_estimates_and_a_plain_placement_is_estimated_exactly(n):
+    """The estimate of a placement is its try's value whenever the try only adds the tokens
+    to its province (no ability, tax or end of turn changing anything else); the shortlist
+    keeps exactly ``k`` placements, none with a lower estimate than a dropped one."""
+    k = H.SHORTLIST
+    raw = np.zeros(L.NUM_ACTIONS)
+    est = np.zeros(L.NUM_ACTIONS)
+    exact = np.zeros(L.NUM_ACTIONS)
+    kept = np.zeros(L.NUM_ACTIONS, np.bool_)
+    plain = np.zeros(L.NUM_ACTIONS, np.bool_)
+    rng = new_rng(3)
+    plains, differs, shortlisted = 0, [], 0
+    for s in _main_action_states(n, 6, 9100 + n):
+        mask = _estimates_and_tries(s, 0, rng, raw, kept, exact, plain)  # k = 0: every estimate, none kept
+        places = np.flatnonzero(mask[L.A_PQ:L.A_PROV]) + L.A_PQ
+        for a in places:
+            if plain[a]:
+                plains += 1
+                if raw[a] != exact[a]:
+                    differs.append((a, raw[a], exact[a]))
+        _estimates_and_tries(s, k, rng, est, kept, exact, plain)
+        assert kept[L.A_PROV:].tolist() == mask[L.A_PROV:].tolist()  # cards and passing are all tried
+        if len(places) <= k:
+            assert kept[places].all()
+            continue
+        shortlisted += 1
+        chosen = places[kept[places]]
+        dropped = places[~kept[places]]
+        assert len(chosen) == k
+        assert raw[chosen].min() >= raw[dropped].max()
+    assert shortlisted > 20 and plains > 100
+    assert differs == []
+
+
+def test_the_shortlisted_heuristic_is_not_weaker_than_trying_every_choice():
+    """Two seats of the heuristic against two of the exhaustive policy (every legal choice
+    tried, the user kernel ``exhaustive``), seats alternating and rotated, 4 players: the
+    difference of their per-seat win rates has a 95% interval above -0.1 (docs/games/
+    eternal_dynasty.md: in 14,400 games each of every circular order it was +0.003)."""
+    from agents.arena import USER_KERNEL
+
+    games, n = 300, 4
+    seat_agent = (np.arange(n)[None, :] + np.arange(games)[:, None]) % 2
+    _, wins, _, _ = play_games(SPEC, np.arange(games) + 52_000, n, SPEC.encode_options({}), seat_agent,
+                               np.array([HEURISTIC, USER_KERNEL]), np.zeros((2, N_AGENT_PARAMS)),
+                               user_agents=[None, H.exhaustive])
+    new = (wins * (seat_agent == 0)).sum(1) / 2
+    old = (wins * (seat_agent == 1)).sum(1) / 2
+    d = new - old
+    low = d.mean() - 1.96 * d.std(ddof=1) / np.sqrt(games)
+    assert low > -0.1, (d.mean(), low)

@@ -25,6 +25,9 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
    choices (its share of a Vote or an Alliance, its removals) are made the same way by the
    seat deciding for it, to that seat's advantage.  Dong's optional start-of-turn gain is
    always taken (only its type is chosen greedily), also when completing an effect.
+   In the main action every card is tried but only the ``SHORTLIST`` placements with the
+   best one-province estimate (:func:`shortlist_placements`), and passing is valued as no
+   change without a try; :func:`exhaustive` tries every legal choice.
 """
 
 import numba as nb
@@ -35,8 +38,8 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER,
     TK_VOTECALL,
-    apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths, ruler_field,
-    top, vote_field,
+    add_tokens, apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths, ruler_field,
+    ti, top, vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -290,16 +293,95 @@ def default_choice(c, m2):
     return -1
 
 
+@kernel
+def shortlist_placements(c, p, keep, k, table, base, v, sums, fst, ls, sv, cand, rng):
+    """Keep in ``keep`` the ``k`` placements (``A_PQ`` actions) of the main action with the
+    best one-province estimate and clear the others (ties broken at random with ``rng``).  The estimate
+    of placing type ``t`` in ``q``: the token and both whole bonus pools added to ``q`` as
+    ``rules.add_tokens`` adds them (the Influence cap applied), ``q`` re-scored, the gap taken
+    as :func:`value_of_try` takes it; what else a gain may do (extra tokens from abilities,
+    taxes, the turn's or round's end) is left to the tries of the shortlisted placements.
+    ``c`` is the untouched work copy (its words are put back); ``v``, ``sv`` and ``cand`` are
+    scratch."""
+    count = 0
+    for a in range(A_PQ, A_PROV):
+        count += keep[a]
+    if count <= k:
+        return
+    n = n_colours(c)
+    b = pb(p)
+    bm = min(c[b + F_BM], N_NUM - 1)
+    bp = min(c[b + F_BP], N_NUM - 1)
+    # what a placement of each type adds: add_tokens on the first province (the cap depends
+    # only on the totals, so every province gets the same), its words put back
+    im = ti(p, 0, M)
+    ip = ti(p, 0, P)
+    wm = c[im]
+    wp = c[ip]
+    add_tokens(c, p, 0, 1, 0, bm, bp)
+    mm = c[im] - wm
+    mp = c[ip] - wp
+    c[im] = wm
+    c[ip] = wp
+    add_tokens(c, p, 0, 0, 1, bm, bp)
+    pm = c[im] - wm
+    pp = c[ip] - wp
+    c[im] = wm
+    c[ip] = wp
+    for o in range(n):
+        v[o] = c[pb(o) + F_SCORE] + c[pb(o) + F_COINS] + base[o]
+    for a in range(A_PQ, A_PROV):
+        if not keep[a]:
+            continue
+        q = (a - A_PQ) // 2
+        im = ti(p, q, M)
+        ip = ti(p, q, P)
+        wm = c[im]
+        wp = c[ip]
+        if (a - A_PQ) % 2 == M:
+            c[im] = wm + mm
+            c[ip] = wp + mp
+        else:
+            c[im] = wm + pm
+            c[ip] = wp + pp
+        province_points_fast(c, q, sums, fst, ls)
+        c[im] = wm
+        c[ip] = wp
+        best = -1e18
+        own = 0.0
+        for o in range(n):
+            vo = v[o] - table[q, o] + sums[o]
+            if o == p:
+                own = vo
+            elif vo > best:
+                best = vo
+        sv[a] = own - best
+    for a in range(cand.shape[0]):
+        cand[a] = keep[a] and A_PQ <= a < A_PROV
+    for _ in range(k):  # the k best, ties broken at random as the tries' are; marked in sv
+        j = argmax_masked(sv, cand, rng, 0)
+        cand[j] = False
+        sv[j] = 1e18
+    for a in range(A_PQ, A_PROV):
+        keep[a] = keep[a] and sv[a] == 1e18
+
+
 @nb.njit(cache=True)
-def greedy(s, p, mask, rng):
-    """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor)."""
+def greedy(s, p, mask, rng, shortlist):
+    """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor).  In
+    the main action only the ``shortlist`` best placements by :func:`shortlist_placements`
+    are tried (0: every legal choice)."""
     na = mask.shape[0]
-    fbuf = np.full(na + MAXP + 1, -1e18)  # four allocations, not nine
+    fbuf = np.full(na + MAXP + 1, -1e18)  # four allocations
     vals = fbuf[:na]
     v = fbuf[na:]
-    m2 = np.zeros(na, np.bool_)
-    c = np.empty_like(s)
-    iw = np.zeros((10, MAXP + 1), np.int32)
+    mbuf = np.zeros(2 * na, np.bool_)
+    m2 = mbuf[:na]
+    tried = mbuf[na:]
+    cw = np.empty(s.shape[0] + 10 * (MAXP + 1), np.int32)  # the work copy and small scratch, one allocation
+    c = cw[:s.shape[0]]
+    iw = cw[s.shape[0]:].reshape(10, MAXP + 1)
+    iw[:, :] = 0
     work = iw[:4]
     st = iw[4]
     fst = iw[5:8]
@@ -308,14 +390,25 @@ def greedy(s, p, mask, rng):
     table = lw[:N_PROV]
     tot = lw[N_PROV]
     base = lw[N_PROV + 1]
+    lookahead_copy(c, s)
+    for a in range(na):
+        tried[a] = mask[a]
+    pass_unchanged = False
     if scored_now(s):
         leader_strengths(s, ls)
         board_table(s, table, fst, ls)
         board_total(s, table, base)
-    lookahead_copy(c, s)
+        pass_unchanged = shortlist > 0 and s[top(s)] == TK_ACTION
+        if pass_unchanged:
+            shortlist_placements(c, p, tried, shortlist, table, base, v, tot, fst, ls, vals, m2, rng)
+            for a in range(A_PQ, A_PROV):
+                vals[a] = -1e18
     first = True
-    for a in range(mask.shape[0]):
-        if not mask[a]:
+    for a in range(na):
+        if not tried[a]:
+            continue
+        if a == A_SKIP and pass_unchanged:  # passing is valued as no change (plan item 5)
+            vals[a] = value_of_try(s, s, p, table, base, v, tot, work, st, fst, ls)
             continue
         if not first:
             restore(c, s)
@@ -326,18 +419,37 @@ def greedy(s, p, mask, rng):
             apply(c, default_choice(c, m2))
             steps += 1
         vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls)
-    return argmax_masked(vals, mask, rng, 0)
+    return argmax_masked(vals, tried, rng, 0)
+
+
+# Placements tried in the main action (plan item 5; docs/games/eternal_dynasty.md, "Heuristic").
+SHORTLIST = 2
 
 
 @nb.njit(cache=True)
 def heuristic(s, rng):
+    """The contract's heuristic: the plan with the main action's placements shortlisted."""
+    return plan(s, rng, SHORTLIST)
+
+
+@nb.njit(cache=True)
+def exhaustive(state, legal, rng):
+    """The heuristic with every legal choice of the main action tried (the policy before the
+    shortlist), as a user agent with the arena's signature:
+    ``"sim.eternal_dynasty.heuristic:exhaustive"``.  ``legal`` is recomputed, not read."""
+    return plan(state, rng, 0)
+
+
+@nb.njit(cache=True)
+def plan(s, rng, shortlist):
+    """The plan of the module docstring; ``shortlist``: the placements of the main action
+    tried (0: every legal choice, and passing tried like the rest)."""
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     legal_mask(s, mask)
     o = top(s)
     kind = s[o]
     p = s[o + 1]
     b = pb(p)
-    vals = np.zeros(NUM_ACTIONS, np.float64)
     if kind == TK_BID:
         want = (s[b + F_DI] + 3) // 4
         k = min(want // N_NUM if s[o + 2] == 0 else want - s[b + F_BID], N_NUM - 1)
@@ -346,6 +458,8 @@ def heuristic(s, rng):
         return A_NUM + max(k, 0)
     if kind == TK_EE_VOTE:
         return A_AYE if s[b + F_PICK] == 0 else A_NAY
+    if kind == TK_RULER or kind == TK_DRAFT or kind == TK_DISCARD:
+        vals = np.zeros(NUM_ACTIONS, np.float64)
     if kind == TK_RULER or kind == TK_DRAFT:
         for k in range(3):
             r = s[b + F_DEALT + k]
@@ -379,7 +493,16 @@ def heuristic(s, rng):
         return A_SKIP
     if kind == TK_DONG:
         mask[A_SKIP] = False  # Dong's start-of-turn gain is always taken; greedy picks its type
-    a = greedy(s, s[H_CURRENT], mask, rng)
+    only = -1
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if only >= 0:
+                only = -2
+                break
+            only = a
+    if only >= 0:  # a single choice: nothing to compare (and no tie to break)
+        return only
+    a = greedy(s, s[H_CURRENT], mask, rng, shortlist)
     if a < 0:
         a = random_legal(mask, rng, 0)
     return a

@@ -951,30 +951,39 @@ def rank_type(s, q, t, pts, st):
     return rank_strengths(s, q, n, st, pts)
 
 
-@kernel
+@kernel(inline=True)
 def rank_strengths(s, q, n, st, pts):
     """The ranking of :func:`rank_type` in province ``q`` on the doubled strengths ``st[:n]``,
     already filled in (Cao's win of a tie raises his by one): add the points, return the sole
     first (-1 none)."""
-    best = 0
+    best = 0  # one pass: the best, how many hold it, the last to hold it, and the best below it
+    tied = 0
+    first = -1
+    second = 0
     for p in range(n):
-        if st[p] > best:
-            best = st[p]
+        v = st[p]
+        if v > best:
+            second = best
+            best = v
+            tied = 1
+            first = p
+        elif v == best:
+            tied += 1
+        elif v > second:
+            second = v
     if best <= 0:
         return -1
-    tied = 0
-    for p in range(n):
-        if st[p] == best:
-            tied += 1
     if tied >= 2:
         # Cao the Ambitious: wins a tie for first in his home and its neighbours
         for p in range(n):
             if st[p] == best and ability(s, p) == AB_WIN_TIES:
                 h = s[pb(p) + F_HOME]
                 if h == q or s[ADJ + h * N_PROV + q] == 1:
+                    second = best  # the others he tied are second
                     st[p] += 1
                     best += 1
                     tied = 1
+                    first = p
                     break
     if tied == 2:
         for p in range(n):
@@ -983,15 +992,7 @@ def rank_strengths(s, q, n, st, pts):
         return -1
     if tied >= 3:
         return -1
-    first = -1
-    for p in range(n):
-        if st[p] == best:
-            first = p
     pts[first] += dconst(s, K_FIRST)
-    second = 0
-    for p in range(n):
-        if p != first and st[p] > second:
-            second = st[p]
     if second > 0:
         k = 0
         who = -1
