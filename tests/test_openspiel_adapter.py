@@ -66,22 +66,33 @@ def test_resampled_states_share_the_information_state(name):
         state.apply_action(int(rng.choice(state.legal_actions())))
 
 
-@pytest.mark.parametrize("name,players", [("goofspiel", 3), ("middle_kingdom", 3)])
-def test_ismcts_and_random_bots_play(name, players):
+@pytest.mark.parametrize("name,players,searched", [("goofspiel", 3, None), ("middle_kingdom", 3, None),
+                                                   ("ming_dynasty", 3, 6), ("emperors_choice", 3, 6),
+                                                   ("eternal_dynasty", 3, 6)])
+def test_ismcts_and_random_bots_play(name, players, searched):
+    """OpenSpiel's ISMCTSBot (seat 0) and random bots play a whole game; in the longer seed
+    games the bot searches its first ``searched`` decisions (each search rolls out whole
+    games through the Python adapter) and plays the rest at random."""
     game = dos.load(name, players, {"num_cards": 6} if name == "goofspiel" else None)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
     bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))]
     bots += [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(1, players)]
     rng = np.random.default_rng(0)
     state = game.new_initial_state()
+    searches = 0
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(int(rng.integers(256)))
             continue
         p = state.current_player()
-        action = bots[p].step(state)
+        if p == 0 and searched is not None and searches >= searched:
+            action = int(rng.choice(state.legal_actions()))
+        else:
+            action = bots[p].step(state)
+            searches += p == 0
         assert action in state.legal_actions()
         state.apply_action(action)
+    assert searches >= (searched or 1)
     assert sum(state.returns()) == pytest.approx(1.0)
 
 
