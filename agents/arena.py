@@ -10,12 +10,13 @@ tuple of ``USER_SLOTS`` function pointers (like the game's kernels), and the age
 ``params[0]`` is its slot.  Agents of kind PYTHON (plain Python objects) never enter the
 compiled loop: :func:`play_games` hands a run with one to :func:`agents.user.play_python`.
 
-Every decision of a non-random agent is timed in CPU time of the thread (:mod:`agents.clock`),
-from the end of the decision before it to the end of its own, its legality check and ``apply``
-included, so that one clock read (a system call of 0.17-0.3 us) times each decision:
-``decisions[g, p]`` counts the seat's decisions and ``agent_ns[g, p]`` sums the time its agent
-took over them.  Runs of consecutive random moves are timed the same way as one block (their
-``apply`` included) and the time is shared among the seats in proportion to their moves.
+Agents' decisions are timed in CPU time of the thread (:mod:`agents.clock`; a read is a
+system call of 0.17-0.3 us, as long as a fast heuristic's decision), one read per *run*:
+consecutive decisions of one agent (its seats in self-play; consecutive random moves, of any
+random agents), from the end of the run before.  A run's time holds the choices, the legality
+checks and ``apply``, and is shared among the seats in proportion to their decisions in it.
+``decisions[g, p]`` counts the seat's decisions and ``agent_ns[g, p]`` sums its share of time,
+so each agent's total over a game is its own; where agents alternate, every decision is a run.
 
 **Score trace.**  Where the game names a round word (``GameSpec.round_word``: the state word
 whose change marks the end of a round), every change of it while the game goes on is a point of
@@ -181,6 +182,19 @@ def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw):
     return steps
 
 
+@kernel
+def _share_time(agent_ns, g, moves, count, t0, n_players):
+    """End a run of ``count`` decisions (``moves[q]`` of them seat ``q``'s) that began at CPU
+    time ``t0``: read the clock once and share the time among the seats by their decisions.
+    Returns the time read (the next run's start)."""
+    t1 = cpu_ns()
+    dt = t1 - t0
+    for q in range(n_players):
+        if moves[q] > 0:
+            agent_ns[g, q] += dt * moves[q] // count
+    return t1
+
+
 @nb.njit(cache=True)
 def _no_trees(n_players, num_actions):
     """The per-seat trees of a chunk without tree reuse (agents.mcts.seat_trees's types, empty)."""
@@ -231,9 +245,14 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         steps = 0
         trace_start(tr)
         rnd = state[rw] if rw >= 0 else 0
-        t0 = cpu_ns()  # one clock read per decision (or run of random moves): the module docstring
+        t0 = cpu_ns()  # one clock read per run of one agent's decisions: the module docstring
+        blk = -1  # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
+        nblk = 0
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
             if rw >= 0 and state[rw] != rnd:
+                if blk >= 0:
+                    t0 = _share_time(agent_ns, g, moves, nblk, t0, n_players)
+                    blk = -1
                 rnd = state[rw]
                 G.evaluate(state, values)
                 trace_point(tr, sole_best(values, n_players))
@@ -241,18 +260,21 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
             p = state[H_CURRENT]
             a = seat_agent[g, p]
             kind = agent_kind[a]
+            if blk >= 0 and a != blk:
+                t0 = _share_time(agent_ns, g, moves, nblk, t0, n_players)
+                blk = -1
             if kind == RANDOM:
                 moves[:] = 0
                 run = _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw)
-                t1 = cpu_ns()
-                dt = t1 - t0
-                t0 = t1
                 for q in range(n_players):
-                    if moves[q] > 0:
-                        decisions[g, q] += moves[q]
-                        agent_ns[g, q] += dt * moves[q] // run
+                    decisions[g, q] += moves[q]
+                t0 = _share_time(agent_ns, g, moves, run, t0, n_players)
                 steps += run
             else:
+                if blk < 0:
+                    blk = a
+                    nblk = 0
+                    moves[:] = 0
                 status[ST_GAME] = g
                 status[ST_DECISION] = steps
                 status[ST_SEAT] = p
@@ -265,10 +287,11 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                     status[ST_FAILED] = 1
                     return g
                 G.apply(state, act)
-                t1 = cpu_ns()
-                agent_ns[g, p] += t1 - t0
-                t0 = t1
+                moves[p] += 1
+                nblk += 1
                 steps += 1
+        if blk >= 0:
+            _share_time(agent_ns, g, moves, nblk, t0, n_players)
         G.returns(state, scores[g], wins[g])
         G.features(state, feats[g])
         if rw >= 0:

@@ -5,7 +5,7 @@ Agent time (the arena's per-decision measurement, MCTS time budgets) is the thre
 on a machine shared with other work a wall clock counts the time the process waits for a core
 (measured here: a 5 ms wall budget ran 1 simulation at a load average of 25 on 2 cores), while
 CPU time counts only the agent's own work, so it is comparable between agents and runs.
-Reading it (``CLOCK_THREAD_CPUTIME_ID``, a system call) costs about 0.17 us; the monotonic clock
+Reading it (``CLOCK_THREAD_CPUTIME_ID``, a system call) costs 0.17-0.3 us; the monotonic clock
 (vDSO) about 16 ns.
 
 Numba has no clock of its own, and a ctypes function pointer would make a kernel

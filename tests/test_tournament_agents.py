@@ -63,6 +63,30 @@ def test_decisions_and_agent_time_are_recorded_per_seat():
     assert mean_ns[2] > 20 * mean_ns[1] and mean_ns[2] > 20 * mean_ns[0]  # a search costs far more
 
 
+def test_runs_of_one_agents_decisions_share_one_clock_read():
+    """Middle Kingdom, the heuristic in seats 0-1 and MCTS in seat 2: the heuristic's
+    consecutive decisions are timed as one run and shared by its seats; each seat's time
+    is positive, the search's per decision far above the heuristic's, and all of it is
+    CPU time the call spent (the arena's time per decision includes ``apply``)."""
+    import resource
+
+    spec = get_game("middle_kingdom")
+    kinds, params = zip(*(parse_agent(a)[:2] for a in ("heuristic", "mcts:50")))
+    seats = [[0, 0, 1]] * 4
+    args = (spec, np.arange(4), 3, spec.encode_options({}), seats, list(kinds), np.vstack(params))
+    play_games(*args)  # compiled here
+    timing = {}
+    before = resource.getrusage(resource.RUSAGE_THREAD)
+    play_games(*args, timing=timing)
+    after = resource.getrusage(resource.RUSAGE_THREAD)
+    spent = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e9
+    ns, dec = timing["agent_ns"], timing["decisions"]
+    assert (dec > 0).all() and (ns > 0).all()
+    per = ns.sum(0) / dec.sum(0)
+    assert per[2] > 20 * max(per[0], per[1])
+    assert 0.5 * spent < ns.sum() <= 1.02 * spent + 1e7, (ns.sum(), spent)
+
+
 def test_the_heuristic_prior_is_tried_first():
     """With a prior, the root's first simulation goes to the heuristic's action; without it the search
     is the plain one (the prior slot is 0 in every label-less row)."""
