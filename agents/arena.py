@@ -49,7 +49,7 @@ import numba as nb
 import numpy as np
 
 from agents.clock import cpu_ns
-from agents.mcts import EMPTY as TREE_EMPTY, P_REUSE, mcts_act, mcts_act_reusing, seat_trees
+from agents.mcts import P_REUSE, clear_tree, mcts_act, mcts_act_reusing, seat_trees
 from agents.random import random_act
 from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed, run_kernels
 
@@ -237,10 +237,9 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         trees = seat_trees(n_players, agent_kind, agent_params, MCTS, num_actions)
     for g in range(seeds.shape[0]):
         state = G.new_state(seeds[g], n_players, options)
-        if trees[5].shape[0] > 0:  # a new game: the reused trees start empty
-            trees[5][:, :] = TREE_EMPTY
-            trees[6][:] = 0
         for p in range(n_players):
+            if search is not None:  # a new game: the reused trees start empty
+                clear_tree(trees, p)
             rng_seed(rngs, 2 * p, hash64(agent_seeds[g], p))
         steps = 0
         trace_start(tr)
