@@ -1,13 +1,19 @@
 """Eternal Dynasty agents: the heuristic beats random at every player count (fixed seeds).
 With 2 players a game the Eternal Emperor wins counts as a loss for both seats, so the
-heuristic must beat parity (1/2) despite the Emperor's share."""
+heuristic must beat parity (1/2) despite the Emperor's share.  The main action's shortlist:
+its estimates, what it keeps, and its strength against the policy trying every choice."""
 
+import numba as nb
 import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, play_games
+from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, USER_KERNEL, play_games
 from sim import get_game
+from sim.core import H_CURRENT, new_rng
+from sim.eternal_dynasty import heuristic as H
+from sim.eternal_dynasty import layout as L
+from sim.eternal_dynasty import rules as R
 
 SPEC = get_game("eternal_dynasty")
 
@@ -96,13 +102,6 @@ def test_search_at_dongs_optional_gain_and_xuns_first_roll_reaches_the_searchers
 
 
 # ------------------------------------------------------------------ the main action's shortlist
-
-import numba as nb  # noqa: E402
-
-from sim.core import H_CURRENT, new_rng  # noqa: E402
-from sim.eternal_dynasty import heuristic as H  # noqa: E402
-from sim.eternal_dynasty import layout as L  # noqa: E402
-from sim.eternal_dynasty import rules as R  # noqa: E402
 
 
 @nb.njit
@@ -215,8 +214,6 @@ def test_the_shortlisted_heuristic_is_not_weaker_than_trying_every_choice():
     tried, the user kernel ``exhaustive``), seats alternating and rotated, 4 players: the
     difference of their per-seat win rates has a 95% interval above -0.1 (docs/games/
     eternal_dynasty.md: in 14,400 games each of every circular order it was +0.003)."""
-    from agents.arena import USER_KERNEL
-
     games, n = 300, 4
     seat_agent = (np.arange(n)[None, :] + np.arange(games)[:, None]) % 2
     _, wins, _, _ = play_games(SPEC, np.arange(games) + 52_000, n, SPEC.encode_options({}), seat_agent,

@@ -38,8 +38,8 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER,
     TK_VOTECALL,
-    add_tokens, apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths, ruler_field,
-    ti, top, vote_field,
+    add_tokens, apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths,
+    ruler_field, ti, top, vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -296,8 +296,8 @@ def default_choice(c, m2):
 @kernel
 def shortlist_placements(c, p, keep, k, table, base, v, sums, fst, ls, sv, cand, rng):
     """Keep in ``keep`` the ``k`` placements (``A_PQ`` actions) of the main action with the
-    best one-province estimate and clear the others (ties broken at random with ``rng``).  The estimate
-    of placing type ``t`` in ``q``: the token and both whole bonus pools added to ``q`` as
+    best one-province estimate and clear the others (ties broken at random with ``rng``).  The
+    estimate of placing type ``t`` in ``q``: the token and both whole bonus pools added to ``q`` as
     ``rules.add_tokens`` adds them (the Influence cap applied), ``q`` re-scored, the gap taken
     as :func:`value_of_try` takes it; what else a gain may do (extra tokens from abilities,
     taxes, the turn's or round's end) is left to the tries of the shortlisted placements.
@@ -378,7 +378,7 @@ def greedy(s, p, mask, rng, shortlist):
     mbuf = np.zeros(2 * na, np.bool_)
     m2 = mbuf[:na]
     tried = mbuf[na:]
-    cw = np.empty(s.shape[0] + 10 * (MAXP + 1), np.int32)  # the work copy and small scratch, one allocation
+    cw = np.empty(s.shape[0] + 10 * (MAXP + 1), np.int32)  # the work copy and the small scratch
     c = cw[:s.shape[0]]
     iw = cw[s.shape[0]:].reshape(10, MAXP + 1)
     iw[:, :] = 0
