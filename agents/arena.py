@@ -183,12 +183,15 @@ def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw):
 
 
 @kernel
-def _share_time(agent_ns, g, moves, count, t0, n_players):
-    """End a run of ``count`` decisions (``moves[q]`` of them seat ``q``'s) that began at CPU
-    time ``t0``: read the clock once and share the time among the seats by their decisions.
-    Returns the time read (the next run's start)."""
+def _share_time(agent_ns, g, moves, t0, n_players):
+    """End a run of decisions (``moves[q]`` of them seat ``q``'s) that began at CPU time ``t0``:
+    read the clock once and share the time among the seats by their decisions.  Returns the
+    time read (the next run's start)."""
     t1 = cpu_ns()
     dt = t1 - t0
+    count = 0
+    for q in range(n_players):
+        count += moves[q]
     for q in range(n_players):
         if moves[q] > 0:
             agent_ns[g, q] += dt * moves[q] // count
@@ -246,11 +249,10 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         rnd = state[rw] if rw >= 0 else 0
         t0 = cpu_ns()  # one clock read per run of one agent's decisions: the module docstring
         blk = -1  # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
-        nblk = 0
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
             if rw >= 0 and state[rw] != rnd:
                 if blk >= 0:
-                    t0 = _share_time(agent_ns, g, moves, nblk, t0, n_players)
+                    t0 = _share_time(agent_ns, g, moves, t0, n_players)
                     blk = -1
                 rnd = state[rw]
                 G.evaluate(state, values)
@@ -260,19 +262,18 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
             a = seat_agent[g, p]
             kind = agent_kind[a]
             if blk >= 0 and a != blk:
-                t0 = _share_time(agent_ns, g, moves, nblk, t0, n_players)
+                t0 = _share_time(agent_ns, g, moves, t0, n_players)
                 blk = -1
             if kind == RANDOM:
                 moves[:] = 0
                 run = _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw)
                 for q in range(n_players):
                     decisions[g, q] += moves[q]
-                t0 = _share_time(agent_ns, g, moves, run, t0, n_players)
+                t0 = _share_time(agent_ns, g, moves, t0, n_players)
                 steps += run
             else:
                 if blk < 0:
                     blk = a
-                    nblk = 0
                     moves[:] = 0
                 status[ST_GAME] = g
                 status[ST_DECISION] = steps
@@ -287,10 +288,9 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                     return g
                 G.apply(state, act)
                 moves[p] += 1
-                nblk += 1
                 steps += 1
         if blk >= 0:
-            _share_time(agent_ns, g, moves, nblk, t0, n_players)
+            _share_time(agent_ns, g, moves, t0, n_players)
         G.returns(state, scores[g], wins[g])
         G.features(state, feats[g])
         if rw >= 0:

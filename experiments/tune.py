@@ -288,12 +288,13 @@ def cell_config(tune: Tune, values: dict[str, int], folder: Path, games: int, se
     d.setdefault("components", {}).update(values)
     if not d["components"]:
         del d["components"]
-    d.update(output=str(folder), games=games, name=name or _slug(values) or "printed")
+    label = name or _slug(values) or "printed"
+    d.update(output=str(folder), games=games, name=label)
     if seed is not None:
         d["seed"] = seed
     # Not the tuning's file as source: the runner keeps a config file it is given in the folder, and
     # the tuning's file is not this run's config (the manifest records it, as for a study's cells).
-    source = f"{tune.source}: {name or _slug(values) or 'printed'}"
+    source = f"{tune.source}: {label}"
     cfg = from_dict(dict(d, games=60), source)
     from experiments.study import _round_games
 

@@ -117,7 +117,7 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain):
     m2 = np.zeros(na, np.bool_)
     v = np.full(L.MAXP + 1, -1e18)
     iw = np.zeros((10, L.MAXP + 1), np.int32)
-    lw = np.zeros((L.N_PROV + 2, L.MAXP + 1), np.int64)
+    lw = np.zeros((L.N_PROV + 4, L.MAXP + 1), np.int64)
     table, tot, base = lw[:L.N_PROV], lw[L.N_PROV], lw[L.N_PROV + 1]
     H.leader_strengths(s, iw[8:])
     H.board_table(s, table, iw[5:8], iw[8:])
@@ -127,7 +127,8 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain):
     for a in range(na):
         kept[a] = mask[a]
         est[a] = -1e18
-    H.shortlist_placements(c, p, kept, k, table, base, v, tot, iw[5:8], iw[8:], est, m2, rng)
+    H.shortlist_placements(c, p, kept, k, table, base, lw[L.N_PROV + 2], lw[L.N_PROV + 3], tot, iw[5:8], iw[8:],
+                           est, m2, rng)
     for a in range(L.A_PQ, L.A_PROV):
         exact[a] = -1e18
         plain[a] = False

@@ -294,15 +294,15 @@ def default_choice(c, m2):
 
 
 @kernel
-def shortlist_placements(c, p, keep, k, table, base, v, sums, fst, ls, sv, cand, rng):
+def shortlist_placements(c, p, keep, k, table, base, now, after, sums, fst, ls, sv, cand, rng):
     """Keep in ``keep`` the ``k`` placements (``A_PQ`` actions) of the main action with the
     best one-province estimate and clear the others (ties broken at random with ``rng``).  The
     estimate of placing type ``t`` in ``q``: the token and both whole bonus pools added to ``q`` as
     ``rules.add_tokens`` adds them (the Influence cap applied), ``q`` re-scored, the gap taken
-    as :func:`value_of_try` takes it; what else a gain may do (extra tokens from abilities,
-    taxes, the turn's or round's end) is left to the tries of the shortlisted placements.
-    ``c`` is the untouched work copy (its words are put back); ``v``, ``sv`` and ``cand`` are
-    scratch."""
+    as :func:`value_of_try` takes it (:func:`best_gap`); what else a gain may do (extra tokens
+    from abilities, taxes, the turn's or round's end) is left to the tries of the shortlisted
+    placements.  ``c`` is the untouched work copy (its words are put back); ``now``, ``after``,
+    ``sums``, ``sv`` and ``cand`` are scratch."""
     count = 0
     for a in range(A_PQ, A_PROV):
         count += keep[a]
@@ -329,7 +329,7 @@ def shortlist_placements(c, p, keep, k, table, base, v, sums, fst, ls, sv, cand,
     c[im] = wm
     c[ip] = wp
     for o in range(n):
-        v[o] = c[pb(o) + F_SCORE] + c[pb(o) + F_COINS] + base[o]
+        now[o] = c[pb(o) + F_SCORE] + c[pb(o) + F_COINS] + base[o]
     for a in range(A_PQ, A_PROV):
         if not keep[a]:
             continue
@@ -347,15 +347,9 @@ def shortlist_placements(c, p, keep, k, table, base, v, sums, fst, ls, sv, cand,
         province_points_fast(c, q, sums, fst, ls)
         c[im] = wm
         c[ip] = wp
-        best = -1e18
-        own = 0.0
         for o in range(n):
-            vo = v[o] - table[q, o] + sums[o]
-            if o == p:
-                own = vo
-            elif vo > best:
-                best = vo
-        sv[a] = own - best
+            after[o] = now[o] - table[q, o] + sums[o]
+        sv[a] = best_gap(c, p, after)
     for a in range(cand.shape[0]):
         cand[a] = keep[a] and A_PQ <= a < A_PROV
     for _ in range(k):  # the k best, ties broken at random as the tries' are; marked in sv
@@ -386,7 +380,7 @@ def greedy(s, p, mask, rng, shortlist):
     st = iw[4]
     fst = iw[5:8]
     ls = iw[8:]
-    lw = np.zeros((N_PROV + 2, MAXP + 1), np.int64)
+    lw = np.zeros((N_PROV + 4, MAXP + 1), np.int64)
     table = lw[:N_PROV]
     tot = lw[N_PROV]
     base = lw[N_PROV + 1]
@@ -400,7 +394,8 @@ def greedy(s, p, mask, rng, shortlist):
         board_total(s, table, base)
         pass_unchanged = shortlist > 0 and s[top(s)] == TK_ACTION
         if pass_unchanged:
-            shortlist_placements(c, p, tried, shortlist, table, base, v, tot, fst, ls, vals, m2, rng)
+            shortlist_placements(c, p, tried, shortlist, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls,
+                                 vals, m2, rng)
             for a in range(A_PQ, A_PROV):
                 vals[a] = -1e18
     first = True
@@ -445,7 +440,7 @@ def plan(s, rng, shortlist):
     """The plan of the module docstring; ``shortlist``: the placements of the main action
     tried (0: every legal choice, and passing tried like the rest)."""
     mask = np.zeros(NUM_ACTIONS, np.bool_)
-    legal_mask(s, mask)
+    n_legal = legal_mask(s, mask)
     o = top(s)
     kind = s[o]
     p = s[o + 1]
@@ -458,9 +453,8 @@ def plan(s, rng, shortlist):
         return A_NUM + max(k, 0)
     if kind == TK_EE_VOTE:
         return A_AYE if s[b + F_PICK] == 0 else A_NAY
-    if kind == TK_RULER or kind == TK_DRAFT or kind == TK_DISCARD:
-        vals = np.zeros(NUM_ACTIONS, np.float64)
     if kind == TK_RULER or kind == TK_DRAFT:
+        vals = np.zeros(NUM_ACTIONS, np.float64)
         for k in range(3):
             r = s[b + F_DEALT + k]
             if r < 0:
@@ -473,6 +467,7 @@ def plan(s, rng, shortlist):
             vals[A_NUM + k] = v
         return argmax_masked(vals, mask, rng, 0)
     if kind == TK_DISCARD:
+        vals = np.zeros(NUM_ACTIONS, np.float64)
         for i in range(s[b + F_NDYN]):
             ct = s[DYN_TYPE + s[b + F_HAND + i]]
             vals[A_CARD + i] = -KEEP_PRIORITY[dyn_field(s, ct, C_KIND)]
@@ -491,17 +486,13 @@ def plan(s, rng, shortlist):
         return A_NAY
     if kind == TK_EXTRA:
         return A_SKIP
-    if kind == TK_DONG:
+    if kind == TK_DONG and mask[A_SKIP]:
         mask[A_SKIP] = False  # Dong's start-of-turn gain is always taken; greedy picks its type
-    only = -1
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if only >= 0:
-                only = -2
-                break
-            only = a
-    if only >= 0:  # a single choice: nothing to compare (and no tie to break)
-        return only
+        n_legal -= 1
+    if n_legal == 1:  # a single choice: nothing to compare (and no tie to break)
+        for a in range(NUM_ACTIONS):
+            if mask[a]:
+                return a
     a = greedy(s, s[H_CURRENT], mask, rng, shortlist)
     if a < 0:
         a = random_legal(mask, rng, 0)
