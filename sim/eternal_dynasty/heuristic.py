@@ -80,7 +80,7 @@ def completes_effect(kind):
 # issue 15).
 
 # Words a lookahead never needs restored: the option codes and component data, the province
-# adjacency, quarantine and the card types (set at setup only), SNAP (written by the scoring,
+# adjacency (ADJ and ADJB), quarantine and the card types (set at setup only), SNAP (written by the scoring,
 # read by no kernel), the chance log (appended past its length; entries below it are never
 # overwritten) and the task stack above the current top (pushes write whole tasks).
 SCORING_PHASE_A = PH_TURNS
@@ -112,8 +112,11 @@ def restore(c, s):
 @kernel
 def lookahead_copy(c, s):
     """Copy into ``c`` what the kernels read of ``s``: everything but SNAP and the chance
-    log, except its entries still to be replayed (a state made from a list of outcomes)."""
+    log, except its entries still to be replayed (a state made from a list of outcomes), and
+    the adjacency bit sets (ADJB, set at setup only)."""
     for i in range(SNAP_BOARD):
+        c[i] = s[i]
+    for i in range(ADJB, ADJB + N_PROV):
         c[i] = s[i]
     for i in range(LOG + s[G_LOG_PTR], LOG + s[G_LOG_LEN]):  # entries still to be replayed
         c[i] = s[i]

@@ -28,6 +28,7 @@ players in every clockwise order, spec 8)::
     PL          player blocks of PS ints, fields F_*
     LOG         every chance outcome in order (replays from chance outcomes alone)
     SCR         work space of the rules' kernels (not part of the game)
+    ADJB        ADJ as one bit set per province (derived, not part of the game)
 """
 
 N_PROV = 18
@@ -183,7 +184,11 @@ SC_COUNTS = SC_ROLLED + 4  # resolve_event: per-colour counts
 SC_CARD = SC_COUNTS + MAXP + 1  # play_card: the card's effect arguments (6)
 SC_POOL = SC_CARD + 6  # determinize: card pool and its knowledge (N_DYN each)
 SCR_SIZE = SC_POOL + 2 * N_DYN - SCR
-STATE_SIZE = SCR + SCR_SIZE
+# ADJB: the adjacency in play as one bit set per province (bit r of ADJB + q: ADJ[q][r] is 1),
+# written by rules.set_adjacency_bits whenever ADJ is; derived data for the rules' kernels,
+# not part of the game (after LOG, like SCR).
+ADJB = SCR + SCR_SIZE
+STATE_SIZE = ADJB + N_PROV
 
 # Card locations
 LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_SETASIDE, LOC_OUT, LOC_DEALT, LOC_CHOSEN = range(7)

@@ -176,6 +176,27 @@ def gain_ok(s, q):
 
 
 @kernel
+def gain_set(s):
+    """The provinces where tokens may be gained (:func:`gain_ok`) as a bit set."""
+    res = 0
+    for q in range(N_PROV):
+        if gain_ok(s, q):
+            res |= 1 << q
+    return res
+
+
+@kernel
+def set_adjacency_bits(s):
+    """Write ADJB from ADJ (layout.py): after every change of ADJ."""
+    for q in range(N_PROV):
+        bits = 0
+        for r in range(N_PROV):
+            if s[ADJ + q * N_PROV + r] == 1:
+                bits |= 1 << r
+        s[ADJB + q] = bits
+
+
+@kernel
 def legal_set(s, p, placement, ignore_plague):
     """LEGAL(p) as a bit set (spec 5.3)."""
     rep = 0
@@ -185,9 +206,7 @@ def legal_set(s, p, placement, ignore_plague):
     out = rep
     for q in range(N_PROV):
         if (rep >> q) & 1:
-            for r in range(N_PROV):
-                if s[ADJ + q * N_PROV + r] == 1:
-                    out |= 1 << r
+            out |= s[ADJB + q]
     home = s[pb(p) + F_HOME]
     if home >= 0:
         out |= 1 << home
@@ -205,9 +224,7 @@ def legal_set(s, p, placement, ignore_plague):
             nxt = ring
             for q in range(N_PROV):
                 if (ring >> q) & 1:
-                    for r in range(N_PROV):
-                        if s[ADJ + q * N_PROV + r] == 1:
-                            nxt |= 1 << r
+                    nxt |= s[ADJB + q]
             ring = nxt
         out |= ring
     res = 0
@@ -546,6 +563,7 @@ def setup(s, n, options):
             for c in range(N_RULERS):
                 if ruler_field(s, c, R_HOME) == q:
                     s[RUL_LOC + c] = LOC_OUT
+    set_adjacency_bits(s)
     # 2 players: the Eternal Emperor's Influence, Structures and Starting Province (spec 8
     # setup steps 2-4), right after the quarantine as the 2-player setup list orders them
     if n == 2:
@@ -1252,12 +1270,9 @@ def uprising_targets(s, p):
 def move_sources(s, p, same_type):
     """(q, t) bit set of own tokens that may move to some adjacent province."""
     res = np.int64(0)
+    open_ = gain_set(s)
     for q in range(N_PROV):
-        ok = False
-        for r in range(N_PROV):
-            if s[ADJ + q * N_PROV + r] == 1 and gain_ok(s, r):
-                ok = True
-        if not ok:
+        if (s[ADJB + q] & open_) == 0:
             continue
         for t in range(2):
             if s[ti(p, q, t)] > 0:
@@ -2107,11 +2122,7 @@ def legal_mask(s, out):
             out[A_SKIP] = True
             c += 1
     elif kind == TK_MOVE_TO:
-        q = s[o + 2]
-        for r in range(N_PROV):
-            if s[ADJ + q * N_PROV + r] == 1 and gain_ok(s, r):
-                out[A_PROV + r] = True
-                c += 1
+        c = _set_bits(out, A_PROV, s[ADJB + s[o + 2]] & gain_set(s), N_PROV)
     elif kind == TK_MOVE_N:
         k = min(s[o + 5], s[ti(p, s[o + 2], s[o + 3])])
         for j in range(1, k + 1):

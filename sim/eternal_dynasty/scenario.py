@@ -43,6 +43,7 @@ def position(n: int, rulers=None, board=None, leaders=None, structures=None, mar
     if not quarantine:  # no random quarantine: the given provinces only (3 players)
         adj = L.D_ADJQ if s[L.O_ADJACENCY] == 1 else L.D_ADJ
         s[L.ADJ:L.ADJ + L.N_PROV ** 2] = s[L.DATA + adj:L.DATA + adj + L.N_PROV ** 2]
+        R.set_adjacency_bits(s)
         s[L.QUAR:L.QUAR + L.N_PROV] = 0
         for r in range(L.N_RULERS):
             if s[L.RUL_LOC + r] == L.LOC_OUT:
