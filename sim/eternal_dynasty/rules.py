@@ -197,8 +197,8 @@ def set_adjacency_bits(s):
 
 
 @kernel
-def legal_set(s, p, placement, ignore_plague):
-    """LEGAL(p) as a bit set (spec 5.3)."""
+def reach(s, p, placement):
+    """The provinces LEGAL(p) takes (spec 5.3) before quarantine and PLAGUE are left out."""
     rep = 0
     for q in range(N_PROV):
         if represented(s, p, q):
@@ -227,6 +227,13 @@ def legal_set(s, p, placement, ignore_plague):
                     nxt |= s[ADJB + q]
             ring = nxt
         out |= ring
+    return out
+
+
+@kernel
+def legal_set(s, p, placement, ignore_plague):
+    """LEGAL(p) as a bit set (spec 5.3)."""
+    out = reach(s, p, placement)
     res = 0
     for q in range(N_PROV):
         if (out >> q) & 1 and s[QUAR + q] == 0:
@@ -1189,12 +1196,12 @@ def structures_on_board(s, k):
 
 
 @kernel
-def leader_targets(s, p, k):
+def leader_targets(s, p, k, ls):
+    """``ls``: LEGAL(p), ``legal_set(s, p, False, False)``."""
     if s[O_LIMITS] == 0:
         sup = dconst(s, K_SUP_GEN) if k == GENERAL else dconst(s, K_SUP_MAG)
         if leaders_on_board(s, k) >= sup:
             return 0
-    ls = legal_set(s, p, False, False)
     res = 0
     for q in range(N_PROV):
         if (ls >> q) & 1 and s[li(p, q, k)] == 0:
@@ -1229,8 +1236,8 @@ def convert_targets(s, p, v):
 
 
 @kernel
-def remove_targets(s, p, v, t):
-    ls = legal_set(s, p, False, True)
+def remove_targets(s, p, v, t, ls):
+    """``ls``: LEGAL(p) with PLAGUE provinces kept, ``legal_set(s, p, False, True)``."""
     res = 0
     for q in range(N_PROV):
         if (ls >> q) & 1 and s[ti(v, q, t)] > 0 and not protected(s, v, p, q, t, True):
@@ -1281,20 +1288,34 @@ def move_sources(s, p, same_type):
 
 
 @kernel
-def victim_ok(s, p, v, purpose, ct):
+def victim_ok(s, p, v, purpose, ct, lsp):
+    """``lsp``: ``legal_set(s, p, False, True)`` (:func:`card_sets`)."""
     if purpose == PU_ALLY:
         # 2 players: naming the Eternal Emperor costs Dynasty Influence (DI >= cost needed)
         return not is_ee(s, v) or s[pb(p) + F_DI] >= dconst(s, K_ALLY_COST)
     if purpose == PU_CONVERT:
         return convert_targets(s, p, v) != 0
     if purpose == PU_REMOVE:
-        return remove_targets(s, p, v, dyn_field(s, ct, C_A0 + 1)) != 0
+        return remove_targets(s, p, v, dyn_field(s, ct, C_A0 + 1), lsp) != 0
     return assassin_targets(s, p, v) != 0
 
 
 @kernel
-def card_playable(s, p, c):
-    """D18/D42: a card is playable when some part of it has a legal target."""
+def card_sets(s, p):
+    """LEGAL(p) and LEGAL(p) with PLAGUE provinces kept (``legal_set(s, p, False, False)`` and
+    ``legal_set(s, p, False, True)``): what :func:`card_playable` takes, computed once for a hand."""
+    r = reach(s, p, False)
+    kept = 0
+    for q in range(N_PROV):
+        if s[QUAR + q] == 0:
+            kept |= 1 << q
+    return r & gain_set(s), r & kept
+
+
+@kernel
+def card_playable(s, p, c, ls, lsp):
+    """D18/D42: a card is playable when some part of it has a legal target.  ``ls``, ``lsp``:
+    :func:`card_sets`."""
     ct = s[DYN_TYPE + c]
     if banned(s, dyn_field(s, ct, C_CTYPE)):
         return False
@@ -1303,13 +1324,14 @@ def card_playable(s, p, c):
     a1 = dyn_field(s, ct, C_A0 + 1)
     n = n_players(s)
     if kind == DK_LEADER:
-        return leader_targets(s, p, a0) != 0
+        return leader_targets(s, p, a0, ls) != 0
     if kind == DK_STRUCTURE:
         return structure_targets(s, p, a0, a1) != 0
-    if kind == DK_GAIN_SPLIT:
-        return target_set(s, p, dyn_field(s, ct, C_A0 + 3), dyn_field(s, ct, C_A0 + 2)) != 0
-    if kind == DK_GAIN:
-        return target_set(s, p, dyn_field(s, ct, C_A0 + 2), a1) != 0
+    if kind == DK_GAIN_SPLIT or kind == DK_GAIN:
+        target = dyn_field(s, ct, C_A0 + 3) if kind == DK_GAIN_SPLIT else dyn_field(s, ct, C_A0 + 2)
+        if target == TG_LEGAL:
+            return ls != 0
+        return target_set(s, p, target, dyn_field(s, ct, C_A0 + 2) if kind == DK_GAIN_SPLIT else a1) != 0
     if kind == DK_MOVE:
         return move_sources(s, p, True) != 0
     if kind == DK_ALLIANCE:
@@ -1318,7 +1340,7 @@ def card_playable(s, p, c):
         return uprising_targets(s, p) != 0
     purpose = PU_CONVERT if kind == DK_CONVERT else (PU_REMOVE if kind == DK_REMOVE_OTHER else PU_ASSASSIN)
     for v in range(n_colours(s)):
-        if v != p and victim_ok(s, p, v, purpose, ct):
+        if v != p and victim_ok(s, p, v, purpose, ct, lsp):
             return True
     return False
 
@@ -1467,9 +1489,10 @@ def run_auto(s, o):
 @kernel
 def any_free_card(s, p, ft):
     b = pb(p)
+    ls, lsp = card_sets(s, p)
     for i in range(s[b + F_NDYN]):
         c = s[b + F_HAND + i]
-        if dyn_field(s, s[DYN_TYPE + c], C_CTYPE) == ft and card_playable(s, p, c):
+        if dyn_field(s, s[DYN_TYPE + c], C_CTYPE) == ft and card_playable(s, p, c, ls, lsp):
             return True
     return False
 
@@ -2034,23 +2057,25 @@ def legal_mask(s, out):
             out[A_NUM + i] = True
             c += 1
     elif kind == TK_ACTION:
-        ls = legal_set(s, p, True, False)
+        ls, lsp = card_sets(s, p)
+        place = legal_set(s, p, True, False) if ability(s, p) == AB_PLACE_RANGE else ls
         for q in range(N_PROV):
-            if (ls >> q) & 1:
+            if (place >> q) & 1:
                 out[A_PQ + q * 2] = True
                 out[A_PQ + q * 2 + 1] = True
                 c += 2
         for i in range(s[b + F_NDYN]):
-            if card_playable(s, p, s[b + F_HAND + i]):
+            if card_playable(s, p, s[b + F_HAND + i], ls, lsp):
                 out[A_CARD + i] = True
                 c += 1
         out[A_SKIP] = True
         c += 1
     elif kind == TK_FREE:
         ft = free_type(s, p)
+        ls, lsp = card_sets(s, p)
         for i in range(s[b + F_NDYN]):
             cc = s[b + F_HAND + i]
-            if dyn_field(s, s[DYN_TYPE + cc], C_CTYPE) == ft and card_playable(s, p, cc):
+            if dyn_field(s, s[DYN_TYPE + cc], C_CTYPE) == ft and card_playable(s, p, cc, ls, lsp):
                 out[A_CARD + i] = True
                 c += 1
         out[A_SKIP] = True
@@ -2094,14 +2119,15 @@ def legal_mask(s, out):
             out[A_NUM + VHAND_MAX + i] = True
             c += 2
     elif kind == TK_PICK_PLAYER:
+        lsp = legal_set(s, p, False, True)
         for v in range(n_colours(s)):
-            if v != p and victim_ok(s, p, v, s[o + 2], s[o + 3]):
+            if v != p and victim_ok(s, p, v, s[o + 2], s[o + 3], lsp):
                 out[A_PLAYER + v] = True
                 c += 1
     elif kind == TK_CONVERT_AT:
         c = _set_bits(out, A_PQ, convert_targets(s, p, s[o + 2]), N_PROV * 2)
     elif kind == TK_REMOVE_OTHER_AT:
-        c = _set_bits(out, A_PROV, remove_targets(s, p, s[o + 2], s[o + 4]), N_PROV)
+        c = _set_bits(out, A_PROV, remove_targets(s, p, s[o + 2], s[o + 4], legal_set(s, p, False, True)), N_PROV)
     elif kind == TK_ASSASSIN_AT:
         c = _set_bits(out, A_PQ, assassin_targets(s, p, s[o + 2]), N_PROV * 2)
     elif kind == TK_UPRISING:
@@ -2113,7 +2139,7 @@ def legal_mask(s, out):
     elif kind == TK_GUO:
         c = _set_bits(out, A_PROV, guo_options(s, p), N_PROV)
     elif kind == TK_LEADER:
-        c = _set_bits(out, A_PROV, leader_targets(s, p, s[o + 2]), N_PROV)
+        c = _set_bits(out, A_PROV, leader_targets(s, p, s[o + 2], legal_set(s, p, False, False)), N_PROV)
     elif kind == TK_STRUCT:
         c = _set_bits(out, A_PROV, structure_targets(s, p, s[o + 2], s[o + 3]), N_PROV)
     elif kind == TK_MOVE_FROM:
