@@ -243,8 +243,9 @@ def legal_set(s, p, placement, ignore_plague):
 
 
 @kernel
-def target_set(s, g, target, typ):
-    """Gain target sets of spec 3.1 as a bit set (PLAGUE and quarantine always left out)."""
+def target_set(s, g, target, typ, first=False):
+    """Gain target sets of spec 3.1 as a bit set (PLAGUE and quarantine always left out).
+    ``first``: stop at the first target found (a playability check)."""
     res = 0
     if target == TG_LEGAL:
         return legal_set(s, g, False, False)
@@ -266,6 +267,8 @@ def target_set(s, g, target, typ):
             ok = True
         if ok:
             res |= 1 << q
+            if first:
+                break
     return res
 
 
@@ -1196,8 +1199,9 @@ def structures_on_board(s, k):
 
 
 @kernel
-def leader_targets(s, p, k, ls):
-    """``ls``: LEGAL(p), ``legal_set(s, p, False, False)``."""
+def leader_targets(s, p, k, ls, first=False):
+    """``ls``: LEGAL(p), ``legal_set(s, p, False, False)``.  ``first``: stop at the first
+    target found (whether there is one is all a playability check asks; also below)."""
     if s[O_LIMITS] == 0:
         sup = dconst(s, K_SUP_GEN) if k == GENERAL else dconst(s, K_SUP_MAG)
         if leaders_on_board(s, k) >= sup:
@@ -1206,11 +1210,13 @@ def leader_targets(s, p, k, ls):
     for q in range(N_PROV):
         if (ls >> q) & 1 and s[li(p, q, k)] == 0:
             res |= 1 << q
+            if first:
+                break
     return res
 
 
 @kernel
-def structure_targets(s, p, k, t):
+def structure_targets(s, p, k, t, first=False):
     if s[O_LIMITS] == 0:
         sup = dconst(s, K_SUP_FORT) if k == FORTRESS else dconst(s, K_SUP_PAL)
         if structures_on_board(s, k) >= sup:
@@ -1219,11 +1225,13 @@ def structure_targets(s, p, k, t):
     for q in range(N_PROV):
         if gain_ok(s, q) and s[STRUCT + q * 2 + k] == 0 and s[ti(p, q, t)] > 0:
             res |= 1 << q
+            if first:
+                break
     return res
 
 
 @kernel
-def convert_targets(s, p, v):
+def convert_targets(s, p, v, first=False):
     """Betrayal: (q, t) bit set (bit q*2+t) where both hold Influence and v has t tokens."""
     res = np.int64(0)
     for q in range(N_PROV):
@@ -1232,21 +1240,25 @@ def convert_targets(s, p, v):
         for t in range(2):
             if s[ti(v, q, t)] > 0 and not protected(s, v, p, q, t, True):
                 res |= np.int64(1) << (q * 2 + t)
+                if first:
+                    return res
     return res
 
 
 @kernel
-def remove_targets(s, p, v, t, ls):
+def remove_targets(s, p, v, t, ls, first=False):
     """``ls``: LEGAL(p) with PLAGUE provinces kept, ``legal_set(s, p, False, True)``."""
     res = 0
     for q in range(N_PROV):
         if (ls >> q) & 1 and s[ti(v, q, t)] > 0 and not protected(s, v, p, q, t, True):
             res |= 1 << q
+            if first:
+                break
     return res
 
 
 @kernel
-def assassin_targets(s, p, v):
+def assassin_targets(s, p, v, first=False):
     if leader_protected(s, v, p):
         return np.int64(0)
     res = np.int64(0)
@@ -1254,11 +1266,13 @@ def assassin_targets(s, p, v):
         for k in range(2):
             if s[li(v, q, k)] > 0:
                 res |= np.int64(1) << (q * 2 + k)
+                if first:
+                    return res
     return res
 
 
 @kernel
-def uprising_targets(s, p):
+def uprising_targets(s, p, first=False):
     n = n_colours(s)
     res = 0
     for q in range(N_PROV):
@@ -1270,11 +1284,13 @@ def uprising_targets(s, p):
             for t in range(2):
                 if s[ti(v, q, t)] > 0 and not protected(s, v, p, q, t, True):
                     res |= 1 << q
+                    if first:
+                        return res
     return res
 
 
 @kernel
-def move_sources(s, p, same_type):
+def move_sources(s, p, same_type, first=False):
     """(q, t) bit set of own tokens that may move to some adjacent province."""
     res = np.int64(0)
     open_ = gain_set(s)
@@ -1284,6 +1300,8 @@ def move_sources(s, p, same_type):
         for t in range(2):
             if s[ti(p, q, t)] > 0:
                 res |= np.int64(1) << (q * 2 + t)
+                if first:
+                    return res
     return res
 
 
@@ -1294,10 +1312,10 @@ def victim_ok(s, p, v, purpose, ct, lsp):
         # 2 players: naming the Eternal Emperor costs Dynasty Influence (DI >= cost needed)
         return not is_ee(s, v) or s[pb(p) + F_DI] >= dconst(s, K_ALLY_COST)
     if purpose == PU_CONVERT:
-        return convert_targets(s, p, v) != 0
+        return convert_targets(s, p, v, True) != 0
     if purpose == PU_REMOVE:
-        return remove_targets(s, p, v, dyn_field(s, ct, C_A0 + 1), lsp) != 0
-    return assassin_targets(s, p, v) != 0
+        return remove_targets(s, p, v, dyn_field(s, ct, C_A0 + 1), lsp, True) != 0
+    return assassin_targets(s, p, v, True) != 0
 
 
 @kernel
@@ -1324,20 +1342,20 @@ def card_playable(s, p, c, ls, lsp):
     a1 = dyn_field(s, ct, C_A0 + 1)
     n = n_players(s)
     if kind == DK_LEADER:
-        return leader_targets(s, p, a0, ls) != 0
+        return leader_targets(s, p, a0, ls, True) != 0
     if kind == DK_STRUCTURE:
-        return structure_targets(s, p, a0, a1) != 0
+        return structure_targets(s, p, a0, a1, True) != 0
     if kind == DK_GAIN_SPLIT or kind == DK_GAIN:
         target = dyn_field(s, ct, C_A0 + 3) if kind == DK_GAIN_SPLIT else dyn_field(s, ct, C_A0 + 2)
         if target == TG_LEGAL:
             return ls != 0
-        return target_set(s, p, target, dyn_field(s, ct, C_A0 + 2) if kind == DK_GAIN_SPLIT else a1) != 0
+        return target_set(s, p, target, dyn_field(s, ct, C_A0 + 2) if kind == DK_GAIN_SPLIT else a1, True) != 0
     if kind == DK_MOVE:
-        return move_sources(s, p, True) != 0
+        return move_sources(s, p, True, True) != 0
     if kind == DK_ALLIANCE:
         return n >= 2
     if kind == DK_EACH_OTHER_REMOVES:
-        return uprising_targets(s, p) != 0
+        return uprising_targets(s, p, True) != 0
     purpose = PU_CONVERT if kind == DK_CONVERT else (PU_REMOVE if kind == DK_REMOVE_OTHER else PU_ASSASSIN)
     for v in range(n_colours(s)):
         if v != p and victim_ok(s, p, v, purpose, ct, lsp):
