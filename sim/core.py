@@ -448,6 +448,7 @@ def _load8(typingctx, mask, i):
 
 
 BYTE_SUM = np.uint64(0x0101010101010101)
+HIGH_BITS = np.uint64(0x8080808080808080)
 
 
 @kernel(inline=True)
@@ -455,26 +456,43 @@ def random_of_legal(mask, n, buf, off):
     """As :func:`random_legal` when the number ``n`` of True entries is known (``legal_mask``
     returns it): one pass instead of two, the same draw.
 
-    The pass reads the mask 8 entries at a time: a bool is one byte, 0 or 1, so multiplying
-    a word of 8 by 0x0101...01 sums them in its top byte.  Only the word holding the drawn
-    entry is read entry by entry (games' masks have up to 148 entries)."""
+    The drawn entry is the ``k``-th True one, so its index is the number of entries whose
+    running count of True entries is at most ``k``; that is summed without a branch on the
+    draw (each would be mispredicted about once a pick, which cost more than the pass).  A
+    bool is one byte, 0 or 1, so multiplying 8 entries read as one word by 0x0101...01 puts
+    their running sums in its bytes (the total in the top one): the pass counts the words
+    wholly before the entry, then the entries before it in its word, comparing the 8 running
+    sums at once (each byte of ``0x80 + left`` minus a sum keeps its top bit when the sum is at
+    most ``left``)."""
     if n == 0:
         return -1
     k = rng_below(buf, off, n)
     size = mask.shape[0]
-    i = 0
-    while i + 8 <= size:
-        c = np.int64((_load8(mask, i) * BYTE_SUM) >> np.uint64(56))
-        if k < c:
-            break
-        k -= c
-        i += 8
-    while i < size:
-        k -= mask[i]
-        if k < 0:
-            return i
-        i += 1
-    return -1
+    if size < 8:
+        for i in range(size):
+            k -= mask[i]
+            if k < 0:
+                return i
+        return -1
+    nw = size // 8
+    seen = np.int64(0)  # True entries in the words read
+    before = np.int64(0)  # words wholly before the drawn entry, and their True entries
+    base = np.int64(0)
+    for w in range(nw):
+        c = np.int64((_load8(mask, 8 * w) * BYTE_SUM) >> np.uint64(56))
+        seen += c
+        le = np.int64(seen <= k)
+        before += le
+        base += c * le
+    left = np.uint64(k - base)  # True entries before it in its word: 0 to 7
+    if before < nw:
+        start = 8 * before
+        word = _load8(mask, start)
+    else:  # past the last whole word: the mask's last 8 entries, shifted down to those
+        start = 8 * nw
+        word = _load8(mask, size - 8) >> np.uint64(8 * (start + 8 - size))
+    below = (((left * BYTE_SUM) | HIGH_BITS) - word * BYTE_SUM) & HIGH_BITS
+    return start + np.int64(((below >> np.uint64(7)) * BYTE_SUM) >> np.uint64(56))
 
 
 @kernel

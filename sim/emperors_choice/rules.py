@@ -1351,17 +1351,30 @@ def legal_mask(s, out):
         if not first:
             out[A_PASS] = True
             count += 1
-        shown = count_loc(s, LOC_BID + p) + count_loc(s, LOC_PEND + p)
+        # one pass over the cards: the hand (offered unless the display is full), the
+        # displayed and pending cards (their number, and the bid total pending_total gives)
+        shown = 0
+        pend = 0
+        tot = s[b + F_BID_CUBES] + s[b + F_PEND_CUBES]
+        hand = 0
+        for c in range(ncards(s)):
+            loc = s[LOC + c]
+            if loc == LOC_HAND + p:
+                out[A_CARD + c] = True
+                hand += 1
+            elif loc == LOC_BID + p or loc == LOC_PEND + p:
+                shown += 1
+                pend += loc == LOC_PEND + p
+                tot += power(s, c, p)
         if shown + 1 <= cmax_now(s) + 1:
-            for c in range(ncards(s)):
-                if s[LOC + c] == LOC_HAND + p:
-                    out[A_CARD + c] = True
-                    count += 1
+            count += hand
+        elif hand > 0:
+            out[A_CARD:A_CARD + ncards(s)] = False
         if s[b + F_CUBES] - s[b + F_PEND_CUBES] > 0:
             out[A_CUBE] = True
             count += 1
-        adding = s[b + F_PEND_CUBES] > 0 or count_loc(s, LOC_PEND + p) > 0
-        if adding and pending_total(s, p) > s[G_HIGH]:
+        adding = s[b + F_PEND_CUBES] > 0 or pend > 0
+        if adding and tot > s[G_HIGH]:
             out[A_CONFIRM] = True
             count += 1
     elif kind == DK_LOSE:

@@ -1,0 +1,77 @@
+"""The random pick every random agent, rollout and runner uses (sim.core.random_of_legal and
+random_legal): it reads the mask 8 entries at a time, and must still return exactly the
+``k``-th legal action for the RNG's draw ``k``, whatever the mask's length (whole words, a
+tail past the last word, fewer than 8 entries) and wherever the legal actions lie."""
+
+import numba as nb
+import numpy as np
+import pytest
+
+from sim.core import new_rng, random_legal, random_of_legal, rng_below
+
+
+@nb.njit(cache=True)
+def _picks(masks, sizes, seed):
+    """Per mask (its first ``sizes[i]`` entries): the draw ``k`` from a copy of the RNG, the
+    pick of random_of_legal and the pick of random_legal from the same RNG state."""
+    out = np.zeros((masks.shape[0], 3), np.int64)
+    rng = new_rng(seed)
+    for i in range(masks.shape[0]):
+        m = masks[i, :sizes[i]]
+        n = 0
+        for j in range(m.shape[0]):
+            n += m[j]
+        probe = rng.copy()
+        out[i, 0] = rng_below(probe, 0, n) if n > 0 else -1
+        again = rng.copy()
+        out[i, 1] = random_of_legal(m, n, rng, 0)
+        out[i, 2] = random_legal(m, again, 0)
+    return out
+
+
+def _masks(count, seed):
+    gen = np.random.default_rng(seed)
+    sizes = np.concatenate([[1, 2, 7, 8, 9, 15, 16, 17, 23, 97, 140, 148],
+                            gen.integers(1, 161, count - 12)])
+    masks = np.zeros((count, 160), np.bool_)
+    for i, size in enumerate(sizes):
+        kind = i % 4
+        if kind == 0:  # sparse, like most decisions
+            masks[i, :size] = gen.random(size) < gen.uniform(0.01, 0.2)
+        elif kind == 1:  # dense
+            masks[i, :size] = gen.random(size) < gen.uniform(0.5, 1.0)
+        elif kind == 2:  # one legal action, anywhere (the last entry included)
+            masks[i, int(gen.integers(size)) if i % 8 == 2 else size - 1] = True
+        else:  # every action legal
+            masks[i, :size] = True
+    return masks, sizes.astype(np.int64)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_pick_is_the_kth_legal_action(seed):
+    masks, sizes = _masks(20_000, seed)
+    out = _picks(masks, sizes, seed)
+    for i in range(len(sizes)):
+        legal = np.flatnonzero(masks[i, :sizes[i]])
+        want = legal[out[i, 0]] if len(legal) else -1
+        assert out[i, 1] == want and out[i, 2] == want, (i, sizes[i], out[i], want)
+    # the cases above were reached: tails, short masks, last entries, empty masks
+    assert (out[:, 1] >= 8 * (sizes // 8)).sum() > 500
+    assert ((sizes < 8) & (out[:, 1] >= 0)).sum() > 20
+    assert (out[:, 1] == sizes - 1).sum() > 1000
+    assert (out[:, 1] == -1).sum() > 0
+
+
+def test_pick_is_uniform():
+    """Every legal action of a 97-entry mask (Eternal Dynasty's) is drawn about equally often."""
+    mask = np.zeros((1, 160), np.bool_)
+    legal = [0, 7, 8, 40, 63, 64, 95, 96]
+    mask[0, legal] = True
+    reps = 40_000
+    masks = np.repeat(mask, reps, axis=0)
+    out = _picks(masks, np.full(reps, 97, np.int64), 7)
+    counts = np.array([(out[:, 1] == a).sum() for a in legal])
+    expected = reps / len(legal)
+    # 5 standard deviations of a binomial count
+    assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected * (1 - 1 / len(legal))))
+    assert counts.sum() == reps
