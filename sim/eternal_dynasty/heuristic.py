@@ -367,15 +367,24 @@ def shortlist_placements(c, p, keep, k, table, base, now, after, sums, fst, ls, 
 def greedy(s, p, mask, rng, shortlist):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor).  In
     the main action only the ``shortlist`` best placements by :func:`shortlist_placements`
-    are tried (0: every legal choice)."""
+    are tried (0: every legal choice).  Allocates the work space; the search is
+    :func:`greedy_search`, a kernel without reference counting."""
     na = mask.shape[0]
     fbuf = np.full(na + MAXP + 1, -1e18)  # four allocations
+    mbuf = np.zeros(2 * na, np.bool_)
+    cw = np.empty(s.shape[0] + 10 * (MAXP + 1), np.int32)  # the work copy and the small scratch
+    lw = np.zeros((N_PROV + 4, MAXP + 1), np.int64)
+    return greedy_search(s, p, mask, rng, shortlist, fbuf, mbuf, cw, lw)
+
+
+@kernel
+def greedy_search(s, p, mask, rng, shortlist, fbuf, mbuf, cw, lw):
+    """:func:`greedy` in the work space it allocated."""
+    na = mask.shape[0]
     vals = fbuf[:na]
     v = fbuf[na:]
-    mbuf = np.zeros(2 * na, np.bool_)
     m2 = mbuf[:na]
     tried = mbuf[na:]
-    cw = np.empty(s.shape[0] + 10 * (MAXP + 1), np.int32)  # the work copy and the small scratch
     c = cw[:s.shape[0]]
     iw = cw[s.shape[0]:].reshape(10, MAXP + 1)
     iw[:, :] = 0
@@ -383,7 +392,6 @@ def greedy(s, p, mask, rng, shortlist):
     st = iw[4]
     fst = iw[5:8]
     ls = iw[8:]
-    lw = np.zeros((N_PROV + 4, MAXP + 1), np.int64)
     table = lw[:N_PROV]
     tot = lw[N_PROV]
     base = lw[N_PROV + 1]
