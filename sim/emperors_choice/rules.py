@@ -1339,7 +1339,8 @@ def raise_cost(s, k):
 
 @kernel
 def legal_mask(s, out):
-    out[:] = False
+    for i in range(NUM_ACTIONS):  # a constant length: stores in line, not a call to memset
+        out[i] = False
     if s[H_CURRENT] == NO_PLAYER:
         return 0
     p = s[H_CURRENT]

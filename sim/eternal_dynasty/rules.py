@@ -177,11 +177,21 @@ def gain_ok(s, q):
 
 @kernel
 def gain_set(s):
-    """The provinces where tokens may be gained (:func:`gain_ok`) as a bit set."""
+    """The provinces where tokens may be gained (:func:`gain_ok`) as a bit set.  The bit sets
+    here are built without branches on the board (a branch per province is mispredicted often
+    enough to cost more than the loop)."""
     res = 0
     for q in range(N_PROV):
-        if gain_ok(s, q):
-            res |= 1 << q
+        res |= np.int64((s[QUAR + q] == 0) & ((s[MARK + q] & MK_PLAGUE) == 0)) << q  # gain_ok
+    return res
+
+
+@kernel
+def open_set(s):
+    """The provinces not quarantined, as a bit set."""
+    res = 0
+    for q in range(N_PROV):
+        res |= np.int64(s[QUAR + q] == 0) << q
     return res
 
 
@@ -201,12 +211,10 @@ def reach(s, p, placement):
     """The provinces LEGAL(p) takes (spec 5.3) before quarantine and PLAGUE are left out."""
     rep = 0
     for q in range(N_PROV):
-        if represented(s, p, q):
-            rep |= 1 << q
+        rep |= np.int64(represented(s, p, q)) << q
     out = rep
     for q in range(N_PROV):
-        if (rep >> q) & 1:
-            out |= s[ADJB + q]
+        out |= s[ADJB + q] & -((rep >> q) & 1)
     home = s[pb(p) + F_HOME]
     if home >= 0:
         out |= 1 << home
@@ -223,8 +231,7 @@ def reach(s, p, placement):
         for _ in range(ab_arg(s, p, 0)):
             nxt = ring
             for q in range(N_PROV):
-                if (ring >> q) & 1:
-                    nxt |= s[ADJB + q]
+                nxt |= s[ADJB + q] & -((ring >> q) & 1)
             ring = nxt
         out |= ring
     return out
@@ -233,13 +240,7 @@ def reach(s, p, placement):
 @kernel
 def legal_set(s, p, placement, ignore_plague):
     """LEGAL(p) as a bit set (spec 5.3)."""
-    out = reach(s, p, placement)
-    res = 0
-    for q in range(N_PROV):
-        if (out >> q) & 1 and s[QUAR + q] == 0:
-            if ignore_plague or (s[MARK + q] & MK_PLAGUE) == 0:
-                res |= 1 << q
-    return res
+    return reach(s, p, placement) & (open_set(s) if ignore_plague else gain_set(s))
 
 
 @kernel
@@ -1323,11 +1324,7 @@ def card_sets(s, p):
     """LEGAL(p) and LEGAL(p) with PLAGUE provinces kept (``legal_set(s, p, False, False)`` and
     ``legal_set(s, p, False, True)``): what :func:`card_playable` takes, computed once for a hand."""
     r = reach(s, p, False)
-    kept = 0
-    for q in range(N_PROV):
-        if s[QUAR + q] == 0:
-            kept |= 1 << q
-    return r & gain_set(s), r & kept
+    return r & gain_set(s), r & open_set(s)
 
 
 @kernel
@@ -2051,7 +2048,8 @@ def _set_bits(out, base, bits, count):
 
 @kernel
 def legal_mask(s, out):
-    out[:] = False
+    for i in range(NUM_ACTIONS):  # a constant length: stores in line, not a call to memset
+        out[i] = False
     if s[H_CURRENT] == NO_PLAYER:
         return np.int64(0)
     o = top(s)
