@@ -183,3 +183,30 @@ def test_kernel_games_are_deterministic_by_seed():
     play_checked(seeds, np.int64(4), opt, b, 100)
     assert np.array_equal(a, b)
     assert len({a[i].tobytes() for i in range(100)}) == 100
+
+
+def test_adjacency_bits_follow_the_matrix():
+    """ADJB, the bit sets the rules read for LEGAL(p) and moves, is the adjacency matrix in play:
+    after setup with the 3-player quarantine (its provinces' rows and columns cleared), on the
+    Qing map, in scenario positions (which lift the quarantine), and the invariant notices a
+    wrong bit."""
+    from sim.eternal_dynasty.invariants import E_ADJB
+    from sim.eternal_dynasty.scenario import position
+
+    quarantined = 0
+    for n, opts in ((3, {}), (4, {"adjacency": "qing"}), (2, {}), (5, {})):
+        for seed in range(10):
+            s = new_state(np.int64(seed), np.int64(n), SPEC.encode_options(opts))
+            assert check(s) == 0
+            for q in np.flatnonzero(s[L.QUAR:L.QUAR + L.N_PROV]):
+                assert s[L.ADJB + q] == 0
+                quarantined += 1
+    assert quarantined >= 10
+    s = position(3, seed=3)  # a position's Rulers need not pass the other invariants
+    adj = s[L.ADJ:L.ADJ + L.N_PROV ** 2].reshape(L.N_PROV, L.N_PROV)
+    assert s[L.QUAR:L.QUAR + L.N_PROV].sum() == 0 and adj.sum() > 0
+    assert [int(s[L.ADJB + q]) for q in range(L.N_PROV)] == [int((adj[q] << np.arange(L.N_PROV)).sum())
+                                                             for q in range(L.N_PROV)]
+    s = new_state(np.int64(1), np.int64(4), SPEC.encode_options({}))
+    s[L.ADJB + 4] ^= 1 << 9
+    assert check(s) == E_ADJB

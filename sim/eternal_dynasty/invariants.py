@@ -1,8 +1,9 @@
 """Eternal Dynasty invariants, checked after every decision (tests/test_eternal_dynasty_properties.py,
 ``dynasty fuzz``; protocol in :mod:`sim.invariants`).
 
-Token, Leader and Structure supplies, quarantine, every card in exactly one place, bonus
-pools, Rulers never chosen twice, Coin values against what left the bag; with 2 players the
+Token, Leader and Structure supplies, quarantine, the adjacency bit sets (``ADJB``) against the
+adjacency matrix, every card in exactly one place, bonus pools, Rulers never chosen twice,
+Coin values against what left the bag; with 2 players the
 Eternal Emperor's tokens checked like a player's, no Leaders, cards or bonus pool for it,
 Dynasty Influence never negative.  At each decision of a Ruler ability, the issue-11
 rulings against their own reading of the spec (Zeng's placements, Dong's optional gain,
@@ -17,7 +18,7 @@ from sim.eternal_dynasty.rules import TG_MASK, TK_ACTION, TK_DONG, TK_TARGET, pb
 from sim.invariants import CHECK_SIG
 
 (E_TOKENS, E_CAP, E_LEADERS, E_STRUCTS, E_QUAR, E_DYN, E_VOTES, E_BONUS, E_RULERS, E_SCORE, E_SETASIDE,
- E_EMPEROR, E_DI, E_COINS, E_ZENG, E_DONG, E_XUN) = range(1, 18)
+ E_EMPEROR, E_DI, E_COINS, E_ZENG, E_DONG, E_XUN, E_ADJB) = range(1, 19)
 
 
 @nb.njit(cache=True)
@@ -64,6 +65,11 @@ def check_state(s):
                 for t in range(2):
                     if s[L.TOK + (p * L.N_PROV + q) * 2 + t] != 0 or s[L.LEAD + (p * L.N_PROV + q) * 2 + t] != 0:
                         return E_QUAR
+    # the adjacency bit sets the rules read (ADJB) are the adjacency matrix in play (ADJ)
+    for q in range(L.N_PROV):
+        for r in range(L.N_PROV):
+            if ((s[L.ADJB + q] >> r) & 1) != s[L.ADJ + q * L.N_PROV + r]:
+                return E_ADJB
     # Dynasty cards: each instance in exactly one place
     where = np.zeros(L.N_DYN, np.int64)
     for i in range(s[L.G_DYN_PTR], s[L.G_DYN_END]):
@@ -227,7 +233,7 @@ def check_decision(s, mask):
 
 
 ERRORS = ("", "E_TOKENS", "E_CAP", "E_LEADERS", "E_STRUCTS", "E_QUAR", "E_DYN", "E_VOTES", "E_BONUS", "E_RULERS",
-          "E_SCORE", "E_SETASIDE", "E_EMPEROR", "E_DI", "E_COINS", "E_ZENG", "E_DONG", "E_XUN")
+          "E_SCORE", "E_SETASIDE", "E_EMPEROR", "E_DI", "E_COINS", "E_ZENG", "E_DONG", "E_XUN", "E_ADJB")
 MEMO_SIZE = 0
 STATS_SIZE = 0
 
