@@ -426,7 +426,7 @@ def random_legal(mask, buf, off):
     n = 0
     i = 0
     while i + 8 <= mask.shape[0]:
-        n += np.int64((_load8(mask, i) * BYTE_SUM) >> np.uint64(56))
+        n += _count8(mask, i)
         i += 8
     while i < mask.shape[0]:
         n += mask[i]
@@ -449,6 +449,21 @@ def _load8(typingctx, mask, i):
 
 BYTE_SUM = np.uint64(0x0101010101010101)
 HIGH_BITS = np.uint64(0x8080808080808080)
+
+
+@kernel(inline=True)
+def _count8(mask, i):
+    """The True entries among ``mask[i:i + 8]``: a bool is one byte, 0 or 1, so the word's
+    product with 0x0101...01 holds their sum in its top byte."""
+    return np.int64((_load8(mask, i) * BYTE_SUM) >> np.uint64(56))
+
+
+@kernel(inline=True)
+def clear_mask(out, size):
+    """``out[:size] = False`` with ``size`` a constant of the caller (a game's NUM_ACTIONS, the
+    mask's length): the compiler then writes the stores in line instead of calling memset."""
+    for i in range(size):
+        out[i] = False
 
 
 @kernel(inline=True)
@@ -479,7 +494,7 @@ def random_of_legal(mask, n, buf, off):
     before = np.int64(0)  # words wholly before the drawn entry, and their True entries
     base = np.int64(0)
     for w in range(nw):
-        c = np.int64((_load8(mask, 8 * w) * BYTE_SUM) >> np.uint64(56))
+        c = _count8(mask, 8 * w)
         seen += c
         le = np.int64(seen <= k)
         before += le

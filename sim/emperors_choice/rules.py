@@ -15,7 +15,10 @@ with the game's RNG, and logs the outcome (``LOG``/``LOGK``).  A state built wit
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, fnv_words, hash64, init_header, rng_below, rng_next, rng_seed
+from sim.core import (
+    kernel, FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, fnv_words, hash64, init_header,
+    rng_below, rng_next, rng_seed,
+)
 from sim.emperors_choice.layout import *  # noqa: F401,F403
 
 
@@ -1339,8 +1342,7 @@ def raise_cost(s, k):
 
 @kernel
 def legal_mask(s, out):
-    for i in range(NUM_ACTIONS):  # a constant length: stores in line, not a call to memset
-        out[i] = False
+    clear_mask(out, NUM_ACTIONS)
     if s[H_CURRENT] == NO_PLAYER:
         return 0
     p = s[H_CURRENT]

@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, rng_next, rng_seed,
+    kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, hash_words, init_header, rng_below, rng_next, rng_seed,
     shuffle_range,
 )
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
@@ -171,8 +171,9 @@ def strength(s, p, q, t):
 
 @kernel
 def gain_ok(s, q):
-    """Step 0 of the gain procedure: never in a quarantined or PLAGUE province."""
-    return s[QUAR + q] == 0 and (s[MARK + q] & MK_PLAGUE) == 0
+    """Step 0 of the gain procedure: never in a quarantined or PLAGUE province.  (Both words
+    read, ``&`` not ``and``: no branch, for :func:`gain_set`.)"""
+    return (s[QUAR + q] == 0) & ((s[MARK + q] & MK_PLAGUE) == 0)
 
 
 @kernel
@@ -182,7 +183,7 @@ def gain_set(s):
     enough to cost more than the loop)."""
     res = 0
     for q in range(N_PROV):
-        res |= np.int64((s[QUAR + q] == 0) & ((s[MARK + q] & MK_PLAGUE) == 0)) << q  # gain_ok
+        res |= np.int64(gain_ok(s, q)) << q
     return res
 
 
@@ -1294,9 +1295,9 @@ def uprising_targets(s, p, first=False):
 def move_sources(s, p, same_type, first=False):
     """(q, t) bit set of own tokens that may move to some adjacent province."""
     res = np.int64(0)
-    open_ = gain_set(s)
+    gain = gain_set(s)
     for q in range(N_PROV):
-        if (s[ADJB + q] & open_) == 0:
+        if (s[ADJB + q] & gain) == 0:
             continue
         for t in range(2):
             if s[ti(p, q, t)] > 0:
@@ -2048,8 +2049,7 @@ def _set_bits(out, base, bits, count):
 
 @kernel
 def legal_mask(s, out):
-    for i in range(NUM_ACTIONS):  # a constant length: stores in line, not a call to memset
-        out[i] = False
+    clear_mask(out, NUM_ACTIONS)
     if s[H_CURRENT] == NO_PLAYER:
         return np.int64(0)
     o = top(s)
@@ -2074,6 +2074,7 @@ def legal_mask(s, out):
             c += 1
     elif kind == TK_ACTION:
         ls, lsp = card_sets(s, p)
+        # the placement reach differs from LEGAL(p) only for Zeng's (reach's ``placement``)
         place = legal_set(s, p, True, False) if ability(s, p) == AB_PLACE_RANGE else ls
         for q in range(N_PROV):
             if (place >> q) & 1:
