@@ -326,5 +326,13 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_INTERRUPTED
 
 
+def entry() -> None:
+    """The ``dynasty`` command: :func:`main`, then the process ends (:func:`experiments.runner.end_process`)."""
+    code = main()
+    from experiments.runner import end_process
+
+    end_process(code)
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()

@@ -297,6 +297,33 @@ def local_ray_options(workers: int | None = None, niceness: int | None = None) -
                 log_to_driver=True, _system_config={"worker_niceness": nice})
 
 
+def end_process(code: int) -> None:
+    """End this process with ``code`` once its work is done and written, skipping the interpreter's teardown
+    when Ray was imported.
+
+    ``ray.shutdown()`` leaves native threads running in the driver (Ray's GCS client I/O thread, gRPC's
+    timer and executor threads: /proc/PID/task names them).  At interpreter exit the C++ static destructors
+    of the loaded libraries run while those threads still use what they free, and the process now and then
+    dies of a segmentation fault after everything finished (seen once in a full test run: a thread in
+    libstdc++'s string hash).  So a process that imported Ray flushes its output and logs and leaves with
+    ``os._exit``: files, Parquet parts and manifests are closed by then, a Ray session still open is shut down
+    first, and nothing of the project runs at exit.  Used by the ``dynasty`` command and by the test
+    session (tests/conftest.py)."""
+    if "ray" not in sys.modules:
+        sys.exit(code)
+    import ray
+
+    if ray.is_initialized():  # a joined cluster (left connected by the run) sees its driver leave, not vanish
+        ray.shutdown()
+    logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
+
+
 AUTH_MODE_ENV = "RAY_AUTH_MODE"
 
 

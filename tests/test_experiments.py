@@ -365,3 +365,25 @@ def test_results_on_a_filesystem_uri_run_resume_and_report(ray_session, tmp_path
     assert len(list((tmp_path / "remote" / "replays").iterdir())) == 2
     with pytest.raises(ConfigError, match="output: nosuchscheme://x: not a results location"):
         from_dict(base(tmp_path, output="nosuchscheme://x"), "bad.toml")
+
+
+def test_a_process_that_imported_ray_ends_with_its_code_and_its_output(tmp_path):
+    """end_process: the exit code and everything printed survive, and the interpreter's teardown (atexit
+    handlers, C++ static destructors beside Ray's leftover threads) does not run."""
+    marker = tmp_path / "teardown-ran"
+    script = (
+        "import atexit, sys, ray\n"
+        f"atexit.register(lambda: open({str(marker)!r}, 'w').close())\n"
+        "from experiments.runner import end_process\n"
+        "print('written to stdout', end='')\n"
+        "sys.stderr.write('written to stderr')\n"
+        "end_process(3)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 3, proc.stderr
+    assert proc.stdout == "written to stdout" and proc.stderr.endswith("written to stderr")
+    assert not marker.exists()
+    without_ray = subprocess.run([sys.executable, "-c", script.replace(", ray", "")], capture_output=True,
+                                 text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+    assert without_ray.returncode == 3 and marker.exists()  # no Ray: a plain exit, atexit handlers run
