@@ -20,7 +20,9 @@ offered; the walk ends with the DEPLOY decision, legal wherever no other prince 
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, rng_below, shuffle_range
+from sim.core import (
+    kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, hash_words, init_header, rng_below, shuffle_range,
+)
 from sim.ming_dynasty.layout import (
     A_COMMIT, A_COMMIT_SEC, A_DEPLOY, A_DIST, A_DRAGON, A_DRAGON_OF, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, ADJ, BOXED,
     CARD_D, CITY, COMMIT_SEC_BASE, D_ADJ, D_SIZE, DECK, DISPLAY, DPP, F_BONUS_TIE_WON, F_COMMIT, F_COMMIT_SEC, F_COMMITTED, F_DEPLOYED, F_PRINCE_START,
@@ -972,7 +974,7 @@ def is_terminal(s):
 @kernel
 def legal_mask(s, out):
     """Fill ``out[NUM_ACTIONS]``; return the number of legal actions."""
-    out[:] = False
+    clear_mask(out, NUM_ACTIONS)
     ph = s[G_PHASE]
     if ph == PH_OVER:
         return 0
