@@ -1,7 +1,7 @@
 """Fingerprints of whole games, so that speed work on an engine or a heuristic cannot change
 what it plays (issue 15).
 
-For Eternal Dynasty and Emperor's Choice, at every player count: random games, heuristic
+For every game at every player count: random games, heuristic
 self-play games and MCTS games (heuristic rollouts against the heuristic) through the arena,
 and the heuristic's choice in many states sampled from random games (with a fixed agent
 RNG, so its tie-breaks are part of the fingerprint).  Each fingerprint is a SHA-1 of the
@@ -27,7 +27,7 @@ from agents.spec import parse_agent
 from sim import get_game
 from sim.core import new_rng
 
-GAMES = ("eternal_dynasty", "emperors_choice")
+GAMES = ("eternal_dynasty", "emperors_choice", "middle_kingdom", "ming_dynasty", "goofspiel")
 
 
 def _digest(*arrays) -> str:
@@ -139,6 +139,46 @@ EXPECTED = {
     ('emperors_choice', 5, 'heuristic'): '14ac134134da48f2',
     ('emperors_choice', 5, 'choices'): 'af5d090cccd68069',
     ('emperors_choice', 5, 'mcts'): '2036ef5f76521296',
+    ('middle_kingdom', 2, 'random'): '82772a50effdcd5c',
+    ('middle_kingdom', 2, 'heuristic'): '1c72dce473d6f13b',
+    ('middle_kingdom', 2, 'choices'): '2cca3e1b6c7a114b',
+    ('middle_kingdom', 2, 'mcts'): '6e834b14b02ea0d3',
+    ('middle_kingdom', 3, 'random'): '7adb587bcbeb1545',
+    ('middle_kingdom', 3, 'heuristic'): '9e7bf8fc04064152',
+    ('middle_kingdom', 3, 'choices'): '67477ff26a4bd2b6',
+    ('middle_kingdom', 3, 'mcts'): '4da90bde922715f7',
+    ('middle_kingdom', 4, 'random'): 'ab96fa24536ddff4',
+    ('middle_kingdom', 4, 'heuristic'): 'a7eefe3ff9233636',
+    ('middle_kingdom', 4, 'choices'): 'd74f5534c750146c',
+    ('middle_kingdom', 4, 'mcts'): 'd1560014f117be5f',
+    ('middle_kingdom', 5, 'random'): '4aa8ce2653d265fa',
+    ('middle_kingdom', 5, 'heuristic'): '529bf210b7358e4d',
+    ('middle_kingdom', 5, 'choices'): '6b300ddc179cbee8',
+    ('middle_kingdom', 5, 'mcts'): '3c175c75d88de3df',
+    ('ming_dynasty', 2, 'random'): 'c19fd4d9d3da40f2',
+    ('ming_dynasty', 2, 'heuristic'): '63c370a5fd305405',
+    ('ming_dynasty', 2, 'choices'): '8b7df4e7cafba632',
+    ('ming_dynasty', 2, 'mcts'): '25651cd4e269eede',
+    ('ming_dynasty', 3, 'random'): 'b44c7079899c0fcb',
+    ('ming_dynasty', 3, 'heuristic'): '19c95445ee915d2a',
+    ('ming_dynasty', 3, 'choices'): 'be32692b0578e164',
+    ('ming_dynasty', 3, 'mcts'): 'bb7536df5bad7ae5',
+    ('ming_dynasty', 4, 'random'): '267fff998d255582',
+    ('ming_dynasty', 4, 'heuristic'): '88354097f9c6681c',
+    ('ming_dynasty', 4, 'choices'): '3a89f2dea82617e6',
+    ('ming_dynasty', 4, 'mcts'): '57371214ff15ee60',
+    ('goofspiel', 2, 'random'): 'ef4359ea4f932dd6',
+    ('goofspiel', 2, 'heuristic'): '46cb61d36d27df9c',
+    ('goofspiel', 2, 'choices'): '00e3b2c6f81c2138',
+    ('goofspiel', 2, 'mcts'): 'b05aea993be0985f',
+    ('goofspiel', 3, 'random'): '23f909ed30e089c6',
+    ('goofspiel', 3, 'heuristic'): '40466406f6922b77',
+    ('goofspiel', 3, 'choices'): 'ed74a5e057cafc23',
+    ('goofspiel', 3, 'mcts'): '137b912b133062fa',
+    ('goofspiel', 4, 'random'): 'f315a02194b8f608',
+    ('goofspiel', 4, 'heuristic'): 'b1a45e589daf31cb',
+    ('goofspiel', 4, 'choices'): '926b54c068805871',
+    ('goofspiel', 4, 'mcts'): '2e7a80e89449bb5c',
 }
 
 
