@@ -153,3 +153,32 @@ def test_local_studies_and_tournaments_print_no_token_notice(tmp_path, command):
                           cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Token authentication" not in proc.stderr + proc.stdout
+
+
+def _put(a, i, v):
+    a[i] = v
+
+
+def test_a_per_type_kernel_is_compiled_once_for_any_integer_constants():
+    """sim.core.kernel(per_type=True): one compiled version for calls with different integer
+    constants (numba would compile one per combination of literals), and the same results."""
+    import numba as nb
+
+    from sim.core import kernel
+
+    per_type = kernel(per_type=True)(_put)
+    per_literal = kernel(_put)
+
+    @nb.njit
+    def caller(a):
+        per_type(a, 0, 1)
+        per_type(a, 1, 2)
+        per_type(a, 2, 3)
+        per_literal(a, 3, 4)
+        per_literal(a, 4, 5)
+
+    a = np.zeros(5, np.int64)
+    caller(a)
+    assert list(a) == [1, 2, 3, 4, 5]
+    assert len(per_type.overloads) == 1
+    assert len(per_literal.overloads) == 2

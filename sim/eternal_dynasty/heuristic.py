@@ -363,7 +363,7 @@ def shortlist_placements(c, p, keep, k, table, base, now, after, sums, fst, ls, 
         keep[a] = keep[a] and sv[a] == 1e18
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")  # into plan: a compiled level less (docs/performance.md, cold start)
 def greedy(s, p, mask, rng, shortlist):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor).  In
     the main action only the ``shortlist`` best placements by :func:`shortlist_placements`
@@ -446,7 +446,7 @@ def exhaustive(state, legal, rng):
     return plan(state, rng, 0)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline="always")  # into heuristic and exhaustive, as greedy into it
 def plan(s, rng, shortlist):
     """The plan of the module docstring; ``shortlist``: the placements of the main action
     tried (0: every legal choice, and passing tried like the rest)."""

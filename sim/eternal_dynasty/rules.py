@@ -124,7 +124,7 @@ def ability(s, p):
     return ruler_field(s, r, R_AB)
 
 
-@kernel
+@kernel(per_type=True)
 def ab_arg(s, p, i):
     return ruler_field(s, s[pb(p) + F_RULER], R_A0 + i)
 
@@ -138,7 +138,7 @@ def in_set(s, q, which):
     return s[DATA + D_COASTAL + q] == 1 and s[QUAR + q] == 0
 
 
-@kernel
+@kernel(per_type=True)
 def tokens_total(s, p):
     t = 0
     for q in range(N_PROV):
@@ -303,7 +303,7 @@ def chance(s, k):
     return v
 
 
-@kernel
+@kernel(per_type=True)
 def shuffle(s, base, lo, hi):
     for i in range(hi - 1, lo, -1):
         j = lo + chance(s, i - lo + 1)
@@ -322,7 +322,7 @@ def roll_province(s):
             return v
 
 
-@kernel
+@kernel(per_type=True)
 def _draw(s, deck, loc, ptr_f, end_f, size, know):
     """Top card of a deck (reshuffling its discard pile when empty); -1 if none at all.
     ``know``: the deck's knowledge bits (-1 none), cleared for reshuffled cards."""
@@ -425,7 +425,7 @@ def remove_vote(s, p, slot, know):
 # ============================================================================ task stack
 
 
-@kernel
+@kernel(per_type=True)
 def push(s, kind, p, a, b, c, d, e, f):
     sp = s[G_SP]
     if sp >= STACK_MAX:
@@ -460,7 +460,7 @@ def seat_order(s, start, out):
         out[i] = (start + i) % n
 
 
-@kernel
+@kernel(per_type=True)
 def push_gain(s, g, q, m, pp, any_n, flags):
     """One gain event (spec 5.4) of g in q, with the pre-check of step 1 taken now."""
     if not gain_ok(s, q):

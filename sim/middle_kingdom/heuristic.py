@@ -39,7 +39,7 @@ HIGH_CARD_COST = 0.35  # VP-equivalent cost of spending one point of bid value
 RECALL_VALUE = 0.6  # VP-equivalent value of each discarded card recalled by a 0
 
 
-@kernel(inline=True)
+@kernel
 def type_gain_value(s, p, t, amount):
     """Value to seat ``p`` of ``amount`` more effective cards of type ``t``."""
     b = pb(p)
@@ -76,7 +76,7 @@ def type_gain_value(s, p, t, amount):
     return v
 
 
-@kernel(inline=True)
+@kernel
 def card_value(s, p, c):
     """Value of gaining row item ``c`` (a dynasty card id or the Dragon) for seat ``p``."""
     if c == ROW_DRAGON:
@@ -95,16 +95,20 @@ def card_value(s, p, c):
     return v + best
 
 
-@kernel(inline=True)
+@kernel
 def row_values(s, p, out):
     """Values of the row's items for ``p``, sorted descending; returns how many."""
     k = 0
     for i in range(s[G_K]):
         c = s[ROW + i]
         if c >= 0:
-            out[k] = card_value(s, p, c)
+            v = card_value(s, p, c)
+            j = k  # insertion, largest first (a handful of items; np.sort would compile a quicksort)
+            while j > 0 and out[j - 1] < v:
+                out[j] = out[j - 1]
+                j -= 1
+            out[j] = v
             k += 1
-    out[:k] = np.sort(out[:k])[::-1]
     return k
 
 
@@ -161,7 +165,7 @@ def blind_bid(s, p, rng):
     return argmax_masked(vals, mask, rng, 0)
 
 
-@kernel(inline=True)
+@kernel
 def _my_position(s, p, total2, is_stack, top):
     """Pick position of a (p) entry against the other seats' revealed entries; -1 on a tie."""
     n = n_players(s)
@@ -230,12 +234,10 @@ def heuristic(s, rng):
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     legal_mask(s, mask)
     vals = np.zeros(NUM_ACTIONS)
-    if kind == DK_BID:
-        if s[G_PHASE] == PH_COMMIT:
-            return blind_bid(s, p, rng)
-        return late_bid(s, p, rng, False)
-    if kind == DK_HARVEST:
-        return late_bid(s, p, rng, True)
+    if kind == DK_BID and s[G_PHASE] == PH_COMMIT:
+        return blind_bid(s, p, rng)
+    if kind == DK_BID or kind == DK_HARVEST:  # one call site: a literal True / False would compile it twice
+        return late_bid(s, p, rng, kind == DK_HARVEST)
     if kind == DK_PICK or kind == DK_EXCHANGE or kind == DK_HEIR:
         for i in range(s[G_K]):
             if mask[A_ROW + i]:

@@ -796,7 +796,7 @@ def _decide(s, p, kind):
     s[G_DECISION] = kind
 
 
-@kernel(inline=True)
+@kernel  # called, not inlined: inlined into new_state, apply and rewind_secrets it was compiled three times
 def advance(s):
     """Run automatic steps until a seat must decide (or the game ends)."""
     n = n_players(s)
