@@ -99,7 +99,7 @@ def count_loc(s, loc):
     return k
 
 
-@kernel
+@kernel(per_type=True)
 def set_decision(s, kind, p):
     s[G_DECISION] = kind
     s[H_CURRENT] = p
@@ -157,7 +157,7 @@ def forced(s):
     return s[G_LOG_N] < s[G_FORCED_N]
 
 
-@kernel
+@kernel(per_type=True)
 def choose(s, kind, n):
     """A uniform integer in [0, n) logged as a chance outcome (or the logged one when replaying)."""
     if forced(s):
@@ -239,7 +239,7 @@ def draw_qin_tile(s):
 # ============================================================================ tracks
 
 
-@kernel
+@kernel(per_type=True)
 def gain_vp(s, p, k, field):
     s[pb(p) + F_VP] += k
     s[pb(p) + field] += k
@@ -273,7 +273,7 @@ def overflow(s):
         trust_loss(s, seat_at(order, i), OVERFLOW_LOSS)
 
 
-@kernel
+@kernel(per_type=True)
 def trust_gain(s, p, k):
     """R-C4: above 30 the gainer stops at 30, then everyone loses 10 (option: keep the excess)."""
     b = pb(p)
@@ -289,7 +289,7 @@ def trust_gain(s, p, k):
             overflow(s)
 
 
-@kernel
+@kernel(per_type=True)
 def take_cubes(s, q, k):
     """Take up to ``k`` cubes from ``q`` (hand first, then bid cubes); returns how many."""
     b = pb(q)
@@ -350,7 +350,7 @@ def draw_tribute(s, p):
 # ============================================================================ work stack
 
 
-@kernel
+@kernel(per_type=True)
 def push(s, kind, val, p):
     i = s[G_STACK_N]
     if i >= STACK_CAP:
