@@ -379,11 +379,10 @@ def test_a_process_that_imported_ray_ends_with_its_code_and_its_output(tmp_path)
         "sys.stderr.write('written to stderr')\n"
         "end_process(3)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
-                          cwd=Path(__file__).resolve().parents[1])
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert proc.returncode == 3, proc.stderr
     assert proc.stdout == "written to stdout" and proc.stderr.endswith("written to stderr")
     assert not marker.exists()
     without_ray = subprocess.run([sys.executable, "-c", script.replace(", ray", "")], capture_output=True,
-                                 text=True, timeout=120, cwd=Path(__file__).resolve().parents[1])
+                                 text=True, timeout=120, cwd=ROOT)
     assert without_ray.returncode == 3 and marker.exists()  # no Ray: a plain exit, atexit handlers run
