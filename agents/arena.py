@@ -10,11 +10,16 @@ tuple of ``USER_SLOTS`` function pointers (like the game's kernels), and the age
 ``params[0]`` is its slot.  Agents of kind PYTHON (plain Python objects) never enter the
 compiled loop: :func:`play_games` hands a run with one to :func:`agents.user.play_python`.
 
-Agents' decisions are timed in CPU time of the thread (:mod:`agents.clock`; a read is a
-system call of 0.17-0.3 us, as long as a fast heuristic's decision), one read per *run*:
-consecutive decisions of one agent (its seats in self-play; consecutive random moves, of any
-random agents), from the end of the run before.  A run's time holds the choices, the legality
-checks and ``apply``, and is shared among the seats in proportion to their decisions in it.
+Agents' decisions are timed in CPU time of the thread, one clock read per *run*: consecutive
+decisions of one agent (its seats in self-play; consecutive random moves, of any random agents),
+from the end of the run before.  A run's time holds the choices, the legality checks and
+``apply``, and is shared among the seats in proportion to their decisions in it.  The runs are
+timed on the monotonic clock (:mod:`agents.clock`: 16-25 ns a read, where the thread's CPU-time
+clock is a system call of 0.17-0.3 us, a fifth of a whole random game of Goofspiel) and
+converted at the end of the chunk: each run gets its share of the chunk's CPU time (two reads of
+the thread's CPU time a chunk) in proportion to its monotonic time.  On an idle core that is
+its CPU time; on a busy one the waits for a core fall on every run alike, in proportion to its
+length, so an agent's time stays its CPU time on average (docs/performance.md, "Agent time").
 ``decisions[g, p]`` counts the seat's decisions and ``agent_ns[g, p]`` sums its share of time,
 so each agent's total over a game is its own; where agents alternate, every decision is a run.
 
@@ -48,7 +53,7 @@ the distribution.
 import numba as nb
 import numpy as np
 
-from agents.clock import cpu_ns
+from agents.clock import cpu_ns, now_ns
 from agents.mcts import P_REUSE, clear_tree, mcts_act, mcts_act_reusing, seat_trees
 from agents.random import random_act
 from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed, run_kernels
@@ -184,10 +189,11 @@ def _random_moves(G, state, seat_agent, g, agent_kind, rngs, mask, moves, rw):
 
 @kernel
 def _share_time(agent_ns, g, moves, t0, n_players):
-    """End a run of decisions (``moves[q]`` of them seat ``q``'s) that began at CPU time ``t0``:
-    read the clock once and share the time among the seats by their decisions.  Returns the
-    time read (the next run's start)."""
-    t1 = cpu_ns()
+    """End a run of decisions (``moves[q]`` of them seat ``q``'s) that began at ``t0`` (monotonic
+    clock): read the clock once and share the time among the seats by their decisions.  Returns
+    the time read (the next run's start).  :func:`_in_cpu_time` turns the chunk's sums into CPU
+    time."""
+    t1 = now_ns()
     dt = t1 - t0
     count = 0
     for q in range(n_players):
@@ -196,6 +202,21 @@ def _share_time(agent_ns, g, moves, t0, n_players):
         if moves[q] > 0:
             agent_ns[g, q] += dt * moves[q] // count
     return t1
+
+
+@kernel
+def _in_cpu_time(agent_ns, games, c0, w0):
+    """Scale the agent times of the chunk's first ``games`` games, summed on the monotonic clock,
+    by the thread's CPU time over the monotonic time since the chunk began (``c0``, ``w0``): each
+    run's share of the chunk's CPU time (the module docstring)."""
+    cpu = cpu_ns() - c0
+    wall = now_ns() - w0
+    if wall <= 0:
+        return
+    f = min(1.0, cpu / wall)
+    for g in range(games):
+        for q in range(agent_ns.shape[1]):
+            agent_ns[g, q] = np.int64(agent_ns[g, q] * f)
 
 
 @nb.njit(cache=True)
@@ -238,6 +259,8 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         trees = _no_trees(n_players, num_actions)
     else:
         trees = seat_trees(n_players, agent_kind, agent_params, MCTS, num_actions)
+    c0 = cpu_ns()  # the chunk's CPU time and monotonic time: _in_cpu_time
+    w0 = now_ns()
     for g in range(seeds.shape[0]):
         state = G.new_state(seeds[g], n_players, options)
         for p in range(n_players):
@@ -247,7 +270,7 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         steps = 0
         trace_start(tr)
         rnd = state[rw] if rw >= 0 else 0
-        t0 = cpu_ns()  # one clock read per run of one agent's decisions: the module docstring
+        t0 = now_ns()  # one clock read per run of one agent's decisions: the module docstring
         blk = -1  # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
             if rw >= 0 and state[rw] != rnd:
@@ -257,7 +280,7 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                 rnd = state[rw]
                 G.evaluate(state, values)
                 trace_point(tr, sole_best(values, n_players))
-                t0 = cpu_ns()  # the trace's evaluate is nobody's decision
+                t0 = now_ns()  # the trace's evaluate is nobody's decision
             p = state[H_CURRENT]
             a = seat_agent[g, p]
             kind = agent_kind[a]
@@ -285,6 +308,7 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                 G.legal_mask(state, mask)
                 if act < 0 or act >= num_actions or not mask[act]:
                     status[ST_FAILED] = 1
+                    _in_cpu_time(agent_ns, g, c0, w0)
                     return g
                 G.apply(state, act)
                 moves[p] += 1
@@ -296,6 +320,7 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         if rw >= 0:
             trace_finish(tr, wins[g], n_players, trace[g])
         lengths[g] = steps
+    _in_cpu_time(agent_ns, seeds.shape[0], c0, w0)
     return seeds.shape[0]
 
 

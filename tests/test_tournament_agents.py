@@ -87,6 +87,44 @@ def test_runs_of_one_agents_decisions_share_one_clock_read():
     assert 0.5 * spent < ns.sum() <= 1.02 * spent + 1e7, (ns.sum(), spent)
 
 
+def test_random_runs_get_the_chunks_cpu_time():
+    """All-random Middle Kingdom games: runs are timed on the monotonic clock and converted to the
+    chunk's CPU time, so the seats' times sum to no more than the thread's CPU time over the call
+    and to most of it (the runs hold everything but setting up and scoring each game)."""
+    import resource
+
+    from agents.arena import N_AGENT_PARAMS, RANDOM
+
+    spec = get_game("middle_kingdom")
+    games = 2000
+    args = (spec, np.arange(games), 4, spec.encode_options({}), np.zeros((games, 4), np.int64), [RANDOM],
+            np.zeros((1, N_AGENT_PARAMS)))
+    play_games(*args)  # compiled here
+    timing = {}
+    before = resource.getrusage(resource.RUSAGE_THREAD)
+    play_games(*args, timing=timing)
+    after = resource.getrusage(resource.RUSAGE_THREAD)
+    spent = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e9
+    ns = timing["agent_ns"]
+    assert (ns > 0).all() and (timing["decisions"] > 0).all()
+    assert 0.5 * spent < ns.sum() <= 1.02 * spent + 1e7, (ns.sum(), spent)
+
+
+def test_the_conversion_hands_out_the_chunks_cpu_time_in_proportion():
+    """``_in_cpu_time`` scales the first ``games`` rows by the CPU time over the monotonic time since
+    the chunk began: a chunk that spent 1 s waiting and almost no CPU time keeps almost none of its
+    runs' monotonic time; a factor above 1 (clock granularity) is capped; later rows are untouched."""
+    from agents.arena import _in_cpu_time
+    from agents.clock import cpu_ns, now_ns
+
+    ns = np.full((3, 2), 10**9, np.int64)
+    _in_cpu_time(ns, 2, cpu_ns(), now_ns() - 10**9)
+    assert (ns[:2] < 10**8).all() and (ns[2] == 10**9).all()
+    ns = np.full((2, 2), 10**6, np.int64)
+    _in_cpu_time(ns, 2, cpu_ns() - 10**9, now_ns())
+    assert (ns == 10**6).all()
+
+
 def test_the_heuristic_prior_is_tried_first():
     """With a prior, the root's first simulation goes to the heuristic's action; without it the search
     is the plain one (the prior slot is 0 in every label-less row)."""
