@@ -63,23 +63,28 @@ def test_decisions_and_agent_time_are_recorded_per_seat():
     assert mean_ns[2] > 20 * mean_ns[1] and mean_ns[2] > 20 * mean_ns[0]  # a search costs far more
 
 
+def timed_play(*args):
+    """``play_games(*args)`` once to compile, then again with its timing: the timing dict and the
+    thread's CPU time the second call spent, in ns."""
+    import resource
+
+    play_games(*args)
+    timing = {}
+    before = resource.getrusage(resource.RUSAGE_THREAD)
+    play_games(*args, timing=timing)
+    after = resource.getrusage(resource.RUSAGE_THREAD)
+    return timing, (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e9
+
+
 def test_runs_of_one_agents_decisions_share_one_clock_read():
     """Middle Kingdom, the heuristic in seats 0-1 and MCTS in seat 2: the heuristic's
     consecutive decisions are timed as one run and shared by its seats; each seat's time
     is positive, the search's per decision far above the heuristic's, and all of it is
     CPU time the call spent (the arena's time per decision includes ``apply``)."""
-    import resource
-
     spec = get_game("middle_kingdom")
     kinds, params = zip(*(parse_agent(a)[:2] for a in ("heuristic", "mcts:50")))
     seats = [[0, 0, 1]] * 4
-    args = (spec, np.arange(4), 3, spec.encode_options({}), seats, list(kinds), np.vstack(params))
-    play_games(*args)  # compiled here
-    timing = {}
-    before = resource.getrusage(resource.RUSAGE_THREAD)
-    play_games(*args, timing=timing)
-    after = resource.getrusage(resource.RUSAGE_THREAD)
-    spent = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e9
+    timing, spent = timed_play(spec, np.arange(4), 3, spec.encode_options({}), seats, list(kinds), np.vstack(params))
     ns, dec = timing["agent_ns"], timing["decisions"]
     assert (dec > 0).all() and (ns > 0).all()
     per = ns.sum(0) / dec.sum(0)
@@ -91,20 +96,12 @@ def test_random_runs_get_the_chunks_cpu_time():
     """All-random Middle Kingdom games: runs are timed on the monotonic clock and converted to the
     chunk's CPU time, so the seats' times sum to no more than the thread's CPU time over the call
     and to most of it (the runs hold everything but setting up and scoring each game)."""
-    import resource
-
     from agents.arena import N_AGENT_PARAMS, RANDOM
 
     spec = get_game("middle_kingdom")
     games = 2000
-    args = (spec, np.arange(games), 4, spec.encode_options({}), np.zeros((games, 4), np.int64), [RANDOM],
-            np.zeros((1, N_AGENT_PARAMS)))
-    play_games(*args)  # compiled here
-    timing = {}
-    before = resource.getrusage(resource.RUSAGE_THREAD)
-    play_games(*args, timing=timing)
-    after = resource.getrusage(resource.RUSAGE_THREAD)
-    spent = (after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime) * 1e9
+    timing, spent = timed_play(spec, np.arange(games), 4, spec.encode_options({}), np.zeros((games, 4), np.int64),
+                               [RANDOM], np.zeros((1, N_AGENT_PARAMS)))
     ns = timing["agent_ns"]
     assert (ns > 0).all() and (timing["decisions"] > 0).all()
     assert 0.5 * spent < ns.sum() <= 1.02 * spent + 1e7, (ns.sum(), spent)
