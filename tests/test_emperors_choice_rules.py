@@ -331,6 +331,7 @@ def test_t04_management_resupply():
     s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP], s[L.G_RS_USED] = L.PH_MGMT, 0, 4, 0
     gen = give(s, LI, "General", 8)
     s[L.LOC + gen] = L.LOC_DISPLAY
+    R.sync_card_sets(s)
     s[L.RECRUIT] = gen
     set_player(s, LI, gold=4, palace=0)
     to_move(s, LI, L.DK_RESUPPLY)

@@ -1,7 +1,8 @@
 """Emperor's Choice invariants, checked after every decision (tests/test_emperors_choice_properties.py,
 ``dynasty fuzz``; protocol in :mod:`sim.invariants`).
 
-Soldier cubes, tiles, Character cards, Tribute cards and Treasures conserved; tracks within
+Soldier cubes, tiles, Character cards, Tribute cards and Treasures conserved (the card sets
+of every location, ``CARDS_AT``, equal to the recount from ``LOC``); tracks within
 their limits (Trust 0..30, VP >= 0, Gold >= 0, palace 0..12, Barbarians 2..17); the VP
 ledger (start VP plus VP by source minus VP lost) equals the VP track.
 """
@@ -76,6 +77,12 @@ def check_state(s):
             return E_CARDS
         # a bid-time effect waits only while its bidder orders them (D-A4), on a displayed card
         if s[L.BID_FX + c] != 0 and (s[L.G_DECISION] != L.DK_ORDER or loc != L.LOC_BID + s[3]):
+            return E_CARDS
+    want = np.zeros(2 * L.N_LOC, np.int64)  # each location's card set (CARDS_AT) recounted from LOC
+    for c in range(nc):
+        want[2 * s[L.LOC + c] + (c >> 5)] |= np.int64(1) << (c & 31)
+    for i in range(2 * L.N_LOC):
+        if (np.int64(s[L.CARDS_AT + i]) & 0xFFFFFFFF) != want[i]:
             return E_CARDS
     tr = 0
     for t in range(L.N_TRIB):

@@ -24,6 +24,11 @@ State layout (int32)::
     PL          MAXP player blocks of PS ints (F_*)
     SCRATCH     MAXC words of scratch space for kernels that would otherwise allocate; zero
                 between calls
+    CARDS_AT    N_LOC x 2 words: the cards at each location (LOC_*) as a 64-bit set (bit c:
+                card c; low word cards 0-31, high word 32-63), kept with LOC by every move
+                (rules.move_card), so that kernels visit the cards of a hand or a bid without
+                scanning LOC.  Derived from LOC (rules.sync_card_sets rebuilds it); after
+                SCRATCH, outside what rules.info_key hashes and the observation shows
 """
 
 MAXP = 5
@@ -190,6 +195,7 @@ LOC_BOX, LOC_DECK, LOC_DISPLAY, LOC_DISCARD = 0, 1, 2, 3
 LOC_HAND = 8  # + seat
 LOC_BID = 16  # + seat
 LOC_PEND = 24  # + seat
+N_LOC = LOC_PEND + MAXP  # location codes 0 .. N_LOC - 1 (CARDS_AT)
 
 # Chance event kinds (LOGK).
 CH_CARRIAGE, CH_START, CH_BONUS, CH_TILE, CH_CARD, CH_TRIBUTE, CH_SIDES = range(7)
@@ -266,4 +272,5 @@ F_START_CAR = F_BONUS_TILE + 1  # S-Carriage type dealt (1..5)
 PS = F_START_CAR + 1
 
 SCRATCH = PL + MAXP * PS  # MAXC words of kernel scratch (rules.determinize), zero between calls
-STATE_SIZE = SCRATCH + MAXC
+CARDS_AT = SCRATCH + MAXC  # N_LOC x 2 words: card set of each location (low, high word)
+STATE_SIZE = CARDS_AT + 2 * N_LOC

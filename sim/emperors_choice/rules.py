@@ -12,7 +12,9 @@ with the game's RNG, and logs the outcome (``LOG``/``LOGK``).  A state built wit
 ``G_FORCED_N`` > 0 replays logged outcomes instead of drawing (engine-independent replays).
 """
 
+import llvmlite.ir
 import numba as nb
+import numba.extending
 import numpy as np
 
 from sim.core import (
@@ -90,13 +92,67 @@ def pool(s):
     return s[DAT + D_POOL + pidx(s)]
 
 
+# ---------------------------------------------------------------- card sets (CARDS_AT)
+# Each location's cards as one 64-bit set, kept with LOC by move_card: a kernel visits the
+# cards of a hand or a bid in card-id order (the order of a scan of LOC) with
+#     m = cards_at(s, loc)
+#     while m != 0:
+#         c = lowest_card(m)
+#         m &= m - 1
+# and counts them with one instruction, instead of scanning every card's location.
+
+
+@nb.extending.intrinsic
+def card_count(typingctx, m):
+    """The number of cards in the set ``m`` (an int64): its set bits (LLVM ``ctpop``)."""
+    if m != nb.types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return nb.types.int64(nb.types.int64), codegen
+
+
+@nb.extending.intrinsic
+def lowest_card(typingctx, m):
+    """The lowest card id in the non-empty set ``m`` (an int64): its trailing zeros (LLVM ``cttz``)."""
+    if m != nb.types.int64:
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.cttz(args[0], llvmlite.ir.Constant(llvmlite.ir.IntType(1), 1))
+    return nb.types.int64(nb.types.int64), codegen
+
+
+@kernel(inline=True)
+def cards_at(s, loc):
+    """The set of cards at location ``loc`` (bit c: card c)."""
+    i = CARDS_AT + 2 * loc
+    return (np.int64(s[i + 1]) << 32) | (np.int64(s[i]) & 0xFFFFFFFF)
+
+
+@kernel
+def move_card(s, c, loc):
+    """Put card ``c`` at location ``loc`` (LOC and the two locations' sets in CARDS_AT)."""
+    w = CARDS_AT + (c >> 5)
+    bit = np.int64(1) << (c & 31)
+    s[w + 2 * s[LOC + c]] &= ~bit
+    s[w + 2 * loc] |= bit
+    s[LOC + c] = loc
+
+
+@kernel
+def sync_card_sets(s):
+    """Rebuild every location's set (CARDS_AT) from LOC: after LOC was written directly."""
+    for i in range(2 * N_LOC):
+        s[CARDS_AT + i] = 0
+    for c in range(ncards(s)):
+        s[CARDS_AT + 2 * s[LOC + c] + (c >> 5)] |= np.int64(1) << (c & 31)
+
+
 @kernel
 def count_loc(s, loc):
-    k = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == loc:
-            k += 1
-    return k
+    return card_count(cards_at(s, loc))
 
 
 @kernel(per_type=True)
@@ -198,13 +254,16 @@ def pick_weighted(s, kind, off, k):
 @kernel
 def draw_card(s):
     """Draw a Character card from the deck; an empty deck takes the discard pile back (R-C3)."""
-    n_deck = count_loc(s, LOC_DECK)
-    if n_deck == 0:
-        for c in range(ncards(s)):
-            if s[LOC + c] == LOC_DISCARD:
-                s[LOC + c] = LOC_DECK
-                s[KNOWN + c] = 0
-                n_deck += 1
+    deck = cards_at(s, LOC_DECK)
+    if deck == 0:
+        deck = cards_at(s, LOC_DISCARD)
+        m = deck
+        while m != 0:
+            c = lowest_card(m)
+            m &= m - 1
+            move_card(s, c, LOC_DECK)
+            s[KNOWN + c] = 0
+    n_deck = card_count(deck)
     if n_deck == 0:
         return -1
     if forced(s):
@@ -212,14 +271,12 @@ def draw_card(s):
         s[LOGK + s[G_LOG_N]] = CH_CARD
         s[G_LOG_N] += 1
         return c
-    r = rng_below(s, H_RNG_LO, n_deck)
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_DECK:
-            if r == 0:
-                log_outcome(s, CH_CARD, c)
-                return c
-            r -= 1
-    return -1
+    r = rng_below(s, H_RNG_LO, n_deck)  # the r-th card of the deck in card-id order
+    for _ in range(r):
+        deck &= deck - 1
+    c = lowest_card(deck)
+    log_outcome(s, CH_CARD, c)
+    return c
 
 
 @kernel
@@ -461,9 +518,12 @@ def run_atom(s, kind, val, p):
             s[b + F_PALACE] += 1
             set_decision(s, DK_SIDE, p)
     elif kind == AT_BONUS_CAV:
-        for c in range(ncards(s)):
-            if cd(s, c, CD_KIND) == CK_BONUS and s[LOC + c] == LOC_BOX:
-                s[LOC + c] = LOC_HAND + p
+        m = cards_at(s, LOC_BOX)
+        while m != 0:
+            c = lowest_card(m)
+            m &= m - 1
+            if cd(s, c, CD_KIND) == CK_BONUS:
+                move_card(s, c, LOC_HAND + p)
                 s[KNOWN + c] = 1
                 break
     elif kind == AT_QIN_TILE:
@@ -486,7 +546,7 @@ def run_atom(s, kind, val, p):
     elif kind == AT_CHARACTER:
         c = draw_card(s)
         if c >= 0:
-            s[LOC + c] = LOC_HAND + p
+            move_card(s, c, LOC_HAND + p)
             s[KNOWN + c] = 0
     elif kind == AT_EFFECT:
         if s[DAT + D_EFF + val * EFF_SIZE] > 1:
@@ -539,10 +599,12 @@ def run_atom(s, kind, val, p):
 @kernel
 def reveal(s, p, what):
     """Compulsory public reveals (D#36): defence (0), lineage (1) cards become known."""
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_HAND + p:
-            if (what == 0 and cd(s, c, CD_DEFENCE) > 0) or (what == 1 and cd(s, c, CD_LINEAGE) > 0):
-                s[KNOWN + c] = 1
+    m = cards_at(s, LOC_HAND + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        if (what == 0 and cd(s, c, CD_DEFENCE) > 0) or (what == 1 and cd(s, c, CD_LINEAGE) > 0):
+            s[KNOWN + c] = 1
 
 
 @kernel
@@ -555,15 +617,20 @@ def reveal_qualifies(s, p, c, sid):
     if sid == SC_LINEAGE:
         return cd(s, c, CD_LINEAGE) > 0
     shown = 0  # SC_MERIT: the two cards whose Powers count
-    for x in range(ncards(s)):
-        if s[LOC + x] == LOC_HAND + p and s[REVEALING + x] == 1:
-            shown += 1
+    m = cards_at(s, LOC_HAND + p)
+    while m != 0:
+        x = lowest_card(m)
+        m &= m - 1
+        shown += s[REVEALING + x] == 1
     return shown < 2
 
 
 @kernel
 def any_reveal(s, p, sid):
-    for c in range(ncards(s)):
+    m = cards_at(s, LOC_HAND + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
         if reveal_qualifies(s, p, c, sid):
             return True
     return False
@@ -578,8 +645,11 @@ def score_revealed(s, p, item):
     d = 0
     k = 0
     tot = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_HAND + p and s[REVEALING + c] == 1:
+    m = cards_at(s, LOC_HAND + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        if s[REVEALING + c] == 1:
             d += cd(s, c, CD_DEFENCE)
             if cd(s, c, CD_LINEAGE) > 0:
                 k += 1
@@ -610,9 +680,11 @@ def score_revealed(s, p, item):
 @kernel
 def hand_defence(s, p):
     d = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_HAND + p:
-            d += cd(s, c, CD_DEFENCE)
+    m = cards_at(s, LOC_HAND + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        d += cd(s, c, CD_DEFENCE)
     return d
 
 
@@ -692,14 +764,16 @@ def score_side(s, card, side, chooser, final):
                 pay_cubes(s, p, EXPED_LOSS_PAY)
         elif sid == SC_MERIT:
             b1, c1, b2, c2 = -1, -1, -1, -1
-            for c in range(ncards(s)):
-                if s[LOC + c] == LOC_HAND + p:
-                    v = power(s, c, p)
-                    if v > b1:
-                        b2, c2 = b1, c1
-                        b1, c1 = v, c
-                    elif v > b2:
-                        b2, c2 = v, c
+            m = cards_at(s, LOC_HAND + p)
+            while m != 0:
+                c = lowest_card(m)
+                m &= m - 1
+                v = power(s, c, p)
+                if v > b1:
+                    b2, c2 = b1, c1
+                    b1, c1 = v, c
+                elif v > b2:
+                    b2, c2 = v, c
             tot = 0
             if c1 >= 0:
                 tot += b1
@@ -711,9 +785,11 @@ def score_side(s, card, side, chooser, final):
         elif sid == SC_LINEAGE:
             reveal(s, p, 1)
             k = 0
-            for c in range(ncards(s)):
-                if s[LOC + c] == LOC_HAND + p and cd(s, c, CD_LINEAGE) > 0:
-                    k += 1
+            m = cards_at(s, LOC_HAND + p)
+            while m != 0:
+                c = lowest_card(m)
+                m &= m - 1
+                k += cd(s, c, CD_LINEAGE) > 0
             gain_vp(s, p, LINEAGE_VP * k, field)
         elif sid == SC_BURN:
             if s[b + F_TAB + BOOK] == 0:
@@ -796,13 +872,13 @@ def fill_recruit(s):
     for i in range(MAX_RECRUIT):
         c = s[RECRUIT + i]
         if c >= 0:
-            s[LOC + c] = LOC_DISCARD
+            move_card(s, c, LOC_DISCARD)
             s[RECRUIT + i] = -1
     for i in range(s[DAT + D_RECRUIT + pidx(s)]):
         c = draw_card(s)
         if c < 0:
             break
-        s[LOC + c] = LOC_DISPLAY
+        move_card(s, c, LOC_DISPLAY)
         s[KNOWN + c] = 1
         s[RECRUIT + i] = c
 
@@ -828,6 +904,7 @@ def new_state_forced(seed, n, options, log, nlog):
     s[G_SUPPLY] = pool(s)
     for c in range(ncards(s)):
         s[LOC + c] = LOC_DECK if cd(s, c, CD_KIND) == CK_DECK else LOC_BOX
+    sync_card_sets(s)
     # 4: players; S-Carriages dealt to seats 0..n-1 (D#58)
     cars = np.zeros(5, np.int32)
     for j in range(5):
@@ -857,10 +934,13 @@ def new_state_forced(seed, n, options, log, nlog):
         s[b + F_TAB + CAR1 + j] += 1
         s[b + F_START_CAR] = j + 1
         got2, got3 = False, False
-        for c in range(ncards(s)):
+        m = cards_at(s, LOC_BOX)
+        while m != 0:
+            c = lowest_card(m)
+            m &= m - 1
             k = cd(s, c, CD_KIND)
-            if s[LOC + c] == LOC_BOX and ((k == CK_START2 and not got2) or (k == CK_START3 and not got3)):
-                s[LOC + c] = LOC_HAND + p
+            if (k == CK_START2 and not got2) or (k == CK_START3 and not got3):
+                move_card(s, c, LOC_HAND + p)
                 s[KNOWN + c] = 1
                 if k == CK_START2:
                     got2 = True
@@ -895,9 +975,11 @@ def new_state(seed, n, options):
 @kernel
 def declared_now(s, p):
     tot = s[pb(p) + F_BID_CUBES]
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_BID + p:
-            tot += power(s, c, p)
+    m = cards_at(s, LOC_BID + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        tot += power(s, c, p)
     return tot
 
 
@@ -917,9 +999,11 @@ def pending_total(s, p):
     """Bid total if the items being added were confirmed now."""
     b = pb(p)
     tot = s[b + F_BID_CUBES] + s[b + F_PEND_CUBES]
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_BID + p or s[LOC + c] == LOC_PEND + p:
-            tot += power(s, c, p)
+    m = cards_at(s, LOC_BID + p) | cards_at(s, LOC_PEND + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        tot += power(s, c, p)
     return tot
 
 
@@ -979,15 +1063,17 @@ def power_below(s, p, loc, upper):
     many of them have it; (-1, 0) if none."""
     v = -1
     cnt = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == loc:
-            x = power(s, c, p)
-            if x < upper:
-                if x > v:
-                    v = x
-                    cnt = 1
-                elif x == v:
-                    cnt += 1
+    m = cards_at(s, loc)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        x = power(s, c, p)
+        if x < upper:
+            if x > v:
+                v = x
+                cnt = 1
+            elif x == v:
+                cnt += 1
     return v, cnt
 
 
@@ -1020,8 +1106,11 @@ def lose_options(s, p, v):
     names = 0
     first = -1
     k = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_BID + p and power(s, c, p) == v:
+    m = cards_at(s, LOC_BID + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        if power(s, c, p) == v:
             bit = 1 << cd(s, c, CD_NAME)
             if not names & bit:
                 names |= bit
@@ -1048,7 +1137,7 @@ def do_pass(s, p):
             set_decision(s, DK_LOSE, p)
             return
         if first >= 0:
-            s[LOC + first] = LOC_DISCARD
+            move_card(s, first, LOC_DISCARD)
         else:
             s[G_SUPPLY] += s[b + F_BID_CUBES]
             s[b + F_BID_CUBES] = 0
@@ -1059,9 +1148,11 @@ def do_pass(s, p):
 @kernel
 def finish_pass(s, p):
     b = pb(p)
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_BID + p:
-            s[LOC + c] = LOC_HAND + p
+    m = cards_at(s, LOC_BID + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        move_card(s, c, LOC_HAND + p)
     s[b + F_CUBES] += s[b + F_BID_CUBES]
     s[b + F_BID_CUBES] = 0
     s[b + F_DECLARED] = 0
@@ -1076,12 +1167,14 @@ def confirm_bid(s, p):
     bidder's order when they differ (D-A4: ``AT_BID_NEXT``)."""
     b = pb(p)
     push(s, AT_BID_NEXT, 0, p)
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_PEND + p:
-            if cd(s, c, CD_BID) != BE_NONE:
-                s[BID_FX + c] = 1
-            s[LOC + c] = LOC_BID + p
-            s[KNOWN + c] = 1
+    m = cards_at(s, LOC_PEND + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        if cd(s, c, CD_BID) != BE_NONE:
+            s[BID_FX + c] = 1
+        move_card(s, c, LOC_BID + p)
+        s[KNOWN + c] = 1
     s[b + F_BID_CUBES] += s[b + F_PEND_CUBES]
     s[b + F_CUBES] -= s[b + F_PEND_CUBES]
     s[b + F_PEND_CUBES] = 0
@@ -1256,16 +1349,18 @@ def setup_phase(s):
 @kernel
 def end_card_vp(s, p):
     v = 0
-    for c in range(ncards(s)):
-        if s[LOC + c] == LOC_HAND + p:
-            e = cd(s, c, CD_END)
-            k = cd(s, c, CD_END_K)
-            if e == EE_FLAT:
-                v += k
-            elif e == EE_PER_CASTLE:
-                v += k * castles_eff(s, p)
-            elif e == EE_PER_PHILO:
-                v += k * (s[pb(p) + F_TAB + LEGAL] + s[pb(p) + F_TAB + CONF])
+    m = cards_at(s, LOC_HAND + p)
+    while m != 0:
+        c = lowest_card(m)
+        m &= m - 1
+        e = cd(s, c, CD_END)
+        k = cd(s, c, CD_END_K)
+        if e == EE_FLAT:
+            v += k
+        elif e == EE_PER_CASTLE:
+            v += k * castles_eff(s, p)
+        elif e == EE_PER_PHILO:
+            v += k * (s[pb(p) + F_TAB + LEGAL] + s[pb(p) + F_TAB + CONF])
     return v
 
 
@@ -1297,9 +1392,11 @@ def final_scoring(s):
         s[b + F_SCORE] = s[b + F_VP]
         s[b + F_TB_CARDS] = count_loc(s, LOC_HAND + p)
         top = 0
-        for c in range(ncards(s)):
-            if s[LOC + c] == LOC_HAND + p:
-                top = max(top, power(s, c, p))
+        m = cards_at(s, LOC_HAND + p)
+        while m != 0:
+            c = lowest_card(m)
+            m &= m - 1
+            top = max(top, power(s, c, p))
         s[b + F_TB_POWER] = top
     s[G_PHASE] = PH_OVER
     s[G_DECISION] = DK_NONE
@@ -1356,35 +1453,35 @@ def legal_mask(s, out):
             count += 1
         # one pass over the cards: the hand (offered unless the display is full), the
         # displayed and pending cards (their number, and the bid total pending_total gives)
-        shown = 0
-        pend = 0
+        pend_set = cards_at(s, LOC_PEND + p)
+        m = cards_at(s, LOC_BID + p) | pend_set
+        shown = card_count(m)
         tot = s[b + F_BID_CUBES] + s[b + F_PEND_CUBES]
-        hand = 0
-        for c in range(ncards(s)):
-            loc = s[LOC + c]
-            if loc == LOC_HAND + p:
-                out[A_CARD + c] = True
-                hand += 1
-            elif loc == LOC_BID + p or loc == LOC_PEND + p:
-                shown += 1
-                pend += loc == LOC_PEND + p
-                tot += power(s, c, p)
+        while m != 0:
+            c = lowest_card(m)
+            m &= m - 1
+            tot += power(s, c, p)
         if shown + 1 <= cmax_now(s) + 1:
-            count += hand
-        elif hand > 0:
-            out[A_CARD:A_CARD + ncards(s)] = False
+            m = cards_at(s, LOC_HAND + p)
+            count += card_count(m)
+            while m != 0:
+                out[A_CARD + lowest_card(m)] = True
+                m &= m - 1
         if s[b + F_CUBES] - s[b + F_PEND_CUBES] > 0:
             out[A_CUBE] = True
             count += 1
-        adding = s[b + F_PEND_CUBES] > 0 or pend > 0
+        adding = s[b + F_PEND_CUBES] > 0 or pend_set != 0
         if adding and tot > s[G_HIGH]:
             out[A_CONFIRM] = True
             count += 1
     elif kind == DK_LOSE:
         v = s[G_LOSE_V]
         names = 0
-        for c in range(ncards(s)):
-            if s[LOC + c] == LOC_BID + p and power(s, c, p) == v:
+        m = cards_at(s, LOC_BID + p)
+        while m != 0:
+            c = lowest_card(m)
+            m &= m - 1
+            if power(s, c, p) == v:
                 bit = 1 << cd(s, c, CD_NAME)
                 if not names & bit:
                     names |= bit
@@ -1490,7 +1587,10 @@ def legal_mask(s, out):
         out[A_END] = True
         count = 1
         sid = s[DAT + D_POLICY + s[G_REVEAL_ITEM]]
-        for c in range(ncards(s)):
+        m = cards_at(s, LOC_HAND + p)
+        while m != 0:
+            c = lowest_card(m)
+            m &= m - 1
             if reveal_qualifies(s, p, c, sid):
                 out[A_CARD + c] = True
                 count += 1
@@ -1506,9 +1606,11 @@ def apply(s, a):
     s[H_PLY] += 1
     if kind == DK_BID:
         if a == A_PASS:
-            for c in range(ncards(s)):
-                if s[LOC + c] == LOC_PEND + p:
-                    s[LOC + c] = LOC_HAND + p
+            m = cards_at(s, LOC_PEND + p)
+            while m != 0:
+                c = lowest_card(m)
+                m &= m - 1
+                move_card(s, c, LOC_HAND + p)
             s[b + F_PEND_CUBES] = 0
             do_pass(s, p)
         elif a == A_CUBE:
@@ -1517,7 +1619,7 @@ def apply(s, a):
         elif a == A_CONFIRM:
             confirm_bid(s, p)
         else:
-            s[LOC + a - A_CARD] = LOC_PEND + p
+            move_card(s, a - A_CARD, LOC_PEND + p)
             set_decision(s, DK_BID, p)
     elif kind == DK_ORDER:
         c = a - A_CARD
@@ -1529,7 +1631,7 @@ def apply(s, a):
             s[G_SUPPLY] += s[b + F_BID_CUBES]
             s[b + F_BID_CUBES] = 0
         else:
-            s[LOC + a - A_CARD] = LOC_DISCARD
+            move_card(s, a - A_CARD, LOC_DISCARD)
         s[b + F_LOST_ITEMS] += 1
         finish_pass(s, p)
     elif kind == DK_WITHDRAW:
@@ -1600,7 +1702,7 @@ def apply(s, a):
             s[G_RS_USED] |= 1
             s[b + F_GOLD] -= cd(s, c, CD_COST)
             s[RECRUIT + i] = -1
-            s[LOC + c] = LOC_HAND + p
+            move_card(s, c, LOC_HAND + p)
             s[KNOWN + c] = 1
             s[b + F_RECRUITS] += 1
     elif kind == DK_DECREE_TILE:
@@ -1709,6 +1811,7 @@ def masked_state(s, player, hidden):
         if loc >= LOC_HAND and loc < LOC_HAND + MAXP and loc != LOC_HAND + player and s[KNOWN + card] == 0:
             hidden[loc - LOC_HAND] += 1
             c[LOC + card] = LOC_DECK
+    c[CARDS_AT:] = 0  # the card sets: derived from LOC, neither hashed nor shown
     for q in range(n):
         if q != player:
             tot = 0
@@ -1772,6 +1875,7 @@ def determinize(s, observer, rng):
         s[cj] = t
     for i in range(k):
         s[SCRATCH + i] = 0
+    sync_card_sets(s)
     # Tribute cards: pool of the deck, other hands and the cards under policies (counted
     # in TRIB_DECK, which ends up holding what the holders below do not get)
     for t in range(N_TRIB):

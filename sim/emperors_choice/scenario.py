@@ -3,6 +3,7 @@
 ``position(n)`` starts a game without Starting Bonus tiles (so nothing is pending) and
 returns its state at the first auction decision; the helpers then set what a scenario
 names (hands, displays, tiles, tracks, the seat to move) without touching anything else.
+A test that writes card locations (``LOC``) itself calls ``rules.sync_card_sets`` after.
 """
 
 import numpy as np
@@ -10,7 +11,7 @@ import numpy as np
 from sim.core import H_CURRENT
 from sim.emperors_choice import layout as L
 from sim.emperors_choice.options import OPTIONS, card_table, component_data, load_components
-from sim.emperors_choice.rules import new_state, pb
+from sim.emperors_choice.rules import new_state, pb, sync_card_sets
 
 _CARDS = card_table(load_components())
 
@@ -39,12 +40,14 @@ def clear_cards(s: np.ndarray, p: int) -> None:
     for c in range(len(_CARDS)):
         if s[L.LOC + c] in (L.LOC_HAND + p, L.LOC_BID + p, L.LOC_PEND + p):
             s[L.LOC + c] = L.LOC_BOX
+    sync_card_sets(s)
 
 
 def give(s: np.ndarray, p: int, name: str, power: int | None = None, where: str = "hand") -> int:
     c = free_card(s, name, power)
     s[L.LOC + c] = {"hand": L.LOC_HAND, "shown": L.LOC_BID}[where] + p
     s[L.KNOWN + c] = 1
+    sync_card_sets(s)
     return c
 
 
