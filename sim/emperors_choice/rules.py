@@ -226,7 +226,7 @@ def choose(s, kind, n):
     return v
 
 
-@kernel
+@kernel(inline=True)
 def pick_weighted(s, kind, off, k):
     """Draw one item from the counts ``s[off:off+k]`` (returns its index, -1 if empty); logged."""
     total = 0
@@ -272,6 +272,10 @@ def draw_card(s):
         s[G_LOG_N] += 1
         return c
     r = rng_below(s, H_RNG_LO, n_deck)  # the r-th card of the deck in card-id order
+    low = card_count(deck & 0xFFFFFFFF)
+    if r >= low:  # among cards 32-63
+        r -= low
+        deck &= ~np.int64(0xFFFFFFFF)
     for _ in range(r):
         deck &= deck - 1
     c = lowest_card(deck)
@@ -461,11 +465,15 @@ def bid_effect(s, c, p):
 
 
 @kernel
-def bid_fx_kinds(s):
-    """How many kinds of bid-time effect are still waiting (``BID_FX``)."""
+def bid_fx_kinds(s, p):
+    """How many kinds of bid-time effect are still waiting (``BID_FX``: only cards of the
+    bid bidder ``p`` just confirmed, which stay in ``p``'s display while they wait)."""
     m = 0
     k = 0
-    for c in range(ncards(s)):
+    cards = cards_at(s, LOC_BID + p)
+    while cards != 0:
+        c = lowest_card(cards)
+        cards &= cards - 1
         if s[BID_FX + c] == 1:
             bit = 1 << cd(s, c, CD_BID)
             if not m & bit:
@@ -582,10 +590,13 @@ def run_atom(s, kind, val, p):
     elif kind == AT_BID_NEXT:
         # D-A4: two kinds of effect still waiting -> the bidder picks the next card; one
         # kind left -> the rest in card-id order (the order among equal effects changes nothing)
-        if bid_fx_kinds(s) >= 2:
+        if bid_fx_kinds(s, p) >= 2:
             set_decision(s, DK_ORDER, p)
         else:
-            for c in range(ncards(s)):
+            m = cards_at(s, LOC_BID + p)
+            while m != 0:
+                c = lowest_card(m)
+                m &= m - 1
                 if s[BID_FX + c] == 1:
                     s[BID_FX + c] = 0
                     bid_effect(s, c, p)
