@@ -1207,7 +1207,7 @@ def begin_management(s):
     s[G_HIGH] = 0
 
 
-@kernel
+@kernel(inline=True)
 def management_step(s):
     n = s[H_NPLAYERS]
     if s[G_MG_IDX] >= n:
@@ -1417,7 +1417,7 @@ def final_scoring(s):
 # ============================================================================ the machine
 
 
-@kernel
+@kernel(inline=True)
 def advance(s):
     while True:
         if s[G_DECISION] != DK_NONE or s[G_PHASE] == PH_OVER:
