@@ -10,11 +10,12 @@ against the value the engines gave before the speed work (commit 695ec31).  A ch
 the rules or to the heuristic's policy changes them on purpose: re-record them then
 (``python -m tests.test_engine_fingerprints`` prints the current values).
 
-Eternal Dynasty's heuristic now tries only a shortlist of the placements of its main action
-(docs/games/eternal_dynasty.md, "Heuristic"); the policy trying every legal choice is kept as
-the user kernel ``sim.eternal_dynasty.heuristic:exhaustive``, whose games and choices must
-still give the fingerprints of 695ec31 (``heuristic`` and ``choices``), while ``shortlist``
-and ``shortlist choices`` fix the heuristic's, and ``mcts`` its rollouts'.
+Eternal Dynasty's heuristic changed its policy twice (docs/games/eternal_dynasty.md,
+"Heuristic"); the earlier policies are kept as user kernels whose games and choices must not
+change: trying every legal choice (``sim.eternal_dynasty.heuristic:exhaustive``) still gives
+the fingerprints of 695ec31 (``heuristic`` and ``choices``), trying a shortlist of the main
+action's placements (``...:shortlisted``) those of ``shortlist`` and ``shortlist choices``;
+``estimated`` and ``estimated choices`` fix the heuristic's, and ``mcts`` its rollouts'.
 """
 
 import hashlib
@@ -49,11 +50,12 @@ def _games(spec, n, kinds, params, games, first_seed, user_agents=None):
                                np.array(params, np.float64), user_agents=user_agents))
 
 
-def _exhaustive(name):
-    """The heuristic trying every legal choice, where the game has one apart (else None)."""
-    if name == "eternal_dynasty":
-        from sim.eternal_dynasty.heuristic import exhaustive
-        return exhaustive
+def _kept(name, policy):
+    """The user kernel of an earlier policy the game keeps beside its heuristic (else None):
+    Eternal Dynasty's ``exhaustive`` and ``shortlisted``."""
+    if name == "eternal_dynasty" and policy is not None:
+        from sim.eternal_dynasty import heuristic
+        return getattr(heuristic, policy)
     return None
 
 
@@ -61,9 +63,9 @@ def random_fingerprint(name, n, games=200):
     return _games(get_game(name), n, [RANDOM], np.zeros((1, N_AGENT_PARAMS)), games, 1000)
 
 
-def heuristic_fingerprint(name, n, games=6, exhaustive=True):
-    """Heuristic self-play; the game's exhaustive policy where it has one (``exhaustive``)."""
-    agent = _exhaustive(name) if exhaustive else None
+def heuristic_fingerprint(name, n, games=6, policy="exhaustive"):
+    """Heuristic self-play; the game's kept ``policy`` where it has one (None: the heuristic)."""
+    agent = _kept(name, policy)
     if agent is not None:
         return _games(get_game(name), n, [USER_KERNEL], np.zeros((1, N_AGENT_PARAMS)), games, 2000, [agent])
     return _games(get_game(name), n, [HEURISTIC], np.zeros((1, N_AGENT_PARAMS)), games, 2000)
@@ -74,10 +76,10 @@ def mcts_fingerprint(name, n, games=1):
     return _games(get_game(name), n, [MCTS, HEURISTIC], np.stack([mcts, np.zeros(N_AGENT_PARAMS)]), games, 3000)
 
 
-def choices_fingerprint(name, n, games=6, every=3, exhaustive=True):
-    """The heuristic's action (the exhaustive policy's where the game has one, ``exhaustive``)
-    in every ``every``-th state of ``games`` random games."""
-    agent = _exhaustive(name) if exhaustive else None
+def choices_fingerprint(name, n, games=6, every=3, policy="exhaustive"):
+    """The heuristic's action (the kept ``policy``'s where the game has one) in every
+    ``every``-th state of ``games`` random games."""
+    agent = _kept(name, policy)
     spec = get_game(name)
     K = spec.kernels
     kernels = tuple(K)
@@ -106,27 +108,35 @@ EXPECTED = {
     ('eternal_dynasty', 2, 'random'): '3468bc85b19d1fd7',
     ('eternal_dynasty', 2, 'heuristic'): '3740098ba7a27af0',
     ('eternal_dynasty', 2, 'choices'): '9d6c201abdfe479c',
-    ('eternal_dynasty', 2, 'mcts'): 'c196a1cc923b4888',
+    ('eternal_dynasty', 2, 'mcts'): 'dc8876c095352cf0',
     ('eternal_dynasty', 2, 'shortlist'): '47e885034d18b982',
     ('eternal_dynasty', 2, 'shortlist choices'): '7eb96c32f98a91fd',
+    ('eternal_dynasty', 2, 'estimated'): '80775c27f5eb7725',
+    ('eternal_dynasty', 2, 'estimated choices'): '23d41fcc2a50989a',
     ('eternal_dynasty', 3, 'random'): '9b157de76e7f7f32',
     ('eternal_dynasty', 3, 'heuristic'): 'b919f1921e0593c6',
     ('eternal_dynasty', 3, 'choices'): '075cfe2d69cc1692',
-    ('eternal_dynasty', 3, 'mcts'): 'c0b0c86e8e023274',
+    ('eternal_dynasty', 3, 'mcts'): 'fb3962f6e665ebcd',
     ('eternal_dynasty', 3, 'shortlist'): '0cd3f9f9b7cd1d81',
     ('eternal_dynasty', 3, 'shortlist choices'): 'bbd8bea4b79370c2',
+    ('eternal_dynasty', 3, 'estimated'): 'af2631e4a8f4ceea',
+    ('eternal_dynasty', 3, 'estimated choices'): 'd44615e09208b8a2',
     ('eternal_dynasty', 4, 'random'): '482ace8815e0ddb6',
     ('eternal_dynasty', 4, 'heuristic'): '1db00a017100f1e8',
     ('eternal_dynasty', 4, 'choices'): '8c6526178c2cdc1e',
-    ('eternal_dynasty', 4, 'mcts'): 'f26dcf5ae47f505a',
+    ('eternal_dynasty', 4, 'mcts'): '4f7aeb5a0b123e1f',
     ('eternal_dynasty', 4, 'shortlist'): '0ef8287a33148a49',
     ('eternal_dynasty', 4, 'shortlist choices'): '95331cc531349be3',
+    ('eternal_dynasty', 4, 'estimated'): '25df329d28ee0b23',
+    ('eternal_dynasty', 4, 'estimated choices'): '379f7a34d2be3cd4',
     ('eternal_dynasty', 5, 'random'): '500c0eb9b433b19b',
     ('eternal_dynasty', 5, 'heuristic'): 'ca39f2dbe20c2a68',
     ('eternal_dynasty', 5, 'choices'): '741d3d55e6c5a29a',
-    ('eternal_dynasty', 5, 'mcts'): 'de5a4b38295dfa47',
+    ('eternal_dynasty', 5, 'mcts'): '451e2e776f2cada5',
     ('eternal_dynasty', 5, 'shortlist'): 'ec52d1d66b909d7a',
     ('eternal_dynasty', 5, 'shortlist choices'): 'a6c6af431c3b5472',
+    ('eternal_dynasty', 5, 'estimated'): '211b59c926521218',
+    ('eternal_dynasty', 5, 'estimated choices'): 'aea052fa41e7fdc0',
     ('emperors_choice', 3, 'random'): 'eed248e929546c32',
     ('emperors_choice', 3, 'heuristic'): '828b158b7612308f',
     ('emperors_choice', 3, 'choices'): 'db8c4297a9999551',
@@ -190,9 +200,11 @@ def current():
             out[(name, n, "heuristic")] = heuristic_fingerprint(name, n)
             out[(name, n, "choices")] = choices_fingerprint(name, n)
             out[(name, n, "mcts")] = mcts_fingerprint(name, n)
-            if _exhaustive(name) is not None:
-                out[(name, n, "shortlist")] = heuristic_fingerprint(name, n, exhaustive=False)
-                out[(name, n, "shortlist choices")] = choices_fingerprint(name, n, exhaustive=False)
+            if _kept(name, "shortlisted") is not None:
+                out[(name, n, "shortlist")] = heuristic_fingerprint(name, n, policy="shortlisted")
+                out[(name, n, "shortlist choices")] = choices_fingerprint(name, n, policy="shortlisted")
+                out[(name, n, "estimated")] = heuristic_fingerprint(name, n, policy=None)
+                out[(name, n, "estimated choices")] = choices_fingerprint(name, n, policy=None)
     return out
 
 
@@ -203,8 +215,10 @@ CASES = sorted(EXPECTED)
 def test_fingerprint(name, n, what):
     fn = {"random": random_fingerprint, "heuristic": heuristic_fingerprint, "choices": choices_fingerprint,
           "mcts": mcts_fingerprint,
-          "shortlist": lambda name, n: heuristic_fingerprint(name, n, exhaustive=False),
-          "shortlist choices": lambda name, n: choices_fingerprint(name, n, exhaustive=False)}[what]
+          "shortlist": lambda name, n: heuristic_fingerprint(name, n, policy="shortlisted"),
+          "shortlist choices": lambda name, n: choices_fingerprint(name, n, policy="shortlisted"),
+          "estimated": lambda name, n: heuristic_fingerprint(name, n, policy=None),
+          "estimated choices": lambda name, n: choices_fingerprint(name, n, policy=None)}[what]
     assert fn(name, n) == EXPECTED[(name, n, what)]
 
 

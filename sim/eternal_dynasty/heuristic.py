@@ -25,19 +25,29 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
    choices (its share of a Vote or an Alliance, its removals) are made the same way by the
    seat deciding for it, to that seat's advantage.  Dong's optional start-of-turn gain is
    always taken (only its type is chosen greedily), also when completing an effect.
-   In the main action every card is tried but only the ``SHORTLIST`` placements with the
-   best one-province estimate (:func:`shortlist_placements`), and passing is valued as no
-   change without a try; :func:`exhaustive` tries every legal choice.
+6. **Estimates instead of tries** (the contract's :func:`heuristic`, policy ``ESTIMATED``).
+   The one-province estimate of adding tokens of a colour to a province re-scores that
+   province alone (:func:`estimate_at`).  In the main action every card is tried, passing is
+   valued as no change, and at 3-5 players every placement is valued by its estimate (its
+   token and its type's whole bonus pool), none tried; in 2 players only the placement with
+   the best estimate is tried.  A card's target province and a removal of one's own token:
+   the ``SHORTLIST`` best by their estimate are tried, and outside the scoring phases (where
+   the provisional score leaves the board out, so tries tie) the best estimate is taken.
+   Bonus amounts: at 3-5 players the whole pool, without a search; in 2 players (an unspent
+   bonus becomes Dynasty Influence) the least amount with the best estimate.
+   :func:`shortlisted` (the main action's ``SHORTLIST`` best placements tried, everything
+   else searched) and :func:`exhaustive` (every legal choice tried) are the earlier
+   policies, kept as user kernels.
 """
 
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, argmax_masked, random_legal
+from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked, random_legal
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
-    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER,
-    TK_VOTECALL,
+    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER, TK_TARGET,
+    TK_REMOVE_OWN, TK_VOTECALL,
     add_tokens, apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths,
     ruler_field, ti, top, vote_field,
 )
@@ -55,7 +65,7 @@ def margin(s, p):
     return best_gap(s, p, v)
 
 
-@kernel
+@kernel(inline=True)
 def best_gap(s, p, v):
     best = -1e9
     for o in range(n_colours(s)):  # the Eternal Emperor included
@@ -64,7 +74,7 @@ def best_gap(s, p, v):
     return v[p] - best
 
 
-@kernel
+@kernel(inline=True)
 def completes_effect(kind):
     return kind != TK_ACTION and kind != TK_VOTECALL and kind != TK_FREE and kind != TK_RULER \
         and kind != TK_DRAFT and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA \
@@ -136,10 +146,14 @@ def province_points_fast(s, q, tot, st, ls):
     summed per colour into ``tot``, with the Leader strengths ``ls`` of :func:`leader_strengths` (the same Rulers):
     the strengths of each colour are read once for both types and the Sacred Mountain."""
     n = n_colours(s)
-    for p in range(MAXP + 1):
-        tot[p] = 0
-    sm = st[0]
-    sp = st[1]
+    province_strengths(s, q, n, ls, st[0], st[1])
+    points_of_strengths(s, q, n, st, tot)
+
+
+@kernel(inline=True)
+def province_strengths(s, q, n, ls, sm, sp):
+    """The doubled Military (``sm``) and Political (``sp``) strengths of colours below ``n``
+    in province ``q``: tokens plus the Leader strengths ``ls``."""
     for p in range(n):
         o = TOK + (p * N_PROV + q) * 2
         ld = LEAD + (p * N_PROV + q) * 2
@@ -151,6 +165,22 @@ def province_points_fast(s, q, tot, st, ls):
             vp += ls[MAGISTRATE, p]
         sm[p] = 2 * vm
         sp[p] = 2 * vp
+
+
+# Rows of board_table's ``ranks[q]``: the doubled strengths of each type, the points of
+# each type's ranking, and (M, P) each type's sole first (-1: none).
+RK_SM, RK_SP, RK_PM, RK_PP, RK_FIRST = 0, 1, 2, 3, 4
+RK_ROWS = 5
+
+
+@kernel(inline=True)
+def points_of_strengths(s, q, n, st, tot):
+    """The points of :func:`province_points_fast` from the doubled strengths in ``st[0]``
+    and ``st[1]`` (changed: a tie won by Cao adds one); ``st[2]`` is scratch."""
+    for p in range(MAXP + 1):
+        tot[p] = 0
+    sm = st[0]
+    sp = st[1]
     sacred = s[MARK + q] & MK_SACRED
     if sacred:  # the Sacred Mountain compares the strengths before any tie-break
         both = st[2]
@@ -158,6 +188,14 @@ def province_points_fast(s, q, tot, st, ls):
             both[p] = (sm[p] + sp[p]) // 2
     fm = rank_strengths(s, q, n, sm, tot)
     fp = rank_strengths(s, q, n, sp, tot)
+    first_points(s, q, n, fm, fp, sacred, st[2], tot)
+
+
+@kernel(inline=True)
+def first_points(s, q, n, fm, fp, sacred, both, tot):
+    """Add to ``tot`` what the sole firsts ``fm`` and ``fp`` (-1: none) get from Structures
+    and the control Coin, and the Sacred Mountain's point (``sacred``: its mark; ``both``:
+    the halved sums of the doubled strengths before any tie-break)."""
     if s[STRUCT + q * 2 + FORTRESS] > 0 and fm >= 0:
         tot[fm] += dconst(s, K_FORTRESS)
     if s[STRUCT + q * 2 + PALACE] > 0 and fp >= 0:
@@ -165,7 +203,6 @@ def province_points_fast(s, q, tot, st, ls):
     if fm >= 0 and fm == fp:
         tot[fm] += dconst(s, K_COIN)
     if sacred:
-        both = st[2]
         best = 0
         k = 0
         who = -1
@@ -181,23 +218,42 @@ def province_points_fast(s, q, tot, st, ls):
             tot[who] += 1
 
 
-@kernel
+@kernel(inline=True)
 def scored_now(s):
     return s[G_OVER] == 0 and (s[G_PHASE] == SCORING_PHASE_A or s[G_PHASE] == SCORING_PHASE_B)
 
 
 @kernel
-def board_table(s, table, st, ls):
-    """``table[q]``: the points province ``q`` gives each colour (quarantined: none)."""
+def board_table(s, table, st, ls, ranks):
+    """``table[q]``: the points province ``q`` gives each colour (quarantined: none), and in
+    ``ranks[q]`` (``RK_SM`` ...) its doubled strengths (:func:`province_strengths`), the
+    points of each type's ranking and each type's sole first (quarantined too)."""
+    n = n_colours(s)
     for q in range(N_PROV):
+        rk = ranks[q]
+        province_strengths(s, q, n, ls, rk[RK_SM], rk[RK_SP])
+        for p in range(MAXP + 1):
+            rk[RK_PM, p] = 0
+            rk[RK_PP, p] = 0
+        for p in range(n):
+            st[0, p] = rk[RK_SM, p]
+            st[1, p] = rk[RK_SP, p]
+        sacred = s[MARK + q] & MK_SACRED
+        if sacred:
+            for p in range(n):
+                st[2, p] = (st[0, p] + st[1, p]) // 2
+        rk[RK_FIRST, M] = rank_strengths(s, q, n, st[0], rk[RK_PM])
+        rk[RK_FIRST, P] = rank_strengths(s, q, n, st[1], rk[RK_PP])
+        tot = table[q]
+        for p in range(MAXP + 1):
+            tot[p] = 0
         if s[QUAR + q] == 0:
-            province_points_fast(s, q, table[q], st, ls)
-        else:
             for p in range(MAXP + 1):
-                table[q, p] = 0
+                tot[p] = rk[RK_PM, p] + rk[RK_PP, p]
+            first_points(s, q, n, rk[RK_FIRST, M], rk[RK_FIRST, P], sacred, st[2], tot)
 
 
-@kernel
+@kernel(inline=True)
 def changed_provinces(c, s, n):
     """Bit q set when province ``q`` holds other tokens, Leaders, Structures or marks in ``c``
     than in ``s`` (colours below ``n``; the others hold none in either).  Each colour's block
@@ -225,7 +281,7 @@ def changed_provinces(c, s, n):
     return bits
 
 
-@kernel
+@kernel(inline=True)
 def same_rulers(c, s, n):
     for p in range(n):
         if c[pb(p) + F_RULER] != s[pb(p) + F_RULER] or c[pb(p) + F_HOME] != s[pb(p) + F_HOME]:
@@ -242,7 +298,7 @@ def board_total(s, table, base):
             base[o] += table[q, o]
 
 
-@kernel
+@kernel(inline=True)
 def value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls):
     """``margin(c, p)``, reusing ``table`` (the board points of ``s``, summed in ``base``) for
     the provinces the try left unchanged when both states are scored the same way (and with
@@ -297,88 +353,219 @@ def default_choice(c, m2):
 
 
 @kernel
-def shortlist_placements(c, p, keep, k, table, base, now, after, sums, fst, ls, sv, cand, rng):
+def shortlist_placements(c, p, keep, k, table, base, now, after, sums, fst, strengths, sv, cand, rng):
     """Keep in ``keep`` the ``k`` placements (``A_PQ`` actions) of the main action with the
-    best one-province estimate and clear the others (ties broken at random with ``rng``).  The
-    estimate of placing type ``t`` in ``q``: the token and both whole bonus pools added to ``q`` as
-    ``rules.add_tokens`` adds them (the Influence cap applied), ``q`` re-scored, the gap taken
-    as :func:`value_of_try` takes it (:func:`best_gap`); what else a gain may do (extra tokens
-    from abilities, taxes, the turn's or round's end) is left to the tries of the shortlisted
-    placements.  ``c`` is the untouched work copy (its words are put back); ``now``, ``after``,
-    ``sums``, ``sv`` and ``cand`` are scratch."""
+    best one-province estimate (:func:`estimate_placements` with both whole bonus pools) and
+    clear the others (ties broken at random with ``rng``); what else a gain may do (extra
+    tokens from abilities, taxes, the turn's or round's end) is left to the tries of the
+    shortlisted placements.  ``c`` is the untouched work copy (its words are put back);
+    ``now``, ``after``, ``sums``, ``sv`` and ``cand`` are scratch."""
     count = 0
     for a in range(A_PQ, A_PROV):
         count += keep[a]
     if count <= k:
         return
-    n = n_colours(c)
-    b = pb(p)
-    bm = min(c[b + F_BM], N_NUM - 1)
-    bp = min(c[b + F_BP], N_NUM - 1)
-    # what a placement of each type adds: add_tokens on the first province (the cap depends
-    # only on the totals, so every province gets the same), its words put back
+    estimate_placements(c, p, keep, True, table, base, now, after, sums, fst, strengths, sv)
+    keep_best(keep, A_PQ, A_PROV, k, sv, cand, rng)
+
+
+@kernel
+def keep_best(keep, lo, hi, k, sv, cand, rng):
+    """Keep set in ``keep[lo:hi]`` only the ``k`` actions with the largest ``sv`` (ties broken
+    at random with ``rng``, as the tries' are; the kept are marked 1e18 in ``sv``); ``cand``
+    is scratch."""
+    for a in range(cand.shape[0]):
+        cand[a] = keep[a] and lo <= a < hi
+    for _ in range(k):
+        j = argmax_masked(sv, cand, rng, 0)
+        cand[j] = False
+        sv[j] = 1e18
+    for a in range(lo, hi):
+        keep[a] = keep[a] and sv[a] == 1e18
+
+
+@kernel
+def gain_deltas(c, p, m, pp, bm, bp):
+    """The Military and Political tokens ``rules.add_tokens(c, p, q, m, pp, bm, bp)`` adds to
+    any province ``q`` (the Influence cap depends only on the totals), found on the first
+    province, its words put back."""
     im = ti(p, 0, M)
     ip = ti(p, 0, P)
     wm = c[im]
     wp = c[ip]
-    add_tokens(c, p, 0, 1, 0, bm, bp)
-    mm = c[im] - wm
-    mp = c[ip] - wp
+    add_tokens(c, p, 0, m, pp, bm, bp)
+    dm = c[im] - wm
+    dp = c[ip] - wp
     c[im] = wm
     c[ip] = wp
-    add_tokens(c, p, 0, 0, 1, bm, bp)
-    pm = c[im] - wm
-    pp = c[ip] - wp
-    c[im] = wm
-    c[ip] = wp
+    return dm, dp
+
+
+@kernel
+def scores_now(c, n, base, now):
+    """``now[o]``: the provisional score of colour ``o`` with the board points ``base``."""
     for o in range(n):
         now[o] = c[pb(o) + F_SCORE] + c[pb(o) + F_COINS] + base[o]
+
+
+@kernel(inline=True)  # into the estimates' loops: a call would pass its seven arrays as structs
+def estimate_at(c, p, g, n, q, dm, dp, table, now, after, sums, fst, ranks):
+    """The gap of ``p`` (:func:`best_gap`) after ``dm`` Military and ``dp`` Political tokens of
+    colour ``g`` are added to province ``q`` and ``q`` alone is re-scored from its rankings in
+    ``ranks`` (:func:`board_table`; a token adds 2 to its type's doubled strength, and a type
+    whose tokens do not change keeps its ranking); ``now``: the scores of :func:`scores_now`."""
+    rk = ranks[q]
+    sacred = c[MARK + q] & MK_SACRED
+    both = fst[2]
+    if sacred:
+        for o in range(n):
+            both[o] = (rk[RK_SM, o] + rk[RK_SP, o]) // 2
+        both[g] = (rk[RK_SM, g] + 2 * dm + rk[RK_SP, g] + 2 * dp) // 2
+    if dp == 0 or dm == 0:  # one type re-ranked, the other's ranking kept
+        t = M if dp == 0 else P
+        st = fst[0]
+        for o in range(n):
+            st[o] = rk[RK_SM + t, o]
+            sums[o] = rk[RK_PP - t, o]
+        st[g] += 2 * (dm + dp)
+        first = rank_strengths(c, q, n, st, sums)
+        if t == M:
+            first_points(c, q, n, first, rk[RK_FIRST, P], sacred, both, sums)
+        else:
+            first_points(c, q, n, rk[RK_FIRST, M], first, sacred, both, sums)
+    else:
+        sm = fst[0]
+        sp = fst[1]
+        for o in range(MAXP + 1):
+            sums[o] = 0
+        for o in range(n):
+            sm[o] = rk[RK_SM, o]
+            sp[o] = rk[RK_SP, o]
+        sm[g] += 2 * dm
+        sp[g] += 2 * dp
+        fm = rank_strengths(c, q, n, sm, sums)
+        fp = rank_strengths(c, q, n, sp, sums)
+        first_points(c, q, n, fm, fp, sacred, both, sums)
+    for o in range(n):
+        after[o] = now[o] - table[q, o] + sums[o]
+    return best_gap(c, p, after)
+
+
+@kernel
+def estimate_placements(c, p, keep, both_pools, table, base, now, after, sums, fst, strengths, sv):
+    """``sv[a]``: the one-province estimate of each placement ``a`` (an ``A_PQ`` action) set
+    in ``keep``: :func:`estimate_at` with the token and the whole bonus pool of its type added
+    as ``rules.add_tokens`` adds them (the Influence cap applied; ``both_pools``: both types'
+    pools, the shortlist's estimate).  ``c`` is the untouched work copy (its words are put
+    back); ``table``, ``strengths`` and ``base`` are of :func:`board_table` and
+    :func:`board_total`; ``now``, ``after``, ``sums`` and ``fst`` are scratch."""
+    n = n_colours(c)
+    b = pb(p)
+    bm = min(c[b + F_BM], N_NUM - 1)
+    bp = min(c[b + F_BP], N_NUM - 1)
+    if both_pools:
+        mm, mp = gain_deltas(c, p, 1, 0, bm, bp)
+        pm, pp = gain_deltas(c, p, 0, 1, bm, bp)
+    else:
+        mm, mp = gain_deltas(c, p, 1, 0, bm, 0)
+        pm, pp = gain_deltas(c, p, 0, 1, 0, bp)
+    scores_now(c, n, base, now)
     for a in range(A_PQ, A_PROV):
         if not keep[a]:
             continue
         q = (a - A_PQ) // 2
-        im = ti(p, q, M)
-        ip = ti(p, q, P)
-        wm = c[im]
-        wp = c[ip]
         if (a - A_PQ) % 2 == M:
-            c[im] = wm + mm
-            c[ip] = wp + mp
+            sv[a] = estimate_at(c, p, p, n, q, mm, mp, table, now, after, sums, fst, strengths)
         else:
-            c[im] = wm + pm
-            c[ip] = wp + pp
-        province_points_fast(c, q, sums, fst, ls)
-        c[im] = wm
-        c[ip] = wp
-        for o in range(n):
-            after[o] = now[o] - table[q, o] + sums[o]
-        sv[a] = best_gap(c, p, after)
-    for a in range(cand.shape[0]):
-        cand[a] = keep[a] and A_PQ <= a < A_PROV
-    for _ in range(k):  # the k best, ties broken at random as the tries' are; marked in sv
-        j = argmax_masked(sv, cand, rng, 0)
-        cand[j] = False
-        sv[j] = 1e18
-    for a in range(A_PQ, A_PROV):
-        keep[a] = keep[a] and sv[a] == 1e18
-
-
-@nb.njit(cache=True, inline="always")  # into plan: a compiled level less (docs/performance.md, cold start)
-def greedy(s, p, mask, rng, shortlist):
-    """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor).  In
-    the main action only the ``shortlist`` best placements by :func:`shortlist_placements`
-    are tried (0: every legal choice).  Allocates the work space; the search is
-    :func:`greedy_search`, a kernel without reference counting."""
-    na = mask.shape[0]
-    fbuf = np.full(na + MAXP + 1, -1e18)  # four allocations
-    mbuf = np.zeros(2 * na, np.bool_)
-    cw = np.empty(s.shape[0] + 10 * (MAXP + 1), np.int32)  # the work copy and the small scratch
-    lw = np.zeros((N_PROV + 4, MAXP + 1), np.int64)
-    return greedy_search(s, p, mask, rng, shortlist, fbuf, mbuf, cw, lw)
+            sv[a] = estimate_at(c, p, p, n, q, pm, pp, table, now, after, sums, fst, strengths)
 
 
 @kernel
-def greedy_search(s, p, mask, rng, shortlist, fbuf, mbuf, cw, lw):
+def estimate_targets(c, p, o, keep, table, base, now, after, sums, fst, strengths, sv):
+    """``sv[A_PROV + q]``: the estimate for ``p`` of each target province ``q`` set in ``keep``
+    of the gain task at ``o`` (``TK_TARGET``; its colour may be another's, the Emperor's):
+    :func:`estimate_at` with its tokens and the whole bonus pool of their type; tokens of
+    either type: the better of all Military and all Political."""
+    n = n_colours(c)
+    g = c[o + 1]
+    b = pb(g)
+    typ = c[o + 3]
+    nn = c[o + 4]
+    m1, p1 = gain_deltas(c, g, nn, 0, min(c[b + F_BM], N_NUM - 1), 0)
+    m2, p2 = gain_deltas(c, g, 0, nn, 0, min(c[b + F_BP], N_NUM - 1))
+    scores_now(c, n, base, now)
+    for q in range(N_PROV):
+        if not keep[A_PROV + q]:
+            continue
+        v = -1e18
+        if typ != T_P:
+            v = max(v, estimate_at(c, p, g, n, q, m1, p1, table, now, after, sums, fst, strengths))
+        if typ != T_M:
+            v = max(v, estimate_at(c, p, g, n, q, m2, p2, table, now, after, sums, fst, strengths))
+        sv[A_PROV + q] = v
+
+
+@kernel
+def estimate_removals(c, p, o, keep, table, base, now, after, sums, fst, strengths, sv):
+    """``sv[a]``: the estimate for ``p`` of each removal ``a`` (an ``A_PQ`` action: a token of
+    type ``t`` in ``q``) set in ``keep`` of the task at ``o`` (``TK_REMOVE_OWN``; its colour may
+    be another's): :func:`estimate_at` with that one token taken away."""
+    n = n_colours(c)
+    g = c[o + 1]
+    scores_now(c, n, base, now)
+    for a in range(A_PQ, A_PROV):
+        if keep[a]:
+            q = (a - A_PQ) // 2
+            if (a - A_PQ) % 2 == M:
+                sv[a] = estimate_at(c, p, g, n, q, -1, 0, table, now, after, sums, fst, strengths)
+            else:
+                sv[a] = estimate_at(c, p, g, n, q, 0, -1, table, now, after, sums, fst, strengths)
+
+
+@kernel
+def least_best_bonus(c, p, o, keep, table, base, now, after, sums, fst, ranks):
+    """The bonus amount to add in the gain task at ``o`` (``TK_GAIN`` at stage 3, Military, or
+    4, Political; its colour ``g``): the least legal amount in ``keep`` whose estimate for
+    ``p`` (:func:`estimate_at`: the gain's tokens with that amount, in its province) is the
+    best, so that what adds nothing stays in the pool."""
+    n = n_colours(c)
+    g = c[o + 1]
+    q = c[o + 2]
+    m = c[o + 3]
+    pp = c[o + 4]
+    bm = (c[o + 7] >> 8) & 255
+    scores_now(c, n, base, now)
+    best = -1e18
+    choice = -1
+    for a in range(A_NUM, A_NUM + N_NUM):
+        if not keep[a]:
+            continue
+        if (c[o + 6] >> 4) == 3:
+            dm, dp = gain_deltas(c, g, m, pp, a - A_NUM, 0)
+        else:
+            dm, dp = gain_deltas(c, g, m - bm, pp, bm, a - A_NUM)
+        v = estimate_at(c, p, g, n, q, dm, dp, table, now, after, sums, fst, ranks)
+        if v > best:
+            best = v
+            choice = a
+    return choice
+
+
+@nb.njit(cache=True, inline="always")  # into plan: a compiled level less (docs/performance.md, cold start)
+def greedy(s, p, mask, rng, policy):
+    """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor), by
+    ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the
+    work space; the search is :func:`greedy_search`, a kernel without reference counting."""
+    na = mask.shape[0]
+    fbuf = np.full(na + MAXP + 1, -1e18)  # four allocations
+    mbuf = np.zeros(2 * na, np.bool_)
+    cw = np.empty(s.shape[0] + (10 + RK_ROWS * N_PROV) * (MAXP + 1), np.int32)  # the work copy, scratch, ranks
+    lw = np.zeros((N_PROV + 4, MAXP + 1), np.int64)
+    return greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw)
+
+
+@kernel
+def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     """:func:`greedy` in the work space it allocated."""
     na = mask.shape[0]
     vals = fbuf[:na]
@@ -386,7 +573,8 @@ def greedy_search(s, p, mask, rng, shortlist, fbuf, mbuf, cw, lw):
     m2 = mbuf[:na]
     tried = mbuf[na:]
     c = cw[:s.shape[0]]
-    iw = cw[s.shape[0]:].reshape(10, MAXP + 1)
+    iw = cw[s.shape[0]:s.shape[0] + 10 * (MAXP + 1)].reshape(10, MAXP + 1)
+    strengths = cw[s.shape[0] + 10 * (MAXP + 1):].reshape(N_PROV, RK_ROWS, MAXP + 1)
     iw[:, :] = 0
     work = iw[:4]
     st = iw[4]
@@ -399,16 +587,47 @@ def greedy_search(s, p, mask, rng, shortlist, fbuf, mbuf, cw, lw):
     for a in range(na):
         tried[a] = mask[a]
     pass_unchanged = False
-    if scored_now(s):
+    estimated = False
+    kind = s[top(s)]
+    scored = scored_now(s)
+    by_estimate = policy == ESTIMATED and (kind == TK_TARGET or kind == TK_REMOVE_OWN)
+    # in 2 players an unspent bonus is Dynasty Influence at the Generation's end
+    least_bonus = policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3 and s[H_NPLAYERS] == 2
+    if scored or by_estimate or least_bonus:
         leader_strengths(s, ls)
-        board_table(s, table, fst, ls)
+        board_table(s, table, fst, ls, strengths)
         board_total(s, table, base)
-        pass_unchanged = shortlist > 0 and s[top(s)] == TK_ACTION
-        if pass_unchanged:
-            shortlist_placements(c, p, tried, shortlist, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls,
-                                 vals, m2, rng)
+    if least_bonus:
+        return least_best_bonus(c, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths)
+    if scored:
+        pass_unchanged = policy != EXHAUSTIVE and kind == TK_ACTION
+        estimated = pass_unchanged and policy == ESTIMATED and s[H_NPLAYERS] > 2
+        if estimated:  # every placement valued by its estimate, none tried
+            estimate_placements(c, p, tried, False, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths,
+                                vals)
+            for a in range(A_PQ, A_PROV):
+                tried[a] = False
+        elif pass_unchanged:  # SHORTLISTED, and ESTIMATED in 2 players (its best placement tried)
+            shortlist_placements(c, p, tried, SHORTLIST if policy == SHORTLISTED else 1, table, base, lw[N_PROV + 2],
+                                 lw[N_PROV + 3], tot, fst, strengths, vals, m2, rng)
             for a in range(A_PQ, A_PROV):
                 vals[a] = -1e18
+    if by_estimate:  # a target or a removal: the SHORTLIST best by their estimate tried
+        lo = A_PROV if kind == TK_TARGET else A_PQ
+        hi = A_PROV + N_PROV if kind == TK_TARGET else A_PROV
+        count = 0
+        for a in range(lo, hi):
+            count += tried[a]
+        if count > SHORTLIST or not scored:
+            if kind == TK_TARGET:
+                estimate_targets(c, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
+                                 strengths, vals)
+            else:
+                estimate_removals(c, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
+                                  strengths, vals)
+            if not scored:  # the provisional score leaves the board out here: a try cannot tell them apart
+                return argmax_masked(vals, tried, rng, 0)
+            keep_best(tried, lo, hi, SHORTLIST, vals, m2, rng)
     first = True
     for a in range(na):
         if not tried[a]:
@@ -425,31 +644,45 @@ def greedy_search(s, p, mask, rng, shortlist, fbuf, mbuf, cw, lw):
             apply(c, default_choice(c, m2))
             steps += 1
         vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls)
+    if estimated:
+        return argmax_masked(vals, mask, rng, 0)  # the placements' estimates with the tries
     return argmax_masked(vals, tried, rng, 0)
 
 
-# Placements tried in the main action (plan item 5; docs/games/eternal_dynasty.md, "Heuristic").
+# The policies of plan items 5 and 6 (docs/games/eternal_dynasty.md, "Heuristic"): every
+# legal choice tried; the main action's SHORTLIST best placements by their estimate tried;
+# estimates instead of most tries (plan item 6: the contract's heuristic).
+EXHAUSTIVE, SHORTLISTED, ESTIMATED = 0, 1, 2
 SHORTLIST = 2
 
 
 @nb.njit(cache=True)
 def heuristic(s, rng):
-    """The contract's heuristic: the plan with the main action's placements shortlisted."""
-    return plan(s, rng, SHORTLIST)
+    """The contract's heuristic: the plan with estimates instead of most tries (plan item 6,
+    ``ESTIMATED``)."""
+    return plan(s, rng, ESTIMATED)
+
+
+@nb.njit(cache=True)
+def shortlisted(state, legal, rng):
+    """The heuristic trying the main action's ``SHORTLIST`` best placements by their estimate
+    and every other legal choice (the policy before plan item 6), as a user agent with the
+    arena's signature: ``"sim.eternal_dynasty.heuristic:shortlisted"``.  ``legal`` is
+    recomputed, not read."""
+    return plan(state, rng, SHORTLISTED)
 
 
 @nb.njit(cache=True)
 def exhaustive(state, legal, rng):
-    """The heuristic with every legal choice of the main action tried (the policy before the
-    shortlist), as a user agent with the arena's signature:
-    ``"sim.eternal_dynasty.heuristic:exhaustive"``.  ``legal`` is recomputed, not read."""
-    return plan(state, rng, 0)
+    """The heuristic with every legal choice tried (the policy before the shortlist), as a
+    user agent: ``"sim.eternal_dynasty.heuristic:exhaustive"``."""
+    return plan(state, rng, EXHAUSTIVE)
 
 
-@nb.njit(cache=True, inline="always")  # into heuristic and exhaustive, as greedy into it
-def plan(s, rng, shortlist):
-    """The plan of the module docstring; ``shortlist``: the placements of the main action
-    tried (0: every legal choice, and passing tried like the rest)."""
+@nb.njit(cache=True, inline="always")  # into the three policies, as greedy into it
+def plan(s, rng, policy):
+    """The plan of the module docstring by ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or
+    ``ESTIMATED``)."""
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     n_legal = legal_mask(s, mask)
     o = top(s)
@@ -504,7 +737,11 @@ def plan(s, rng, shortlist):
         for a in range(NUM_ACTIONS):
             if mask[a]:
                 return a
-    a = greedy(s, s[H_CURRENT], mask, rng, shortlist)
+    if policy == ESTIMATED and kind == TK_GAIN and (s[o + 6] >> 4) >= 3 and p == s[H_CURRENT] and s[H_NPLAYERS] > 2:
+        for a in range(NUM_ACTIONS - 1, -1, -1):  # an own bonus amount: the whole pool (the largest legal)
+            if mask[a]:
+                return a
+    a = greedy(s, s[H_CURRENT], mask, rng, policy)
     if a < 0:
         a = random_legal(mask, rng, 0)
     return a
