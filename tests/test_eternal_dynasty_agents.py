@@ -130,7 +130,7 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain, both_pools):
         kept[a] = mask[a]
         est[a] = -1e18
     if both_pools:
-        H.shortlist_placements(c, p, kept, k, table, base, lw[L.N_PROV + 2], lw[L.N_PROV + 3], tot, iw[5:8],
+        H.shortlist_placements(c, p, kept, k, True, table, base, lw[L.N_PROV + 2], lw[L.N_PROV + 3], tot, iw[5:8],
                                strengths, est, m2, rng)
     else:
         H.estimate_placements(c, p, kept, False, table, base, lw[L.N_PROV + 2], lw[L.N_PROV + 3], tot, iw[5:8],

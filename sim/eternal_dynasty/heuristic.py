@@ -25,16 +25,16 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
    choices (its share of a Vote or an Alliance, its removals) are made the same way by the
    seat deciding for it, to that seat's advantage.  Dong's optional start-of-turn gain is
    always taken (only its type is chosen greedily), also when completing an effect.
-6. **Estimates instead of tries** (the contract's :func:`heuristic`, policy ``ESTIMATED``).
-   The one-province estimate of adding tokens of a colour to a province re-scores that
-   province alone (:func:`estimate_at`).  In the main action every card is tried, passing is
-   valued as no change, and at 3-5 players every placement is valued by its estimate (its
-   token and its type's whole bonus pool), none tried; in 2 players only the placement with
-   the best estimate is tried.  A card's target province and a removal of one's own token:
-   the ``SHORTLIST`` best by their estimate are tried, and outside the scoring phases (where
-   the provisional score leaves the board out, so tries tie) the best estimate is taken.
-   Bonus amounts: at 3-5 players the whole pool, without a search; in 2 players (an unspent
-   bonus becomes Dynasty Influence) the least amount with the best estimate.
+6. **Estimates instead of most tries** (the contract's :func:`heuristic`, policy
+   ``ESTIMATED``).  The one-province estimate of adding tokens of a colour to a province
+   re-scores that province alone (:func:`estimate_at`).  In the main action every card is
+   tried, passing is valued as no change, and only the placement with the best estimate
+   (its token and its type's whole bonus pool) is tried.  A card's target province and a
+   removal of one's own token: the ``SHORTLIST`` best by their estimate are tried, and
+   outside the scoring phases (where the provisional score leaves the board out, so tries
+   tie) the best estimate is taken.  A bonus amount: the least with the best estimate, so
+   what adds nothing stays in the pool for a later gain (and, in 2 players, becomes Dynasty
+   Influence at the Generation's end).
    :func:`shortlisted` (the main action's ``SHORTLIST`` best placements tried, everything
    else searched) and :func:`exhaustive` (every legal choice tried) are the earlier
    policies, kept as user kernels.
@@ -353,9 +353,9 @@ def default_choice(c, m2):
 
 
 @kernel
-def shortlist_placements(c, p, keep, k, table, base, now, after, sums, fst, strengths, sv, cand, rng):
+def shortlist_placements(c, p, keep, k, both_pools, table, base, now, after, sums, fst, strengths, sv, cand, rng):
     """Keep in ``keep`` the ``k`` placements (``A_PQ`` actions) of the main action with the
-    best one-province estimate (:func:`estimate_placements` with both whole bonus pools) and
+    best one-province estimate (:func:`estimate_placements`, ``both_pools`` as there) and
     clear the others (ties broken at random with ``rng``); what else a gain may do (extra
     tokens from abilities, taxes, the turn's or round's end) is left to the tries of the
     shortlisted placements.  ``c`` is the untouched work copy (its words are put back);
@@ -365,7 +365,7 @@ def shortlist_placements(c, p, keep, k, table, base, now, after, sums, fst, stre
         count += keep[a]
     if count <= k:
         return
-    estimate_placements(c, p, keep, True, table, base, now, after, sums, fst, strengths, sv)
+    estimate_placements(c, p, keep, both_pools, table, base, now, after, sums, fst, strengths, sv)
     keep_best(keep, A_PQ, A_PROV, k, sv, cand, rng)
 
 
@@ -587,12 +587,10 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     for a in range(na):
         tried[a] = mask[a]
     pass_unchanged = False
-    estimated = False
     kind = s[top(s)]
     scored = scored_now(s)
     by_estimate = policy == ESTIMATED and (kind == TK_TARGET or kind == TK_REMOVE_OWN)
-    # in 2 players an unspent bonus is Dynasty Influence at the Generation's end
-    least_bonus = policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3 and s[H_NPLAYERS] == 2
+    least_bonus = policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3  # a bonus amount
     if scored or by_estimate or least_bonus:
         leader_strengths(s, ls)
         board_table(s, table, fst, ls, strengths)
@@ -601,15 +599,10 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
         return least_best_bonus(c, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths)
     if scored:
         pass_unchanged = policy != EXHAUSTIVE and kind == TK_ACTION
-        estimated = pass_unchanged and policy == ESTIMATED and s[H_NPLAYERS] > 2
-        if estimated:  # every placement valued by its estimate, none tried
-            estimate_placements(c, p, tried, False, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths,
-                                vals)
-            for a in range(A_PQ, A_PROV):
-                tried[a] = False
-        elif pass_unchanged:  # SHORTLISTED, and ESTIMATED in 2 players (its best placement tried)
-            shortlist_placements(c, p, tried, SHORTLIST if policy == SHORTLISTED else 1, table, base, lw[N_PROV + 2],
-                                 lw[N_PROV + 3], tot, fst, strengths, vals, m2, rng)
+        if pass_unchanged:  # SHORTLISTED: its 2 best placements tried; ESTIMATED: its best
+            shortlisted_policy = policy == SHORTLISTED
+            shortlist_placements(c, p, tried, SHORTLIST if shortlisted_policy else 1, shortlisted_policy, table, base,
+                                 lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths, vals, m2, rng)
             for a in range(A_PQ, A_PROV):
                 vals[a] = -1e18
     if by_estimate:  # a target or a removal: the SHORTLIST best by their estimate tried
@@ -644,8 +637,6 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
             apply(c, default_choice(c, m2))
             steps += 1
         vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls)
-    if estimated:
-        return argmax_masked(vals, mask, rng, 0)  # the placements' estimates with the tries
     return argmax_masked(vals, tried, rng, 0)
 
 
@@ -735,10 +726,6 @@ def plan(s, rng, policy):
         n_legal -= 1
     if n_legal == 1:  # a single choice: nothing to compare (and no tie to break)
         for a in range(NUM_ACTIONS):
-            if mask[a]:
-                return a
-    if policy == ESTIMATED and kind == TK_GAIN and (s[o + 6] >> 4) >= 3 and p == s[H_CURRENT] and s[H_NPLAYERS] > 2:
-        for a in range(NUM_ACTIONS - 1, -1, -1):  # an own bonus amount: the whole pool (the largest legal)
             if mask[a]:
                 return a
     a = greedy(s, s[H_CURRENT], mask, rng, policy)
