@@ -245,11 +245,10 @@ def board_table(s, table, st, ls, ranks):
         rk[RK_FIRST, M] = rank_strengths(s, q, n, st[0], rk[RK_PM])
         rk[RK_FIRST, P] = rank_strengths(s, q, n, st[1], rk[RK_PP])
         tot = table[q]
+        quarantined = s[QUAR + q] != 0
         for p in range(MAXP + 1):
-            tot[p] = 0
-        if s[QUAR + q] == 0:
-            for p in range(MAXP + 1):
-                tot[p] = rk[RK_PM, p] + rk[RK_PP, p]
+            tot[p] = 0 if quarantined else rk[RK_PM, p] + rk[RK_PP, p]
+        if not quarantined:
             first_points(s, q, n, rk[RK_FIRST, M], rk[RK_FIRST, P], sacred, st[2], tot)
 
 
@@ -415,13 +414,13 @@ def estimate_at(c, p, g, n, q, dm, dp, table, now, after, sums, fst, ranks):
     ``ranks`` (:func:`board_table`; a token adds 2 to its type's doubled strength, and a type
     whose tokens do not change keeps its ranking); ``now``: the scores of :func:`scores_now`."""
     rk = ranks[q]
-    sacred = c[MARK + q] & MK_SACRED
-    both = fst[2]
-    if sacred:
-        for o in range(n):
-            both[o] = (rk[RK_SM, o] + rk[RK_SP, o]) // 2
-        both[g] = (rk[RK_SM, g] + 2 * dm + rk[RK_SP, g] + 2 * dp) // 2
     if dp == 0 or dm == 0:  # one type re-ranked, the other's ranking kept
+        sacred = c[MARK + q] & MK_SACRED
+        both = fst[2]
+        if sacred:
+            for o in range(n):
+                both[o] = (rk[RK_SM, o] + rk[RK_SP, o]) // 2
+            both[g] = (rk[RK_SM, g] + 2 * dm + rk[RK_SP, g] + 2 * dp) // 2
         t = M if dp == 0 else P
         st = fst[0]
         for o in range(n):
@@ -434,18 +433,12 @@ def estimate_at(c, p, g, n, q, dm, dp, table, now, after, sums, fst, ranks):
         else:
             first_points(c, q, n, rk[RK_FIRST, M], first, sacred, both, sums)
     else:
-        sm = fst[0]
-        sp = fst[1]
-        for o in range(MAXP + 1):
-            sums[o] = 0
         for o in range(n):
-            sm[o] = rk[RK_SM, o]
-            sp[o] = rk[RK_SP, o]
-        sm[g] += 2 * dm
-        sp[g] += 2 * dp
-        fm = rank_strengths(c, q, n, sm, sums)
-        fp = rank_strengths(c, q, n, sp, sums)
-        first_points(c, q, n, fm, fp, sacred, both, sums)
+            fst[0, o] = rk[RK_SM, o]
+            fst[1, o] = rk[RK_SP, o]
+        fst[0, g] += 2 * dm
+        fst[1, g] += 2 * dp
+        points_of_strengths(c, q, n, fst, sums)
     for o in range(n):
         after[o] = now[o] - table[q, o] + sums[o]
     return best_gap(c, p, after)
