@@ -478,6 +478,31 @@ def _load8(typingctx, mask, i):
     return sig, codegen
 
 
+@nb.extending.intrinsic
+def bit_count(typingctx, m):
+    """The set bits of the non-negative integer ``m`` (LLVM ``ctpop``), as an int64: the size
+    of a set kept as a bit mask."""
+    if not isinstance(m, nb.types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(context.cast(builder, args[0], signature.args[0], nb.types.int64))
+    return nb.types.int64(m), codegen
+
+
+@nb.extending.intrinsic
+def lowest_bit(typingctx, m):
+    """The index of the lowest set bit of the non-zero, non-negative integer ``m`` (LLVM
+    ``cttz``), as an int64: the first member of a set kept as a bit mask."""
+    if not isinstance(m, nb.types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        v = context.cast(builder, args[0], signature.args[0], nb.types.int64)
+        return builder.cttz(v, llvmlite.ir.Constant(llvmlite.ir.IntType(1), 1))
+    return nb.types.int64(m), codegen
+
+
 BYTE_SUM = np.uint64(0x0101010101010101)
 HIGH_BITS = np.uint64(0x8080808080808080)
 

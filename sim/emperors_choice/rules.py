@@ -12,15 +12,14 @@ with the game's RNG, and logs the outcome (``LOG``/``LOGK``).  A state built wit
 ``G_FORCED_N`` > 0 replays logged outcomes instead of drawing (engine-independent replays).
 """
 
-import llvmlite.ir
 import numba as nb
-import numba.extending
 import numpy as np
 
 from sim.core import (
     kernel, FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, fnv_words, hash64, init_header,
     rng_below, rng_next, rng_seed,
 )
+from sim.core import bit_count as card_count, lowest_bit as lowest_card
 from sim.emperors_choice.layout import *  # noqa: F401,F403
 
 
@@ -99,29 +98,8 @@ def pool(s):
 #     while m != 0:
 #         c = lowest_card(m)
 #         m &= m - 1
-# and counts them with one instruction, instead of scanning every card's location.
-
-
-@nb.extending.intrinsic
-def card_count(typingctx, m):
-    """The number of cards in the set ``m`` (an int64): its set bits (LLVM ``ctpop``)."""
-    if m != nb.types.int64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return nb.types.int64(nb.types.int64), codegen
-
-
-@nb.extending.intrinsic
-def lowest_card(typingctx, m):
-    """The lowest card id in the non-empty set ``m`` (an int64): its trailing zeros (LLVM ``cttz``)."""
-    if m != nb.types.int64:
-        return None
-
-    def codegen(context, builder, signature, args):
-        return builder.cttz(args[0], llvmlite.ir.Constant(llvmlite.ir.IntType(1), 1))
-    return nb.types.int64(nb.types.int64), codegen
+# and counts them with one instruction (card_count: sim.core's bit_count; lowest_card: its
+# lowest_bit), instead of scanning every card's location.
 
 
 @kernel(inline=True)

@@ -48,7 +48,7 @@ from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER, TK_TARGET,
     TK_REMOVE_OWN, TK_VOTECALL,
-    add_tokens, apply, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths,
+    apply, capped_tokens, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths,
     ruler_field, ti, top, vote_field,
 )
 
@@ -230,26 +230,32 @@ def board_table(s, table, st, ls, ranks):
     points of each type's ranking and each type's sole first (quarantined too)."""
     n = n_colours(s)
     for q in range(N_PROV):
-        rk = ranks[q]
-        province_strengths(s, q, n, ls, rk[RK_SM], rk[RK_SP])
-        for p in range(MAXP + 1):
-            rk[RK_PM, p] = 0
-            rk[RK_PP, p] = 0
+        board_row(s, q, n, table, st, ls, ranks)
+
+
+@kernel(inline=True)
+def board_row(s, q, n, table, st, ls, ranks):
+    """Row ``q`` of :func:`board_table` (colours below ``n``); ``st``: three rows of scratch."""
+    rk = ranks[q]
+    province_strengths(s, q, n, ls, rk[RK_SM], rk[RK_SP])
+    for p in range(MAXP + 1):
+        rk[RK_PM, p] = 0
+        rk[RK_PP, p] = 0
+    for p in range(n):
+        st[0, p] = rk[RK_SM, p]
+        st[1, p] = rk[RK_SP, p]
+    sacred = s[MARK + q] & MK_SACRED
+    if sacred:
         for p in range(n):
-            st[0, p] = rk[RK_SM, p]
-            st[1, p] = rk[RK_SP, p]
-        sacred = s[MARK + q] & MK_SACRED
-        if sacred:
-            for p in range(n):
-                st[2, p] = (st[0, p] + st[1, p]) // 2
-        rk[RK_FIRST, M] = rank_strengths(s, q, n, st[0], rk[RK_PM])
-        rk[RK_FIRST, P] = rank_strengths(s, q, n, st[1], rk[RK_PP])
-        tot = table[q]
-        quarantined = s[QUAR + q] != 0
-        for p in range(MAXP + 1):
-            tot[p] = 0 if quarantined else rk[RK_PM, p] + rk[RK_PP, p]
-        if not quarantined:
-            first_points(s, q, n, rk[RK_FIRST, M], rk[RK_FIRST, P], sacred, st[2], tot)
+            st[2, p] = (st[0, p] + st[1, p]) // 2
+    rk[RK_FIRST, M] = rank_strengths(s, q, n, st[0], rk[RK_PM])
+    rk[RK_FIRST, P] = rank_strengths(s, q, n, st[1], rk[RK_PP])
+    tot = table[q]
+    quarantined = s[QUAR + q] != 0
+    for p in range(MAXP + 1):
+        tot[p] = 0 if quarantined else rk[RK_PM, p] + rk[RK_PP, p]
+    if not quarantined:
+        first_points(s, q, n, rk[RK_FIRST, M], rk[RK_FIRST, P], sacred, st[2], tot)
 
 
 @kernel(inline=True)
@@ -357,8 +363,7 @@ def shortlist_placements(c, p, keep, k, both_pools, table, base, now, after, sum
     best one-province estimate (:func:`estimate_placements`, ``both_pools`` as there) and
     clear the others (ties broken at random with ``rng``); what else a gain may do (extra
     tokens from abilities, taxes, the turn's or round's end) is left to the tries of the
-    shortlisted placements.  ``c`` is the untouched work copy (its words are put back);
-    ``now``, ``after``, ``sums``, ``sv`` and ``cand`` are scratch."""
+    shortlisted placements.  ``c``: the state (read only); ``now``, ``after``, ``sums``, ``sv`` and ``cand`` are scratch."""
     count = 0
     for a in range(A_PQ, A_PROV):
         count += keep[a]
@@ -384,23 +389,6 @@ def keep_best(keep, lo, hi, k, sv, cand, rng):
 
 
 @kernel
-def gain_deltas(c, p, m, pp, bm, bp):
-    """The Military and Political tokens ``rules.add_tokens(c, p, q, m, pp, bm, bp)`` adds to
-    any province ``q`` (the Influence cap depends only on the totals), found on the first
-    province, its words put back."""
-    im = ti(p, 0, M)
-    ip = ti(p, 0, P)
-    wm = c[im]
-    wp = c[ip]
-    add_tokens(c, p, 0, m, pp, bm, bp)
-    dm = c[im] - wm
-    dp = c[ip] - wp
-    c[im] = wm
-    c[ip] = wp
-    return dm, dp
-
-
-@kernel
 def scores_now(c, n, base, now):
     """``now[o]``: the provisional score of colour ``o`` with the board points ``base``."""
     for o in range(n):
@@ -413,6 +401,17 @@ def estimate_at(c, p, g, n, q, dm, dp, table, now, after, sums, fst, ranks):
     colour ``g`` are added to province ``q`` and ``q`` alone is re-scored from its rankings in
     ``ranks`` (:func:`board_table`; a token adds 2 to its type's doubled strength, and a type
     whose tokens do not change keeps its ranking); ``now``: the scores of :func:`scores_now`."""
+    province_after(c, g, n, q, dm, dp, sums, fst, ranks)
+    for o in range(n):
+        after[o] = now[o] - table[q, o] + sums[o]
+    return best_gap(c, p, after)
+
+
+@kernel(inline=True)
+def province_after(c, g, n, q, dm, dp, sums, fst, ranks):
+    """``sums[:n]``: the points province ``q`` gives each colour once ``dm`` Military and ``dp``
+    Political tokens of colour ``g`` are added, re-scored from its rankings in ``ranks``
+    (:func:`estimate_at`); ``fst``: three rows of scratch."""
     rk = ranks[q]
     if dp == 0 or dm == 0:  # one type re-ranked, the other's ranking kept
         sacred = c[MARK + q] & MK_SACRED
@@ -439,29 +438,25 @@ def estimate_at(c, p, g, n, q, dm, dp, table, now, after, sums, fst, ranks):
         fst[0, g] += 2 * dm
         fst[1, g] += 2 * dp
         points_of_strengths(c, q, n, fst, sums)
-    for o in range(n):
-        after[o] = now[o] - table[q, o] + sums[o]
-    return best_gap(c, p, after)
 
 
 @kernel
 def estimate_placements(c, p, keep, both_pools, table, base, now, after, sums, fst, strengths, sv):
     """``sv[a]``: the one-province estimate of each placement ``a`` (an ``A_PQ`` action) set
     in ``keep``: :func:`estimate_at` with the token and the whole bonus pool of its type added
-    as ``rules.add_tokens`` adds them (the Influence cap applied; ``both_pools``: both types'
-    pools, the shortlist's estimate).  ``c`` is the untouched work copy (its words are put
-    back); ``table``, ``strengths`` and ``base`` are of :func:`board_table` and
+    as ``rules.add_tokens`` adds them (``rules.capped_tokens``; ``both_pools``: both types'
+    pools, the shortlist's estimate).  ``c``: the state (read only); ``table``, ``strengths`` and ``base`` are of :func:`board_table` and
     :func:`board_total`; ``now``, ``after``, ``sums`` and ``fst`` are scratch."""
     n = n_colours(c)
     b = pb(p)
     bm = min(c[b + F_BM], N_NUM - 1)
     bp = min(c[b + F_BP], N_NUM - 1)
     if both_pools:
-        mm, mp = gain_deltas(c, p, 1, 0, bm, bp)
-        pm, pp = gain_deltas(c, p, 0, 1, bm, bp)
+        mm, mp = capped_tokens(c, p, 1, 0, bm, bp)
+        pm, pp = capped_tokens(c, p, 0, 1, bm, bp)
     else:
-        mm, mp = gain_deltas(c, p, 1, 0, bm, 0)
-        pm, pp = gain_deltas(c, p, 0, 1, 0, bp)
+        mm, mp = capped_tokens(c, p, 1, 0, bm, 0)
+        pm, pp = capped_tokens(c, p, 0, 1, 0, bp)
     scores_now(c, n, base, now)
     for a in range(A_PQ, A_PROV):
         if not keep[a]:
@@ -484,8 +479,8 @@ def estimate_targets(c, p, o, keep, table, base, now, after, sums, fst, strength
     b = pb(g)
     typ = c[o + 3]
     nn = c[o + 4]
-    m1, p1 = gain_deltas(c, g, nn, 0, min(c[b + F_BM], N_NUM - 1), 0)
-    m2, p2 = gain_deltas(c, g, 0, nn, 0, min(c[b + F_BP], N_NUM - 1))
+    m1, p1 = capped_tokens(c, g, nn, 0, min(c[b + F_BM], N_NUM - 1), 0)
+    m2, p2 = capped_tokens(c, g, 0, nn, 0, min(c[b + F_BP], N_NUM - 1))
     scores_now(c, n, base, now)
     for q in range(N_PROV):
         if not keep[A_PROV + q]:
@@ -516,27 +511,51 @@ def estimate_removals(c, p, o, keep, table, base, now, after, sums, fst, strengt
 
 
 @kernel
-def least_best_bonus(c, p, o, keep, table, base, now, after, sums, fst, ranks):
+def least_best_bonus(c, p, o, keep, table, base, now, after, sums, fst, ls, ranks):
     """The bonus amount to add in the gain task at ``o`` (``TK_GAIN`` at stage 3, Military, or
     4, Political; its colour ``g``): the least legal amount in ``keep`` whose estimate for
     ``p`` (:func:`estimate_at`: the gain's tokens with that amount, in its province) is the
-    best, so that what adds nothing stays in the pool."""
+    best, so that what adds nothing stays in the pool.  When the amounts change the
+    province's points of no colour but ``p``'s (the usual case), the estimates differ by
+    those alone and the rest of the board is not scored; otherwise :func:`board_table` is
+    filled (``ls``: scratch for the Leader strengths) and the estimates compared."""
     n = n_colours(c)
     g = c[o + 1]
     q = c[o + 2]
-    m = c[o + 3]
-    pp = c[o + 4]
-    bm = (c[o + 7] >> 8) & 255
+    leader_strengths(c, ls)
+    board_row(c, q, n, table, fst, ls, ranks)
+    first = -1  # the least legal amount, whose points the others are compared with (in now)
+    most = -(1 << 62)
+    choice = -1
+    for a in range(A_NUM, A_NUM + N_NUM):
+        if not keep[a]:
+            continue
+        dm, dp = bonus_tokens(c, o, g, a - A_NUM)
+        province_after(c, g, n, q, dm, dp, sums, fst, ranks)
+        if first < 0:
+            first = a
+            for r in range(n):
+                now[r] = sums[r]
+        else:
+            for r in range(n):
+                if r != p and sums[r] != now[r]:
+                    first = A_NUM + N_NUM  # another colour's points change: the board is needed
+        if first == A_NUM + N_NUM:
+            break
+        if sums[p] > most:
+            most = sums[p]
+            choice = a
+    if first < A_NUM + N_NUM:
+        return choice
+    board_table(c, table, fst, ls, ranks)
+    board_total(c, table, base)
     scores_now(c, n, base, now)
     best = -1e18
     choice = -1
     for a in range(A_NUM, A_NUM + N_NUM):
         if not keep[a]:
             continue
-        if (c[o + 6] >> 4) == 3:
-            dm, dp = gain_deltas(c, g, m, pp, a - A_NUM, 0)
-        else:
-            dm, dp = gain_deltas(c, g, m - bm, pp, bm, a - A_NUM)
+        dm, dp = bonus_tokens(c, o, g, a - A_NUM)
         v = estimate_at(c, p, g, n, q, dm, dp, table, now, after, sums, fst, ranks)
         if v > best:
             best = v
@@ -544,17 +563,46 @@ def least_best_bonus(c, p, o, keep, table, base, now, after, sums, fst, ranks):
     return choice
 
 
+@kernel(inline=True)
+def bonus_tokens(c, o, g, k):
+    """The tokens the gain task at ``o`` (colour ``g``, stage 3 or 4) adds with a bonus amount
+    ``k`` of the type it asks (``rules.capped_tokens``)."""
+    m = c[o + 3]
+    pp = c[o + 4]
+    if (c[o + 6] >> 4) == 3:
+        return capped_tokens(c, g, m, pp, k, 0)
+    bm = (c[o + 7] >> 8) & 255
+    return capped_tokens(c, g, m - bm, pp, bm, k)
+
+
+# The work space of one searched decision, one allocation (each costs about a quarter of a
+# board table): int64 words of the board table, float64 values, int32 words of the work
+# copy and its scratch, and the bytes of the masks.
+LW_WORDS = (N_PROV + 4) * (MAXP + 1)
+F_WORDS = NUM_ACTIONS + MAXP + 1
+CW_EXTRA = (10 + RK_ROWS * N_PROV) * (MAXP + 1)
+M_WORDS = (2 * NUM_ACTIONS + 7) // 8
+
+
 @nb.njit(cache=True, inline="always")  # into plan: a compiled level less (docs/performance.md, cold start)
 def greedy(s, p, mask, rng, policy):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor), by
-    ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the
-    work space; the search is :func:`greedy_search`, a kernel without reference counting."""
-    na = mask.shape[0]
-    fbuf = np.full(na + MAXP + 1, -1e18)  # four allocations
-    mbuf = np.zeros(2 * na, np.bool_)
-    cw = np.empty(s.shape[0] + (10 + RK_ROWS * N_PROV) * (MAXP + 1), np.int32)  # the work copy, scratch, ranks
-    lw = np.zeros((N_PROV + 4, MAXP + 1), np.int64)
-    return greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw)
+    ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the work space
+    (views of one array); the search is :func:`greedy_search`, a kernel without reference
+    counting."""
+    cw_words = (s.shape[0] + CW_EXTRA + 1) // 2
+    buf = np.empty(LW_WORDS + F_WORDS + cw_words + M_WORDS, np.int64)
+    lw = buf[:LW_WORDS].reshape(N_PROV + 4, MAXP + 1)
+    fbuf = buf[LW_WORDS:LW_WORDS + F_WORDS].view(np.float64)
+    cw = buf[LW_WORDS + F_WORDS:LW_WORDS + F_WORDS + cw_words].view(np.int32)[:s.shape[0] + CW_EXTRA]
+    mbuf = buf[LW_WORDS + F_WORDS + cw_words:].view(np.bool_)
+    for i in range(LW_WORDS):
+        buf[i] = 0
+    for a in range(F_WORDS):
+        fbuf[a] = -1e18
+    for a in range(mbuf.shape[0]):
+        mbuf[a] = False
+    return greedy_search(s, p, mask, rng, policy, fbuf, mbuf[:2 * NUM_ACTIONS], cw, lw)
 
 
 @kernel
@@ -576,7 +624,6 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     table = lw[:N_PROV]
     tot = lw[N_PROV]
     base = lw[N_PROV + 1]
-    lookahead_copy(c, s)
     for a in range(na):
         tried[a] = mask[a]
     pass_unchanged = False
@@ -584,17 +631,17 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     scored = scored_now(s)
     by_estimate = policy == ESTIMATED and (kind == TK_TARGET or kind == TK_REMOVE_OWN)
     least_bonus = policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3  # a bonus amount
-    if scored or by_estimate or least_bonus:
+    if least_bonus:
+        return least_best_bonus(s, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls, strengths)
+    if scored or by_estimate:
         leader_strengths(s, ls)
         board_table(s, table, fst, ls, strengths)
         board_total(s, table, base)
-    if least_bonus:
-        return least_best_bonus(c, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths)
     if scored:
         pass_unchanged = policy != EXHAUSTIVE and kind == TK_ACTION
         if pass_unchanged:  # SHORTLISTED: its 2 best placements tried; ESTIMATED: its best
             shortlisted_policy = policy == SHORTLISTED
-            shortlist_placements(c, p, tried, SHORTLIST if shortlisted_policy else 1, shortlisted_policy, table, base,
+            shortlist_placements(s, p, tried, SHORTLIST if shortlisted_policy else 1, shortlisted_policy, table, base,
                                  lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths, vals, m2, rng)
             for a in range(A_PQ, A_PROV):
                 vals[a] = -1e18
@@ -606,10 +653,10 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
             count += tried[a]
         if count > SHORTLIST or not scored:
             if kind == TK_TARGET:
-                estimate_targets(c, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
+                estimate_targets(s, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
                                  strengths, vals)
             else:
-                estimate_removals(c, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
+                estimate_removals(s, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
                                   strengths, vals)
             if not scored:  # the provisional score leaves the board out here: a try cannot tell them apart
                 return argmax_masked(vals, tried, rng, 0)
@@ -621,7 +668,9 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
         if a == A_SKIP and pass_unchanged:  # passing is valued as no change (plan item 5)
             vals[a] = value_of_try(s, s, p, table, base, v, tot, work, st, fst, ls)
             continue
-        if not first:
+        if first:  # the work copy, made once the estimates have left no choice to take without a try
+            lookahead_copy(c, s)
+        else:
             restore(c, s)
         first = False
         apply(c, a)

@@ -15,6 +15,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
+    bit_count,
     kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, hash_words, init_header, rng_below, rng_next, rng_seed,
     shuffle_range,
 )
@@ -274,15 +275,6 @@ def target_set(s, g, target, typ, first=False):
     return res
 
 
-@kernel
-def popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
-
-
 # ============================================================================ chance and decks
 
 
@@ -516,8 +508,18 @@ def precheck_from(s, g, q, snap):
 @kernel
 def add_tokens(s, p, q, m, pp, bm, bp):
     """Add base-and-extra tokens (m, pp) and bonus tokens (bm, bp), applying the Influence
-    cap (D26); D46: what is kept first is base and extra Military, then base and extra
-    Political, then bonus Military, then bonus Political."""
+    cap (:func:`capped_tokens`)."""
+    dm, dp = capped_tokens(s, p, m, pp, bm, bp)
+    s[ti(p, q, M)] += dm
+    s[ti(p, q, P)] += dp
+
+
+@kernel(inline=True)
+def capped_tokens(s, p, m, pp, bm, bp):
+    """The Military and Political tokens :func:`add_tokens` adds for base-and-extra tokens
+    (m, pp) and bonus tokens (bm, bp) under the Influence cap (D26); D46: what is kept first
+    is base and extra Military, then base and extra Political, then bonus Military, then
+    bonus Political."""
     if s[O_LIMITS] == 0:
         room = dconst(s, K_CAP) - tokens_total(s, p)
         if room < 0:
@@ -529,8 +531,7 @@ def add_tokens(s, p, q, m, pp, bm, bp):
         bm = min(bm, room)
         room -= bm
         bp = min(bp, room)
-    s[ti(p, q, M)] += m + bm
-    s[ti(p, q, P)] += pp + bp
+    return m + bm, pp + bp
 
 
 # ============================================================================ setup
@@ -2026,7 +2027,7 @@ def resolve_event(s, e):
                 if s[ti(p, q, M)] + s[ti(p, q, P)] >= a0:
                     mask |= 1 << q
             if mask != 0:
-                push(s, TK_REMOVE_OWN, p, popcount(mask), -2, -1, -1, 0, mask)
+                push(s, TK_REMOVE_OWN, p, bit_count(mask), -2, -1, -1, 0, mask)
 
 
 # ============================================================================ contract kernels

@@ -46,6 +46,8 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
+    bit_count,
+    lowest_bit,
     kernel,
     H_CURRENT,
     H_NPLAYERS,
@@ -121,23 +123,6 @@ def _turn_up(state):
         _fold(state, SALT_PRIZE * MAX_CARDS + state[PRIZE])
     else:
         state[PRIZE] = NO_CARD
-
-
-@kernel
-def _lowest_card(hand):
-    c = 0
-    while not (hand >> c) & 1:
-        c += 1
-    return c
-
-
-@kernel
-def _popcount(x):
-    n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
 
 
 @kernel
@@ -250,7 +235,7 @@ def apply(state, action):
     if state[TURN] == nc - 1:
         # The last round has no choice: everyone plays their last card (as OpenSpiel does).
         for q in range(n):
-            state[PENDING + q] = _lowest_card(state[HANDS + q])
+            state[PENDING + q] = lowest_bit(state[HANDS + q])
         _resolve_round(state)
     state[H_CURRENT] = NO_PLAYER if state[TURN] >= nc else 0
 
@@ -292,7 +277,7 @@ def determinize(state, observer, rng):
         if p == observer or state[PENDING + p] == NO_CARD:
             continue
         hand = state[HANDS + p]
-        k = rng_below(rng, 0, _popcount(hand))
+        k = rng_below(rng, 0, bit_count(hand))
         c = 0
         while True:
             if (hand >> c) & 1:
@@ -345,7 +330,7 @@ def heuristic(state, rng):
     for c in range(prize + 1, state[NUM_CARDS]):
         if (hand >> c) & 1:
             return np.int64(c)
-    return np.int64(_lowest_card(hand))
+    return np.int64(lowest_bit(hand))
 
 
 @kernel

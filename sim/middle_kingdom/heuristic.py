@@ -22,7 +22,7 @@ face-up discards, tableaux, goals, the row; never a pending secret bid):
 import numba as nb
 import numpy as np
 
-from sim.core import H_CURRENT, argmax_masked, kernel
+from sim.core import H_CURRENT, argmax_masked, bit_count, kernel
 from sim.middle_kingdom.layout import (
     A_BID, A_EMP_LATE, A_HOST, A_PASS, A_ROW, DK_BID, DK_EMPEROR, DK_EXCHANGE, DK_HARVEST, DK_HEIR,
     DK_HOST, DK_PICK, DR_HELD, DRAGON, EMPEROR, F_CARRY, F_DISC, F_EFF, F_EMP_SLOT, F_HAND,
@@ -31,7 +31,7 @@ from sim.middle_kingdom.layout import (
     OFFICIAL, PALACE, PEASANT, PEASANT_VP, PH_COMMIT, ROW, ROW_DRAGON, S_PENALTY, S_PHIL,
     S_THRESHOLD, S_TOKEN_VP, CARD_TYPE, CARD_VP, PH_PALACE,
 )
-from sim.middle_kingdom.rules import commit_slot_stack, legal_mask, n_players, palace_late_stack, pb, popcount8
+from sim.middle_kingdom.rules import commit_slot_stack, legal_mask, n_players, palace_late_stack, pb
 
 # Value of a goal card's effect while held, on top of its end-game VP (heuristic weights).
 EFFECT_BONUS = np.array([2.0, 1.0, 1.0, 1.0, 2.0, 0.0])
@@ -131,8 +131,8 @@ def blind_bid(s, p, rng):
             continue
         mask[A_BID + v] = True
         if v == 0 and st < 0:
-            recall = popcount8(s[b + F_DISC]) * RECALL_VALUE
-            left = popcount8(hand)
+            recall = bit_count(s[b + F_DISC]) * RECALL_VALUE
+            left = bit_count(hand)
             vals[A_BID + v] = recall if left <= 4 else recall * 0.3
             continue
         total = bottom + v + emperor + (0.25 if st >= 0 else 0.0)
@@ -142,7 +142,7 @@ def blind_bid(s, p, rng):
             if q == p:
                 continue
             hq = s[pb(q) + F_HAND_START]
-            cnt = popcount8(hq)
+            cnt = bit_count(hq)
             if cnt == 0:
                 continue
             if s[GOAL_OWNER + PALACE] == q:  # bids after seeing ours: assume it beats us if it can
@@ -217,7 +217,7 @@ def late_bid(s, p, rng, allow_pass):
             continue
         mask[A_BID + v] = True
         if v == 0 and st < 0:
-            vals[A_BID + v] = popcount8(s[b + F_DISC]) * RECALL_VALUE * 0.5
+            vals[A_BID + v] = bit_count(s[b + F_DISC]) * RECALL_VALUE * 0.5
             continue
         pos = _my_position(s, p, 2 * (v + bottom) + emperor, 1 if st >= 0 else 0, v)
         gain = rv[pos] if 0 <= pos < k else 0.0

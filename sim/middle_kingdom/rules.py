@@ -15,7 +15,7 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, hash_words, init_header, kernel, rng_below,
+    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, bit_count, hash_words, init_header, kernel, rng_below,
     shuffle_range,
 )
 from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
@@ -56,13 +56,6 @@ VIA_PICK, VIA_EXCHANGE, VIA_DECKDRAW, VIA_HEIR = 0, 1, 2, 3
 def pb(p):
     """Offset of seat ``p``'s player block."""
     return PL + p * PS
-
-
-@kernel(inline=True)
-def popcount8(x):
-    x = x - ((x >> 1) & 0x55)
-    x = (x & 0x33) + ((x >> 2) & 0x33)
-    return (x + (x >> 4)) & 0x0F
 
 
 @kernel(inline=True)
@@ -435,11 +428,11 @@ def harvest_eligible(s, h):
             has_zero = True
     if not has_zero:
         return False
-    left = popcount8(s[b + F_HAND])
+    left = bit_count(s[b + F_HAND])
     if left < 1:
         return False
     if s[O_HARVEST_COUNT] == 1:
-        return popcount8(s[b + F_HAND_START]) <= s[S_HARVEST_LIMIT]
+        return bit_count(s[b + F_HAND_START]) <= s[S_HARVEST_LIMIT]
     return left <= s[S_HARVEST_LIMIT]
 
 
@@ -641,7 +634,7 @@ def summon(s):
             cand = 1 << p
         elif v == best:
             cand |= 1 << p
-    if popcount8(cand) > 1:
+    if bit_count(cand) > 1:
         best = 1 << 30
         keep = 0
         for p in range(n):
@@ -654,7 +647,7 @@ def summon(s):
                     keep |= 1 << p
         cand = keep
     r = -1
-    if popcount8(cand) == 1:
+    if bit_count(cand) == 1:
         for p in range(n):
             if (cand >> p) & 1:
                 r = p
@@ -1122,7 +1115,7 @@ def determinize(s, observer, rng):
         for j in range(2):
             if s[b + F_SLOT_CARD + j] != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
                 hand = s[b + F_HAND]
-                k = rng_below(rng, 0, popcount8(hand))
+                k = rng_below(rng, 0, bit_count(hand))
                 for v in range(8):
                     if (hand >> v) & 1:
                         if k == 0:
