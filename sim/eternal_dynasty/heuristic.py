@@ -49,7 +49,7 @@ from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER, TK_TARGET,
     TK_REMOVE_OWN, TK_VOTECALL,
     apply, capped_tokens, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths,
-    ruler_field, ti, top, vote_field,
+    ruler_field, target_candidates, ti, top, vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -348,6 +348,12 @@ def default_choice(c, m2):
         b = pb(c[o + 1])
         k = min(c[b + F_BM] if stage == 3 else c[b + F_BP], N_NUM - 1)
         return A_NUM + k if k >= 0 else -1
+    if kind == TK_TARGET:  # legal_mask's A_PROV + q for each candidate q: the largest without filling the mask
+        cands = target_candidates(c, o)
+        for q in range(N_PROV - 1, -1, -1):
+            if (cands >> q) & 1:
+                return A_PROV + q
+        return -1
     legal_mask(c, m2)
     if kind == TK_DONG:
         m2[A_SKIP] = False  # Dong's gain is taken (plan item 5)
@@ -666,7 +672,9 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
         if not tried[a]:
             continue
         if a == A_SKIP and pass_unchanged:  # passing is valued as no change (plan item 5)
-            vals[a] = value_of_try(s, s, p, table, base, v, tot, work, st, fst, ls)
+            for o in range(n_colours(s)):  # value_of_try(s, s, ...): the board of table, summed in base
+                v[o] = s[pb(o) + F_SCORE] + s[pb(o) + F_COINS] + base[o]
+            vals[a] = best_gap(s, p, v)
             continue
         if first:  # the work copy, made once the estimates have left no choice to take without a try
             lookahead_copy(c, s)
