@@ -530,28 +530,25 @@ def least_best_bonus(c, p, o, keep, table, base, now, after, sums, fst, ls, rank
     q = c[o + 2]
     leader_strengths(c, ls)
     board_row(c, q, n, table, fst, ls, ranks)
-    first = -1  # the least legal amount, whose points the others are compared with (in now)
     most = -(1 << 62)
     choice = -1
+    others_change = False
     for a in range(A_NUM, A_NUM + N_NUM):
         if not keep[a]:
             continue
         dm, dp = bonus_tokens(c, o, g, a - A_NUM)
         province_after(c, g, n, q, dm, dp, sums, fst, ranks)
-        if first < 0:
-            first = a
+        if choice < 0:  # the least legal amount: the others' points are compared with its (in now)
             for r in range(n):
                 now[r] = sums[r]
-        else:
-            for r in range(n):
-                if r != p and sums[r] != now[r]:
-                    first = A_NUM + N_NUM  # another colour's points change: the board is needed
-        if first == A_NUM + N_NUM:
+        for r in range(n):
+            others_change |= r != p and sums[r] != now[r]
+        if others_change:  # the board is needed
             break
         if sums[p] > most:
             most = sums[p]
             choice = a
-    if first < A_NUM + N_NUM:
+    if not others_change:
         return choice
     board_table(c, table, fst, ls, ranks)
     board_total(c, table, base)
@@ -672,9 +669,8 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
         if not tried[a]:
             continue
         if a == A_SKIP and pass_unchanged:  # passing is valued as no change (plan item 5)
-            for o in range(n_colours(s)):  # value_of_try(s, s, ...): the board of table, summed in base
-                v[o] = s[pb(o) + F_SCORE] + s[pb(o) + F_COINS] + base[o]
-            vals[a] = best_gap(s, p, v)
+            scores_now(s, n_colours(s), base, lw[N_PROV + 2])  # value_of_try(s, s, ...)
+            vals[a] = best_gap(s, p, lw[N_PROV + 2])
             continue
         if first:  # the work copy, made once the estimates have left no choice to take without a try
             lookahead_copy(c, s)
