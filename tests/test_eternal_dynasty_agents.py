@@ -141,12 +141,13 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain, both_pools):
         if not mask[a]:
             continue
         H.restore(c, s)
+        c[L.SC_DIRTY] = 0
         R.apply(c, a)
         steps = 0
         while c[H_CURRENT] == p and steps < 12 and H.completes_effect(c[R.top(c)]):
             R.apply(c, H.default_choice(c, m2))
             steps += 1
-        bits = H.changed_provinces(c, s, R.n_colours(s))
+        bits = H.changed_provinces(c, s, R.n_colours(s), -1)
         same = bits == (1 << ((a - L.A_PQ) // 2)) or bits == 0
         for o in range(R.n_colours(s)):
             if c[R.pb(o) + L.F_SCORE] != s[R.pb(o) + L.F_SCORE] or c[R.pb(o) + L.F_COINS] != s[R.pb(o) + L.F_COINS]:
@@ -270,3 +271,102 @@ def test_the_heuristic_is_not_weaker_than_the_shortlisted_policy(n, games, bound
     docs/games/eternal_dynasty.md gives the tournament."""
     mean, low = _win_rate_difference(n, games, 53_000, [HEURISTIC, USER_KERNEL], [None, H.shortlisted])
     assert low > bound, (mean, low)
+
+
+@nb.njit
+def _unmarked_changes(s, out):
+    """Every legal choice in ``s`` tried as the heuristic tries it (its effect completed with
+    the default choices until another seat moves), with the work copy's ``SC_DIRTY`` cleared
+    before: ``out[0]`` counts the tries, ``out[1]`` those that changed a province, ``out[2]``
+    those that changed a province the rules did not mark."""
+    p = s[H_CURRENT]
+    mask = np.zeros(L.NUM_ACTIONS, np.bool_)
+    m2 = np.zeros(L.NUM_ACTIONS, np.bool_)
+    R.legal_mask(s, mask)
+    c = s.copy()
+    n = R.n_colours(s)
+    for a in range(L.NUM_ACTIONS):
+        if not mask[a]:
+            continue
+        H.restore(c, s)
+        c[L.SC_DIRTY] = 0
+        R.apply(c, a)
+        steps = 0
+        while c[H_CURRENT] == p and steps < 12 and H.completes_effect(c[R.top(c)]):
+            R.apply(c, H.default_choice(c, m2))
+            steps += 1
+        changed = H.changed_provinces(c, s, n, -1)
+        out[0] += 1
+        out[1] += changed != 0
+        out[2] += (changed & ~c[L.SC_DIRTY]) != 0
+
+
+@pytest.mark.parametrize("n,options", [(2, {}), (3, {}), (4, {}), (5, {}), (4, {"coins": "off"}),
+                                       (5, {"length": "short5"}), (3, {"length": "long3"})])
+def test_every_province_a_try_changes_is_marked(n, options):
+    """The heuristic re-scores only the provinces the rules marked in ``SC_DIRTY`` during a
+    try: every choice of random games, completed as a try is, marks each province whose
+    tokens, Leaders, Structures or marks it changed (ends of turns, rounds and Generations,
+    events and Votes included)."""
+    rng = np.random.default_rng(n)
+    out = np.zeros(3, np.int64)
+    mask = np.zeros(SPEC.num_actions, np.bool_)
+    for g in range(4):
+        s = SPEC.kernels.new_state(np.int64(9300 + 10 * n + g), np.int64(n), SPEC.encode_options(options))
+        while not SPEC.kernels.is_terminal(s):
+            _unmarked_changes(s, out)
+            SPEC.kernels.legal_mask(s, mask)
+            legal = np.flatnonzero(mask)
+            SPEC.kernels.apply(s, np.int64(legal[int(rng.integers(len(legal)))]))
+    assert out[1] > 1000
+    assert out[2] == 0, f"{out[2]} of {out[1]} tries changed a province without marking it"
+
+
+@nb.njit
+def _bounds_below_estimates(s, out):
+    """For the main action in ``s``: ``out[0]`` counts the placements, ``out[1]`` those whose
+    :func:`placement_bound` is below their estimate (the heuristic's: the token and its
+    type's own pool)."""
+    p = s[H_CURRENT]
+    mask = np.zeros(L.NUM_ACTIONS, np.bool_)
+    R.legal_mask(s, mask)
+    n = R.n_colours(s)
+    lw = np.zeros((L.N_PROV + 4, L.MAXP + 1), np.int64)
+    iw = np.zeros((10, L.MAXP + 1), np.int32)
+    ranks = np.zeros((L.N_PROV, H.RK_ROWS, L.MAXP + 1), np.int32)
+    table, sums, base, now, after = lw[:L.N_PROV], lw[L.N_PROV], lw[L.N_PROV + 1], lw[L.N_PROV + 2], lw[L.N_PROV + 3]
+    H.leader_strengths(s, iw[8:])
+    H.board_table(s, table, iw[5:8], iw[8:], ranks)
+    H.board_total(s, table, base)
+    H.scores_now(s, n, base, now)
+    b = R.pb(p)
+    mm, mp = R.capped_tokens(s, p, 1, 0, min(s[b + L.F_BM], L.N_NUM - 1), 0)
+    pm, pp = R.capped_tokens(s, p, 0, 1, 0, min(s[b + L.F_BP], L.N_NUM - 1))
+    for a in range(L.A_PQ, L.A_PROV):
+        if not mask[a]:
+            continue
+        q = (a - L.A_PQ) // 2
+        dm, dp = (mm, mp) if (a - L.A_PQ) % 2 == L.M else (pm, pp)
+        if dm != 0 and dp != 0:
+            continue
+        v = H.estimate_at(s, p, p, n, q, dm, dp, table, now, after, sums, iw[5:8], ranks)
+        out[0] += 1
+        out[1] += H.placement_bound(s, p, n, q, dm, dp, table, now, ranks) < v
+
+
+@pytest.mark.parametrize("n", [3, 5])
+@pytest.mark.parametrize("scoring", [None, (1, 4, 0, 0, 5, 3)])
+def test_a_placements_bound_is_never_below_its_estimate(n, scoring):
+    """The heuristic skips estimating a placement whose bound is below the best estimate before
+    it: sound only if the bound is never below the estimate, with the printed scoring and with
+    other values (first, second, two tied firsts, Fortress, Palace, Coin: a second worth more
+    than a first, no tie points)."""
+    out = np.zeros(2, np.int64)
+    for s in _main_action_states(n, 4, 9400 + n):
+        if scoring is not None:
+            for k, v in zip((L.K_FIRST, L.K_SECOND, L.K_TIE2, L.K_FORTRESS, L.K_PALACE, L.K_COIN), scoring):
+                s[L.DATA + L.D_CONST + k] = v
+        if H.scored_now(s):
+            _bounds_below_estimates(s, out)
+    assert out[0] > 500
+    assert out[1] == 0

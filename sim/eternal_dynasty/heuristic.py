@@ -43,7 +43,7 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked, random_legal
+from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked, lowest_bit, random_legal, rng_below
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
     TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER, TK_TARGET,
@@ -259,30 +259,24 @@ def board_row(s, q, n, table, st, ls, ranks):
 
 
 @kernel(inline=True)
-def changed_provinces(c, s, n):
-    """Bit q set when province ``q`` holds other tokens, Leaders, Structures or marks in ``c``
-    than in ``s`` (colours below ``n``; the others hold none in either).  Each colour's block
-    is compared whole first: most tries change one or two colours' blocks."""
+def changed_provinces(c, s, n, cand):
+    """Bit q set when province ``q``, one of the bits of ``cand`` (the provinces a try may
+    have changed: the work copy's ``SC_DIRTY``, cleared before it; -1: any), holds other
+    tokens, Leaders, Structures or marks in ``c`` than in ``s`` (colours below ``n``; the
+    others hold none in either)."""
     bits = 0
-    for p in range(n):
-        t = TOK + p * N_PROV * 2
-        ld = LEAD + p * N_PROV * 2
-        acc = 0
-        for i in range(N_PROV * 2):
-            acc |= (c[t + i] ^ s[t + i]) | (c[ld + i] ^ s[ld + i])
-        if acc != 0:
-            for q in range(N_PROV):
-                if c[t + q * 2] != s[t + q * 2] or c[t + q * 2 + 1] != s[t + q * 2 + 1] \
-                        or c[ld + q * 2] != s[ld + q * 2] or c[ld + q * 2 + 1] != s[ld + q * 2 + 1]:
-                    bits |= 1 << q
-    acc = 0
-    for i in range(N_PROV * 3):  # Structures and marks
-        acc |= c[STRUCT + i] ^ s[STRUCT + i]
-    if acc != 0:
-        for q in range(N_PROV):
-            if c[STRUCT + q * 2] != s[STRUCT + q * 2] or c[STRUCT + q * 2 + 1] != s[STRUCT + q * 2 + 1] \
-                    or c[MARK + q] != s[MARK + q]:
-                bits |= 1 << q
+    cand &= (1 << N_PROV) - 1
+    while cand != 0:
+        q = lowest_bit(cand)
+        cand &= cand - 1
+        same = c[STRUCT + q * 2] == s[STRUCT + q * 2] and c[STRUCT + q * 2 + 1] == s[STRUCT + q * 2 + 1] \
+            and c[MARK + q] == s[MARK + q]
+        for p in range(n):
+            t = TOK + (p * N_PROV + q) * 2
+            ld = LEAD + (p * N_PROV + q) * 2
+            same = same and c[t] == s[t] and c[t + 1] == s[t + 1] and c[ld] == s[ld] and c[ld + 1] == s[ld + 1]
+        if not same:
+            bits |= 1 << q
     return bits
 
 
@@ -307,7 +301,8 @@ def board_total(s, table, base):
 def value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls):
     """``margin(c, p)``, reusing ``table`` (the board points of ``s``, summed in ``base``) for
     the provinces the try left unchanged when both states are scored the same way (and with
-    the same Rulers, so ``s``'s Leader strengths ``ls`` hold for ``c``)."""
+    the same Rulers, so ``s``'s Leader strengths ``ls`` hold for ``c``).  ``c[SC_DIRTY]`` was
+    cleared before the try (layout.SC_DIRTY)."""
     n = n_colours(c)
     if not (scored_now(s) and scored_now(c) and same_rulers(c, s, n)):
         provisional_into(c, v, work[0], work[1], work[2], st)
@@ -317,7 +312,7 @@ def value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls):
     sums = work[3]
     for o in range(n):
         tot[o] = base[o]
-    bits = changed_provinces(c, s, n)
+    bits = changed_provinces(c, s, n, c[SC_DIRTY])
     while bits != 0:
         q = 0
         while (bits >> q) & 1 == 0:
@@ -377,6 +372,88 @@ def shortlist_placements(c, p, keep, k, both_pools, table, base, now, after, sum
         return
     estimate_placements(c, p, keep, both_pools, table, base, now, after, sums, fst, strengths, sv)
     keep_best(keep, A_PQ, A_PROV, k, sv, cand, rng)
+
+
+@kernel
+def best_placement(c, p, keep, table, base, now, after, sums, fst, ranks, rng):
+    """:func:`shortlist_placements` with ``k`` 1 and the type's own pool (plan item 6): keep
+    in ``keep`` only the placement with the best estimate (ties broken at random with ``rng``
+    as :func:`keep_best` breaks them).  A placement whose :func:`placement_bound` is below the
+    best estimate before it is not estimated: it would neither lead nor tie there, so the
+    choice and the draws from ``rng`` are those of estimating every placement."""
+    count = 0
+    for a in range(A_PQ, A_PROV):
+        count += keep[a]
+    if count <= 1:
+        return
+    n = n_colours(c)
+    b = pb(p)
+    mm, mp = capped_tokens(c, p, 1, 0, min(c[b + F_BM], N_NUM - 1), 0)
+    pm, pp = capped_tokens(c, p, 0, 1, 0, min(c[b + F_BP], N_NUM - 1))
+    scores_now(c, n, base, now)
+    best = -np.inf
+    count = 0
+    choice = -1
+    for a in range(A_PQ, A_PROV):
+        if not keep[a]:
+            continue
+        q = (a - A_PQ) // 2
+        dm, dp = (mm, mp) if (a - A_PQ) % 2 == M else (pm, pp)
+        if (dm == 0 or dp == 0) and placement_bound(c, p, n, q, dm, dp, table, now, ranks) < best:
+            continue
+        v = estimate_at(c, p, p, n, q, dm, dp, table, now, after, sums, fst, ranks)
+        if v > best:
+            best = v
+            count = 1
+            choice = a
+        elif v == best:
+            count += 1
+            if rng_below(rng, 0, count) == 0:
+                choice = a
+    for a in range(A_PQ, A_PROV):
+        keep[a] = a == choice
+
+
+@kernel(inline=True)
+def placement_bound(c, p, n, q, dm, dp, table, now, ranks):
+    """An upper bound of :func:`estimate_at` for ``p``'s own ``dm`` Military and ``dp``
+    Political tokens added to province ``q``, one of them 0 (one type ``t`` re-ranked): the
+    other type's points and Structure stay; in type ``t`` ``p`` gets at most the best of the
+    ranking's points, ``t``'s Structure, the Coin (when first in the other type) and the
+    Sacred Mountain's point (the second's points and that point when it stays below another
+    colour's strength), every other colour at least the least of them.  Sound for any
+    scoring values (tests/test_eternal_dynasty_agents.py)."""
+    rk = ranks[q]
+    t = M if dp == 0 else P
+    u = 1 - t
+    kf = dconst(c, K_FIRST)
+    ks = dconst(c, K_SECOND)
+    k2 = dconst(c, K_TIE2)
+    kc = dconst(c, K_COIN)
+    kst = dconst(c, K_FORTRESS + t) if c[STRUCT + q * 2 + t] > 0 else 0
+    ksu = dconst(c, K_FORTRESS + u) if c[STRUCT + q * 2 + u] > 0 else 0
+    fu = rk[RK_FIRST, u]
+    sacred = 1 if c[MARK + q] & MK_SACRED else 0
+    mine = rk[RK_SM + t, p] + 2 * (dm + dp)
+    above = False
+    theirs = -1e9
+    low = min(0, kf, ks, k2) + min(0, kst)
+    for o in range(n):
+        if o == p:
+            continue
+        above |= rk[RK_SM + t, o] > mine
+        v = now[o] - table[q, o] + rk[RK_PM + u, o] + low
+        if fu == o:  # first in the other type: its Structure stays, the Coin may go
+            v += ksu + min(0, kc)
+        if v > theirs:
+            theirs = v
+    if above:  # no first in t: no t Structure, no Coin
+        high = max(0, ks) + sacred
+    else:
+        high = max(0, kf, ks, k2) + max(0, kst) + sacred
+        if fu == p:
+            high += max(0, kc)
+    return now[p] - table[q, p] + rk[RK_PM + u, p] + (ksu if fu == p else 0) + high - theirs
 
 
 @kernel
@@ -643,9 +720,11 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     if scored:
         pass_unchanged = policy != EXHAUSTIVE and kind == TK_ACTION
         if pass_unchanged:  # SHORTLISTED: its 2 best placements tried; ESTIMATED: its best
-            shortlisted_policy = policy == SHORTLISTED
-            shortlist_placements(s, p, tried, SHORTLIST if shortlisted_policy else 1, shortlisted_policy, table, base,
-                                 lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths, vals, m2, rng)
+            if policy == SHORTLISTED:
+                shortlist_placements(s, p, tried, SHORTLIST, True, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot,
+                                     fst, strengths, vals, m2, rng)
+            else:
+                best_placement(s, p, tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths, rng)
             for a in range(A_PQ, A_PROV):
                 vals[a] = -1e18
     if by_estimate:  # a target or a removal: the SHORTLIST best by their estimate tried
@@ -677,6 +756,7 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
         else:
             restore(c, s)
         first = False
+        c[SC_DIRTY] = 0  # the provinces the try changes (value_of_try)
         apply(c, a)
         steps = 0
         while c[H_CURRENT] == p and steps < 12 and completes_effect(c[top(c)]):

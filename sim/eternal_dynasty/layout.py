@@ -183,7 +183,11 @@ SC_ROLLED = SC_TOPS + MAXP + 1  # resolve_event: distinct provinces rolled (4)
 SC_COUNTS = SC_ROLLED + 4  # resolve_event: per-colour counts
 SC_CARD = SC_COUNTS + MAXP + 1  # play_card: the card's effect arguments (6)
 SC_POOL = SC_CARD + 6  # determinize: card pool and its knowledge (N_DYN each)
-SCR_SIZE = SC_POOL + 2 * N_DYN - SCR
+# SC_DIRTY: bit q set by every kernel that changes province q's tokens, Leaders, Structures
+# or marks (rules.touch; all bits: many provinces).  Only ever set: a reader clears it first
+# (the heuristic in its work copy before a try, for the provinces the try may have changed).
+SC_DIRTY = SC_POOL + 2 * N_DYN
+SCR_SIZE = SC_DIRTY + 1 - SCR
 # ADJB: the adjacency in play as one bit set per province (bit r of ADJB + q: ADJ[q][r] is 1),
 # written by rules.set_adjacency_bits whenever ADJ is; derived data for the rules' kernels,
 # not part of the game (after LOG, like SCR).

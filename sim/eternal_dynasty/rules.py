@@ -505,6 +505,18 @@ def precheck_from(s, g, q, snap):
     return f
 
 
+@kernel(inline=True)
+def touch(s, q):
+    """Province ``q``'s board changed (layout.SC_DIRTY)."""
+    s[SC_DIRTY] |= 1 << q
+
+
+@kernel(inline=True)
+def touch_all(s):
+    """Any province's board may have changed (layout.SC_DIRTY)."""
+    s[SC_DIRTY] = -1
+
+
 @kernel
 def add_tokens(s, p, q, m, pp, bm, bp):
     """Add base-and-extra tokens (m, pp) and bonus tokens (bm, bp), applying the Influence
@@ -512,6 +524,7 @@ def add_tokens(s, p, q, m, pp, bm, bp):
     dm, dp = capped_tokens(s, p, m, pp, bm, bp)
     s[ti(p, q, M)] += dm
     s[ti(p, q, P)] += dp
+    touch(s, q)
 
 
 @kernel(inline=True)
@@ -567,6 +580,7 @@ def setup(s, n, options):
     while k < nq:
         q = roll_province(s)
         s[QUAR + q] = 1
+        touch(s, q)
         k += 1
     for q in range(N_PROV):
         if s[QUAR + q] == 1:
@@ -709,6 +723,7 @@ def ee_setup(s):
                 s[ti(EE, rolled[j], t)] += amount
     s[STRUCT + ee_best_province(s, M) * 2 + FORTRESS] = 1
     s[STRUCT + ee_best_province(s, P) * 2 + PALACE] = 1
+    touch_all(s)
     s[G_EE_START] = ee_best_province(s, 2)
 
 
@@ -905,6 +920,7 @@ def cleanup(s):
             s[b + F_DI] += dconst(s, K_DI_BONUS) * (s[b + F_BM] + s[b + F_BP]) + dconst(s, K_DI_CARD) * s[b + F_NDYN]
     for i in range(NCOL * N_PROV * 2):
         s[LEAD + i] = 0
+    touch_all(s)
     for p in range(n):
         b = pb(p)
         while s[b + F_NDYN] > 0:
@@ -1710,6 +1726,7 @@ def guo_options(s, p):
 def remove_n(s, v, q, t, k):
     r = min(k, s[ti(v, q, t)])
     s[ti(v, q, t)] -= r
+    touch(s, q)
     return r
 
 
@@ -1826,6 +1843,7 @@ def resolve_vote(s):
     if kind == VK_REMOVE_ALL_LEADERS:
         for i in range(NCOL * N_PROV * 2):
             s[LEAD + i] = 0
+        touch_all(s)
         return
     if kind == VK_EACH_DRAW:
         for i in range(n):  # the seats only: the EE holds no cards (D43)
@@ -1938,6 +1956,7 @@ def resolve_event(s, e):
     order = s[SC_ORDER + OR_EVENT * (MAXP + 1):SC_ORDER + (OR_EVENT + 1) * (MAXP + 1)]
     colour_order(s, s[G_FIRST], order)
     rolled = s[SC_ROLLED:SC_ROLLED + 4]
+    touch_all(s)  # an event may change any province
     if kind == EK_ROLL_EACH_REMOVE:
         roll_distinct(s, a0, rolled)
         for i in range(a0):
@@ -2400,6 +2419,7 @@ def apply(s, a):
         q = (a - A_PQ) // 2
         k = (a - A_PQ) % 2
         s[li(s[o + 2], q, k)] = 0
+        touch(s, q)
         pop(s)
     elif kind == TK_UPRISING:
         q = a - A_PROV
@@ -2415,12 +2435,14 @@ def apply(s, a):
         q = (a - A_PQ) // 2
         t = (a - A_PQ) % 2
         s[ti(p, q, t)] -= 1
+        touch(s, q)
         s[o + 2] -= 1
         if s[o + 3] == -2:
             s[o + 7] &= ~(1 << q)
     elif kind == TK_TAKE_OTHERS:
         k = a - A_NUM
         s[ti(k // 2, s[o + 3], k % 2)] -= 1
+        touch(s, s[o + 3])
         s[o + 2] -= 1
     elif kind == TK_GUO:
         q = a - A_PROV
@@ -2434,6 +2456,7 @@ def apply(s, a):
         pop(s)
         pre = precheck(s, p, q) | GF_PRE_TAKEN  # 5.4 step 1: before the Leader is placed
         s[li(p, q, k)] = 1
+        touch(s, q)
         push_typed_gain(s, p, q, typ, nn, pre)
     elif kind == TK_STRUCT:
         q = a - A_PROV
@@ -2442,6 +2465,7 @@ def apply(s, a):
         nn = s[o + 4]
         pop(s)
         s[STRUCT + q * 2 + k] = 1
+        touch(s, q)
         push_typed_gain(s, p, q, typ, nn, 0)
     elif kind == TK_MOVE_FROM:
         if a == A_SKIP:
@@ -2460,6 +2484,8 @@ def apply(s, a):
         r = s[o + 4]
         s[ti(p, q, t)] -= k
         s[ti(p, r, t)] += k
+        touch(s, q)
+        touch(s, r)
         pop(s)
     elif kind == TK_FLIP:
         pop(s)
@@ -2468,6 +2494,7 @@ def apply(s, a):
             t = (a - A_PQ) % 2
             s[ti(p, q, t)] -= 1
             s[ti(p, q, 1 - t)] += 1
+            touch(s, q)
     elif kind == TK_DONG:
         pop(s)
         if a != A_SKIP:
