@@ -370,3 +370,47 @@ def test_a_placements_bound_is_never_below_its_estimate(n, scoring):
             _bounds_below_estimates(s, out)
     assert out[0] > 500
     assert out[1] == 0
+
+
+@nb.njit
+def _cached_and_fresh_tables(s, out):
+    """``out[0]`` += 1 when the state's cached board table (heuristic.cached_board_table)
+    differs from a fresh :func:`board_table` of ``s``, rankings included."""
+    table = np.zeros((L.N_PROV, L.MAXP + 1), np.int64)
+    fresh = np.zeros((L.N_PROV, L.MAXP + 1), np.int64)
+    ranks = np.zeros((L.N_PROV, H.RK_ROWS, L.MAXP + 1), np.int32)
+    st = np.zeros((3, L.MAXP + 1), np.int32)
+    ls = np.zeros((2, L.MAXP + 1), np.int32)
+    cached = s[L.HC_RANKS:L.HC_RANKS + ranks.size].reshape(ranks.shape)
+    H.cached_board_table(s, table, st, ls, cached)
+    H.leader_strengths(s, ls)
+    H.board_table(s, fresh, st, ls, ranks)
+    out[0] += not (np.all(table == fresh) and np.all(cached == ranks))
+    out[1] += 1
+
+
+@pytest.mark.parametrize("n,options", [(2, {}), (3, {"length": "long3"}), (4, {}), (5, {})])
+def test_the_cached_board_table_is_the_board_table(n, options):
+    """The heuristic keeps the board table of the board it last scored in the state and
+    re-scores only what changed since (tokens, Leaders, Structures, marks, quarantine; all of
+    it when a Ruler or Home changes): at every decision of heuristic self-play, and after the
+    board and the Rulers are written directly, the cached table is the board table."""
+    rng = new_rng(n)
+    out = np.zeros(2, np.int64)
+    for g in range(3):
+        s = SPEC.kernels.new_state(np.int64(9500 + 10 * n + g), np.int64(n), SPEC.encode_options(options))
+        while not SPEC.kernels.is_terminal(s):
+            _cached_and_fresh_tables(s, out)
+            SPEC.kernels.apply(s, SPEC.kernels.heuristic(s, rng))
+            if g == 2 and s[R.top(s)] == R.TK_ACTION:  # written directly: a scenario's board
+                q = int(s[L.G_ROUND]) % L.N_PROV
+                s[R.ti(0, q, L.M)] += 1
+                s[L.MARK + (q + 5) % L.N_PROV] ^= L.MK_SACRED
+                _cached_and_fresh_tables(s, out)
+                s[R.ti(0, q, L.M)] -= 1
+                s[L.MARK + (q + 5) % L.N_PROV] ^= L.MK_SACRED
+                s[R.pb(1) + L.F_HOME], home = (s[R.pb(1) + L.F_HOME] + 1) % L.N_PROV, s[R.pb(1) + L.F_HOME]
+                _cached_and_fresh_tables(s, out)
+                s[R.pb(1) + L.F_HOME] = home
+    assert out[1] > 500
+    assert out[0] == 0

@@ -171,6 +171,7 @@ def province_strengths(s, q, n, ls, sm, sp):
 # each type's ranking, and (M, P) each type's sole first (-1: none).
 RK_SM, RK_SP, RK_PM, RK_PP, RK_FIRST = 0, 1, 2, 3, 4
 RK_ROWS = 5
+assert RK_ROWS == HC_ROWS  # the state's cached rankings (layout.HC_RANKS)
 
 
 @kernel(inline=True)
@@ -231,6 +232,83 @@ def board_table(s, table, st, ls, ranks):
     n = n_colours(s)
     for q in range(N_PROV):
         board_row(s, q, n, table, st, ls, ranks)
+
+
+@kernel
+def cached_board_table(s, table, st, ls, ranks):
+    """:func:`board_table` of ``s`` (and :func:`leader_strengths` in ``ls``), with ``ranks``
+    the state's own cached rankings (``s[HC_RANKS:]``): only the rows of the provinces whose
+    tokens, Leaders, Structures, marks or quarantine differ from the board the cache last
+    scored are computed, all of them when a colour's Ruler or Home differs or the state has
+    no cache yet (layout.HC); the cache then holds this board."""
+    n = n_colours(s)
+    leader_strengths(s, ls)
+    full = s[HC_VALID] != 1
+    for p in range(n):
+        full |= s[HC_RULERS + 2 * p] != s[pb(p) + F_RULER] or s[HC_RULERS + 2 * p + 1] != s[pb(p) + F_HOME]
+    bits = (1 << N_PROV) - 1 if full else board_changes(s, n)
+    hold = s[HC_TABLE:HC_TABLE + N_PROV * (MAXP + 1)]
+    while bits != 0:
+        q = lowest_bit(bits)
+        bits &= bits - 1
+        board_row(s, q, n, table, st, ls, ranks)
+        for o in range(MAXP + 1):
+            hold[q * (MAXP + 1) + o] = table[q, o]
+        if not full:
+            keep_board(s, q, n)
+    if full:
+        for i in range(BOARD_WORDS):
+            s[HC_BOARD + i] = s[TOK + i]
+        for p in range(n):
+            s[HC_RULERS + 2 * p] = s[pb(p) + F_RULER]
+            s[HC_RULERS + 2 * p + 1] = s[pb(p) + F_HOME]
+        s[HC_VALID] = 1
+    for q in range(N_PROV):
+        for o in range(MAXP + 1):
+            table[q, o] = hold[q * (MAXP + 1) + o]
+
+
+
+
+@kernel(inline=True)
+def board_changes(s, n):
+    """Bit q set when province ``q``'s board (colours below ``n``) differs from the cached
+    one (layout.HC_BOARD).  Each colour's block is compared whole first: most decisions
+    follow one or two colours' changes."""
+    bits = 0
+    d = HC_BOARD - TOK
+    for p in range(n):
+        t = TOK + p * N_PROV * 2
+        ld = LEAD + p * N_PROV * 2
+        acc = 0
+        for i in range(N_PROV * 2):
+            acc |= (s[t + i] ^ s[d + t + i]) | (s[ld + i] ^ s[d + ld + i])
+        if acc != 0:
+            for q in range(N_PROV):
+                if s[t + q * 2] != s[d + t + q * 2] or s[t + q * 2 + 1] != s[d + t + q * 2 + 1] \
+                        or s[ld + q * 2] != s[d + ld + q * 2] or s[ld + q * 2 + 1] != s[d + ld + q * 2 + 1]:
+                    bits |= 1 << q
+    acc = 0
+    for i in range(STRUCT, QUAR + N_PROV):  # Structures, marks, quarantine
+        acc |= s[i] ^ s[d + i]
+    if acc != 0:
+        for q in range(N_PROV):
+            if s[STRUCT + q * 2] != s[d + STRUCT + q * 2] or s[STRUCT + q * 2 + 1] != s[d + STRUCT + q * 2 + 1] \
+                    or s[MARK + q] != s[d + MARK + q] or s[QUAR + q] != s[d + QUAR + q]:
+                bits |= 1 << q
+    return bits
+
+
+@kernel(inline=True)
+def keep_board(s, q, n):
+    """Copy province ``q``'s board (colours below ``n``) into the cache (layout.HC_BOARD)."""
+    d = HC_BOARD - TOK
+    for p in range(n):
+        for i in (TOK + (p * N_PROV + q) * 2, LEAD + (p * N_PROV + q) * 2):
+            s[d + i] = s[i]
+            s[d + i + 1] = s[i + 1]
+    for i in (STRUCT + q * 2, STRUCT + q * 2 + 1, MARK + q, QUAR + q):
+        s[d + i] = s[i]
 
 
 @kernel(inline=True)
@@ -714,8 +792,8 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     if least_bonus:
         return least_best_bonus(s, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls, strengths)
     if scored or by_estimate:
-        leader_strengths(s, ls)
-        board_table(s, table, fst, ls, strengths)
+        strengths = s[HC_RANKS:HC_RANKS + N_PROV * RK_ROWS * (MAXP + 1)].reshape(N_PROV, RK_ROWS, MAXP + 1)
+        cached_board_table(s, table, fst, ls, strengths)
         board_total(s, table, base)
     if scored:
         pass_unchanged = policy != EXHAUSTIVE and kind == TK_ACTION

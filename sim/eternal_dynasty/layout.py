@@ -28,6 +28,8 @@ players in every clockwise order, spec 8)::
     PL          player blocks of PS ints, fields F_*
     LOG         every chance outcome in order (replays from chance outcomes alone)
     SCR         work space of the rules' kernels (not part of the game)
+    ADJB        the adjacency in play as bit sets (derived, not part of the game)
+    HC          the heuristic's board table of the board it last scored (not part of the game)
     ADJB        ADJ as one bit set per province (derived, not part of the game)
 """
 
@@ -192,7 +194,19 @@ SCR_SIZE = SC_DIRTY + 1 - SCR
 # written by rules.set_adjacency_bits whenever ADJ is; derived data for the rules' kernels,
 # not part of the game (after LOG, like SCR).
 ADJB = SCR + SCR_SIZE
-STATE_SIZE = ADJB + N_PROV
+# HC: the heuristic's board table (heuristic.cached_board_table) for the board it last
+# scored, kept with that board and its Rulers, so that a decision re-scores only the
+# provinces changed since; not part of the game (after ADJB: no kernel of the rules reads
+# it, info_key, the observations, replays and the view ignore it; a new state has none).
+HC = ADJB + N_PROV
+HC_VALID = HC  # 1: the rows below are those of the board at HC_BOARD and the Rulers at HC_RULERS
+HC_RULERS = HC + 1  # F_RULER and F_HOME of each colour (2 x NCOL)
+BOARD_WORDS = QUAR + N_PROV - TOK  # tokens, Leaders, Structures, marks, quarantine
+HC_BOARD = HC_RULERS + 2 * NCOL  # s[TOK:TOK + BOARD_WORDS] as last scored
+HC_TABLE = HC_BOARD + BOARD_WORDS  # the board table's rows (N_PROV x (MAXP + 1))
+HC_ROWS = 5  # heuristic.RK_ROWS
+HC_RANKS = HC_TABLE + N_PROV * (MAXP + 1)  # its rankings (N_PROV x HC_ROWS x (MAXP + 1))
+STATE_SIZE = HC_RANKS + N_PROV * HC_ROWS * (MAXP + 1)
 
 # Card locations
 LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_SETASIDE, LOC_OUT, LOC_DEALT, LOC_CHOSEN = range(7)
