@@ -141,12 +141,7 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain, both_pools):
         if not mask[a]:
             continue
         H.restore(c, s)
-        c[L.SC_DIRTY] = 0
-        R.apply(c, a)
-        steps = 0
-        while c[H_CURRENT] == p and steps < 12 and H.completes_effect(c[R.top(c)]):
-            R.apply(c, H.default_choice(c, m2))
-            steps += 1
+        H.play_try(c, p, a, m2)
         bits = H.changed_provinces(c, s, R.n_colours(s), -1)
         same = bits == (1 << ((a - L.A_PQ) // 2)) or bits == 0
         for o in range(R.n_colours(s)):
@@ -289,12 +284,7 @@ def _unmarked_changes(s, out):
         if not mask[a]:
             continue
         H.restore(c, s)
-        c[L.SC_DIRTY] = 0
-        R.apply(c, a)
-        steps = 0
-        while c[H_CURRENT] == p and steps < 12 and H.completes_effect(c[R.top(c)]):
-            R.apply(c, H.default_choice(c, m2))
-            steps += 1
+        H.play_try(c, p, a, m2)
         changed = H.changed_provinces(c, s, n, -1)
         out[0] += 1
         out[1] += changed != 0

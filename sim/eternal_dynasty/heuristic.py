@@ -75,6 +75,19 @@ def best_gap(s, p, v):
 
 
 @kernel(inline=True)
+def play_try(c, p, a, m2):
+    """Try ``a`` for ``p`` in the work copy ``c``: clear its ``SC_DIRTY`` (the provinces the
+    try changes, for :func:`value_of_try`), apply ``a`` and complete the effect with
+    :func:`default_choice` (``m2``: scratch) until another seat moves."""
+    c[SC_DIRTY] = 0
+    apply(c, a)
+    steps = 0
+    while c[H_CURRENT] == p and steps < 12 and completes_effect(c[top(c)]):
+        apply(c, default_choice(c, m2))
+        steps += 1
+
+
+@kernel(inline=True)
 def completes_effect(kind):
     return kind != TK_ACTION and kind != TK_VOTECALL and kind != TK_FREE and kind != TK_RULER \
         and kind != TK_DRAFT and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA \
@@ -268,8 +281,6 @@ def cached_board_table(s, table, st, ls, ranks):
             table[q, o] = hold[q * (MAXP + 1) + o]
 
 
-
-
 @kernel(inline=True)
 def board_changes(s, n):
     """Bit q set when province ``q``'s board (colours below ``n``) differs from the cached
@@ -392,10 +403,8 @@ def value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls):
         tot[o] = base[o]
     bits = changed_provinces(c, s, n, c[SC_DIRTY])
     while bits != 0:
-        q = 0
-        while (bits >> q) & 1 == 0:
-            q += 1
-        bits &= ~(1 << q)
+        q = lowest_bit(bits)
+        bits &= bits - 1
         if c[QUAR + q] != 0:
             continue
         province_points_fast(c, q, sums, fst, ls)
@@ -465,9 +474,7 @@ def best_placement(c, p, keep, table, base, now, after, sums, fst, ranks, rng):
     if count <= 1:
         return
     n = n_colours(c)
-    b = pb(p)
-    mm, mp = capped_tokens(c, p, 1, 0, min(c[b + F_BM], N_NUM - 1), 0)
-    pm, pp = capped_tokens(c, p, 0, 1, 0, min(c[b + F_BP], N_NUM - 1))
+    mm, mp, pm, pp = placement_tokens(c, p, False)
     scores_now(c, n, base, now)
     best = -np.inf
     count = 0
@@ -601,6 +608,19 @@ def province_after(c, g, n, q, dm, dp, sums, fst, ranks):
         points_of_strengths(c, q, n, fst, sums)
 
 
+@kernel(inline=True)
+def placement_tokens(c, p, both_pools):
+    """The Military and Political tokens a placement of ``p`` adds with its gain, as
+    ``rules.add_tokens`` adds them (``rules.capped_tokens``): for a Military placement, then
+    for a Political one; with its own type's whole bonus pool, or (``both_pools``) both."""
+    b = pb(p)
+    bm = min(c[b + F_BM], N_NUM - 1)
+    bp = min(c[b + F_BP], N_NUM - 1)
+    mm, mp = capped_tokens(c, p, 1, 0, bm, bp if both_pools else 0)
+    pm, pp = capped_tokens(c, p, 0, 1, bm if both_pools else 0, bp)
+    return mm, mp, pm, pp
+
+
 @kernel
 def estimate_placements(c, p, keep, both_pools, table, base, now, after, sums, fst, strengths, sv):
     """``sv[a]``: the one-province estimate of each placement ``a`` (an ``A_PQ`` action) set
@@ -609,15 +629,7 @@ def estimate_placements(c, p, keep, both_pools, table, base, now, after, sums, f
     pools, the shortlist's estimate).  ``c``: the state (read only); ``table``, ``strengths`` and ``base`` are of :func:`board_table` and
     :func:`board_total`; ``now``, ``after``, ``sums`` and ``fst`` are scratch."""
     n = n_colours(c)
-    b = pb(p)
-    bm = min(c[b + F_BM], N_NUM - 1)
-    bp = min(c[b + F_BP], N_NUM - 1)
-    if both_pools:
-        mm, mp = capped_tokens(c, p, 1, 0, bm, bp)
-        pm, pp = capped_tokens(c, p, 0, 1, bm, bp)
-    else:
-        mm, mp = capped_tokens(c, p, 1, 0, bm, 0)
-        pm, pp = capped_tokens(c, p, 0, 1, 0, bp)
+    mm, mp, pm, pp = placement_tokens(c, p, both_pools)
     scores_now(c, n, base, now)
     for a in range(A_PQ, A_PROV):
         if not keep[a]:
@@ -834,12 +846,7 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
         else:
             restore(c, s)
         first = False
-        c[SC_DIRTY] = 0  # the provinces the try changes (value_of_try)
-        apply(c, a)
-        steps = 0
-        while c[H_CURRENT] == p and steps < 12 and completes_effect(c[top(c)]):
-            apply(c, default_choice(c, m2))
-            steps += 1
+        play_try(c, p, a, m2)
         vals[a] = value_of_try(c, s, p, table, base, v, tot, work, st, fst, ls)
     return argmax_masked(vals, tried, rng, 0)
 

@@ -28,9 +28,8 @@ players in every clockwise order, spec 8)::
     PL          player blocks of PS ints, fields F_*
     LOG         every chance outcome in order (replays from chance outcomes alone)
     SCR         work space of the rules' kernels (not part of the game)
-    ADJB        the adjacency in play as bit sets (derived, not part of the game)
-    HC          the heuristic's board table of the board it last scored (not part of the game)
     ADJB        ADJ as one bit set per province (derived, not part of the game)
+    HC          the heuristic's board table of the board it last scored (not part of the game)
 """
 
 N_PROV = 18
