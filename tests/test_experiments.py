@@ -120,6 +120,23 @@ def test_cli_lists_games_and_benchmarks(capsys):
     assert "unknown benchmark 'no_such_bench'" in capsys.readouterr().err
 
 
+def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
+    """``dynasty bench engines`` times random and heuristic chunks in turn and prints the
+    heuristic's cost as the median of the rounds' ratios, inside their range."""
+    from agents.arena import HEURISTIC, RANDOM
+    from experiments.bench.engines import paired_rates
+
+    rates = paired_rates(get_game(GAME), 2, 0.2)
+    med, lo, hi, rounds = rates[HEURISTIC]["ratio"]
+    assert rounds >= 1 and lo <= med <= hi and "ratio" not in rates[RANDOM]
+    for r in rates.values():
+        assert r["played"] > 0 and r["decisions"] > r["games"] > 0 and len(r["dps"]) == rounds
+    assert main(["bench", "engines", "--game", GAME, "--seconds", "0.1", "--no-versus"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {GAME} |")]
+    assert len(rows) == len(get_game(GAME).players())
+    assert all(" rounds) |" in row for row in rows)
+
+
 def test_good_config_fills_option_defaults_and_dedupes_agents(tmp_path):
     cfg = load_config(write_toml(tmp_path / "ok.toml", base(tmp_path)))
     assert cfg.options == {**get_game(GAME).option_defaults(), "num_cards": 6}

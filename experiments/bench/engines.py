@@ -7,7 +7,9 @@ heuristic against random.
 Speeds are also given as a ratio to a fixed reference kernel (a Fisher-Yates shuffle loop)
 timed in the same process, so figures from different runs on a shared machine compare.
 ``--clock cpu`` times with the process's CPU time instead of the wall clock: on a machine
-busier than its cores, the time the process waited for a core is then left out.
+busier than its cores, the time the process waited for a core is then left out.  The heuristic's
+cost against random play is the ratio of their decisions/s in rounds of one chunk each, played
+in turn (:func:`paired_rates`): the median over the rounds, with their range.
 """
 
 from __future__ import annotations
@@ -56,12 +58,9 @@ def _random_games(spec, n, opt, games, first_seed=0, kind=RANDOM):
                       np.zeros((games, n), np.int64), np.array([kind]), np.zeros((1, N_AGENT_PARAMS)))
 
 
-def random_rate(spec, n, seconds, kind=RANDOM):
-    """Random games/s and decisions/s on one core (``kind=HEURISTIC``: heuristic self-play):
-    chunks of games (fresh seeds each), sized to take about a tenth of ``seconds``, played
-    until ``seconds`` have passed; the fastest chunk's rate is reported (timeit's convention:
-    slower chunks measure other work on a shared machine).  Chunks keep the output arrays
-    small, as the runner's do."""
+def chunk_size(spec, n, seconds, kind=RANDOM):
+    """Games in a chunk taking about a tenth of ``seconds`` (each played once, with the
+    compile out of the way)."""
     opt = spec.encode_options({})
     games, t = (500 if kind == RANDOM else 1), 0.0
     while t < seconds / 10:
@@ -69,16 +68,45 @@ def random_rate(spec, n, seconds, kind=RANDOM):
         t0 = _clock()
         _random_games(spec, n, opt, games, kind=kind)
         t = _clock() - t0
-    best, best_dps, spent, first = 0.0, 0.0, 0.0, 0
-    while spent < seconds:
-        t0 = _clock()
-        _, _, _, lengths = _random_games(spec, n, opt, games, first, kind)
-        t = _clock() - t0
-        spent += t
-        first += games
-        if games / t > best:
-            best, best_dps = games / t, games * float(lengths.mean()) / t
-    return best, best_dps, first
+    return games
+
+
+def random_rate(spec, n, seconds, kind=RANDOM):
+    """Random games/s and decisions/s on one core (``kind=HEURISTIC``: heuristic self-play):
+    chunks of games (fresh seeds each), sized to take about a tenth of ``seconds``, played
+    until ``seconds`` have passed; the fastest chunk's rates are reported (timeit's convention:
+    slower chunks measure other work on a shared machine).  Chunks keep the output arrays
+    small, as the runner's do."""
+    rates = paired_rates(spec, n, seconds, (kind,))
+    return rates[kind]["games"], rates[kind]["decisions"], rates[kind]["played"]
+
+
+def paired_rates(spec, n, seconds, kinds=(RANDOM, HEURISTIC)):
+    """The rates of :func:`random_rate` for each agent kind in ``kinds``, their chunks played
+    in turn (one chunk of each kind a round) until ``seconds`` per kind have passed, and for
+    every kind after the first its ``ratio``: the first kind's decisions/s over its own, in
+    each round, as the median and the range over the rounds.  A round's chunks run within a
+    second of each other, so a machine whose speed drifts over the run (a shared host) moves
+    both alike, which the fastest chunks of each, taken from different moments, do not."""
+    opt = spec.encode_options({})
+    games = {k: chunk_size(spec, n, seconds, k) for k in kinds}
+    out = {k: {"games": 0.0, "decisions": 0.0, "played": 0, "spent": 0.0, "dps": []} for k in kinds}
+    while min(o["spent"] for o in out.values()) < seconds:
+        for k in kinds:
+            o = out[k]
+            t0 = _clock()
+            _, _, _, lengths = _random_games(spec, n, opt, games[k], o["played"], k)
+            t = _clock() - t0
+            o["spent"] += t
+            o["played"] += games[k]
+            o["games"] = max(o["games"], games[k] / t)
+            o["decisions"] = max(o["decisions"], float(lengths.sum()) / t)
+            o["dps"].append(float(lengths.sum()) / t)
+    first = out[kinds[0]]["dps"]
+    for k in kinds[1:]:
+        r = np.array(first) / np.array(out[k]["dps"])
+        out[k]["ratio"] = (float(np.median(r)), float(r.min()), float(r.max()), len(r))
+    return out
 
 
 def heuristic_vs_random(spec, n, games):
@@ -107,7 +135,8 @@ def main(argv=None) -> int:
     print(f"reference kernel: {ref:,.0f} shuffles/s (ratios below are games per 1,000 shuffles)")
     print()
     print("| game | players | compile or cache load (s) | random games/s (1 core) | decisions/s | ratio to reference "
-          "| heuristic self-play games/s | decisions/s | ratio to reference | random / heuristic decisions/s |")
+          "| heuristic self-play games/s | decisions/s | ratio to reference "
+          "| random / heuristic decisions/s: median over rounds (range) |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         spec = get_game(name)
@@ -116,10 +145,12 @@ def main(argv=None) -> int:
             _random_games(spec, n, spec.encode_options({}), 1)
             _random_games(spec, n, spec.encode_options({}), 1, kind=HEURISTIC)
             first = _clock() - t0
-            gps, dps, _ = random_rate(spec, n, args.seconds)
-            hgps, hdps, _ = random_rate(spec, n, args.seconds, HEURISTIC)
-            print(f"| {name} | {n} | {first:.2f} | {gps:,.0f} | {dps:,.0f} | {1000 * gps / ref:.2f} "
-                  f"| {hgps:,.0f} | {hdps:,.0f} | {1000 * hgps / ref:.3f} | {dps / hdps:.1f} |", flush=True)
+            rates = paired_rates(spec, n, args.seconds)
+            r, h = rates[RANDOM], rates[HEURISTIC]
+            med, lo, hi, rounds = h["ratio"]
+            print(f"| {name} | {n} | {first:.2f} | {r['games']:,.0f} | {r['decisions']:,.0f} "
+                  f"| {1000 * r['games'] / ref:.2f} | {h['games']:,.0f} | {h['decisions']:,.0f} "
+                  f"| {1000 * h['games'] / ref:.3f} | {med:.1f} ({lo:.1f}-{hi:.1f}, {rounds} rounds) |", flush=True)
     if args.no_versus:
         return 0
     print()
