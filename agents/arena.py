@@ -229,11 +229,12 @@ def _no_trees(n_players, num_actions):
 
 @nb.njit(cache=True)
 def _act(G, U, search, state, kind, params, rng, mask, trees, p):
-    """The action of a non-random agent (unchecked) at seat ``p``; a user kernel gets the legal
-    mask filled.  ``search``: True, or None in the entry without the search (the module
-    docstring); ``trees``: the seats' reused MCTS trees (agents.mcts.seat_trees)."""
-    if kind == HEURISTIC:
-        return G.heuristic(state, rng)
+    """The action of an MCTS or user agent (unchecked) at seat ``p``; a user kernel gets the
+    legal mask filled.  ``search``: True, or None in the entry without the search (the module
+    docstring); ``trees``: the seats' reused MCTS trees (agents.mcts.seat_trees).  The
+    heuristic is called by :func:`_play_chunk` itself: a call of this function counts a
+    reference to each of its arrays (the trees' seven among them), a few per cent of a
+    heuristic decision in Eternal Dynasty (docs/performance.md)."""
     if kind == MCTS:
         if search is None:
             raise ValueError(NO_SEARCH)
@@ -302,7 +303,10 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                 status[ST_DECISION] = steps
                 status[ST_SEAT] = p
                 status[ST_ACTION] = -1
-                act = _act(G, U, search, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask, trees, p)
+                if kind == HEURISTIC:  # not through _act (its docstring)
+                    act = G.heuristic(state, rngs[2 * p:2 * p + 2])
+                else:
+                    act = _act(G, U, search, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask, trees, p)
                 decisions[g, p] += 1
                 status[ST_ACTION] = act
                 G.legal_mask(state, mask)

@@ -757,11 +757,18 @@ M_WORDS = (2 * NUM_ACTIONS + 7) // 8
 @nb.njit(cache=True, inline="always")  # into plan: a compiled level less (docs/performance.md, cold start)
 def greedy(s, p, mask, rng, policy):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor), by
-    ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the work space
-    (views of one array); the search is :func:`greedy_search`, a kernel without reference
-    counting."""
+    ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the work space;
+    :func:`work_space_search` cuts it into its arrays and searches, in a kernel without
+    reference counting (each view made here would cost two atomic operations)."""
+    buf = np.empty(LW_WORDS + F_WORDS + (s.shape[0] + CW_EXTRA + 1) // 2 + M_WORDS, np.int64)
+    return work_space_search(s, p, mask, rng, policy, buf)
+
+
+@kernel
+def work_space_search(s, p, mask, rng, policy, buf):
+    """:func:`greedy_search` in the work space ``buf`` (:func:`greedy`): views of it for the
+    board table, the values, the work copy and its scratch, and the masks."""
     cw_words = (s.shape[0] + CW_EXTRA + 1) // 2
-    buf = np.empty(LW_WORDS + F_WORDS + cw_words + M_WORDS, np.int64)
     lw = buf[:LW_WORDS].reshape(N_PROV + 4, MAXP + 1)
     fbuf = buf[LW_WORDS:LW_WORDS + F_WORDS].view(np.float64)
     cw = buf[LW_WORDS + F_WORDS:LW_WORDS + F_WORDS + cw_words].view(np.int32)[:s.shape[0] + CW_EXTRA]
