@@ -303,10 +303,11 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                 status[ST_DECISION] = steps
                 status[ST_SEAT] = p
                 status[ST_ACTION] = -1
+                rng = rngs[2 * p:2 * p + 2]
                 if kind == HEURISTIC:  # not through _act (its docstring)
-                    act = G.heuristic(state, rngs[2 * p:2 * p + 2])
+                    act = G.heuristic(state, rng)
                 else:
-                    act = _act(G, U, search, state, kind, agent_params[a], rngs[2 * p:2 * p + 2], mask, trees, p)
+                    act = _act(G, U, search, state, kind, agent_params[a], rng, mask, trees, p)
                 decisions[g, p] += 1
                 status[ST_ACTION] = act
                 G.legal_mask(state, mask)

@@ -371,7 +371,7 @@ def _cached_and_fresh_tables(s, out):
     ranks = np.zeros((L.N_PROV, H.RK_ROWS, L.MAXP + 1), np.int32)
     st = np.zeros((3, L.MAXP + 1), np.int32)
     ls = np.zeros((2, L.MAXP + 1), np.int32)
-    cached = s[L.HC_RANKS:L.HC_RANKS + ranks.size].reshape(ranks.shape)
+    cached = H.cached_ranks(s)
     H.cached_board_table(s, table, st, ls, cached)
     H.leader_strengths(s, ls)
     H.board_table(s, fresh, st, ls, ranks)

@@ -59,8 +59,8 @@ def _random_games(spec, n, opt, games, first_seed=0, kind=RANDOM):
 
 
 def chunk_size(spec, n, seconds, kind=RANDOM):
-    """Games in a chunk taking about a tenth of ``seconds`` (each played once, with the
-    compile out of the way)."""
+    """The games of a chunk of agent kind ``kind`` that takes about a tenth of ``seconds``
+    (doubled from 1,000 or 2 until one does)."""
     opt = spec.encode_options({})
     games, t = (500 if kind == RANDOM else 1), 0.0
     while t < seconds / 10:
@@ -71,26 +71,21 @@ def chunk_size(spec, n, seconds, kind=RANDOM):
     return games
 
 
-def random_rate(spec, n, seconds, kind=RANDOM):
-    """Random games/s and decisions/s on one core (``kind=HEURISTIC``: heuristic self-play):
-    chunks of games (fresh seeds each), sized to take about a tenth of ``seconds``, played
-    until ``seconds`` have passed; the fastest chunk's rates are reported (timeit's convention:
-    slower chunks measure other work on a shared machine).  Chunks keep the output arrays
-    small, as the runner's do."""
-    rates = paired_rates(spec, n, seconds, (kind,))
-    return rates[kind]["games"], rates[kind]["decisions"], rates[kind]["played"]
-
-
 def paired_rates(spec, n, seconds, kinds=(RANDOM, HEURISTIC)):
-    """The rates of :func:`random_rate` for each agent kind in ``kinds``, their chunks played
-    in turn (one chunk of each kind a round) until ``seconds`` per kind have passed, and for
-    every kind after the first its ``ratio``: the first kind's decisions/s over its own, in
-    each round, as the median and the range over the rounds.  A round's chunks run within a
-    second of each other, so a machine whose speed drifts over the run (a shared host) moves
-    both alike, which the fastest chunks of each, taken from different moments, do not."""
+    """Games/s and decisions/s on one core of each agent kind in ``kinds`` (RANDOM: random
+    play, HEURISTIC: heuristic self-play): chunks of games (fresh seeds each), sized to take
+    about a tenth of ``seconds``, one chunk of each kind a round, played until ``seconds`` per
+    kind have passed.  Each kind's ``games`` and ``decisions`` are its fastest chunk's
+    (timeit's convention: slower chunks measure other work on a shared machine), ``played``
+    its games and ``dps`` its chunks' decisions/s; every kind after the first also has its
+    ``ratio``: the first kind's decisions/s over its own in each round, as (median, least,
+    greatest, rounds).  A round's chunks run within a second of each other, so a machine
+    whose speed drifts over the run (a shared host) moves both alike, which the fastest chunks
+    of each, taken from different moments, do not.  Chunks keep the output arrays small, as
+    the runner's do."""
     opt = spec.encode_options({})
     games = {k: chunk_size(spec, n, seconds, k) for k in kinds}
-    out = {k: {"games": 0.0, "decisions": 0.0, "played": 0, "spent": 0.0, "dps": []} for k in kinds}
+    out = {k: {"games": 0.0, "played": 0, "spent": 0.0, "dps": []} for k in kinds}
     while min(o["spent"] for o in out.values()) < seconds:
         for k in kinds:
             o = out[k]
@@ -100,8 +95,9 @@ def paired_rates(spec, n, seconds, kinds=(RANDOM, HEURISTIC)):
             o["spent"] += t
             o["played"] += games[k]
             o["games"] = max(o["games"], games[k] / t)
-            o["decisions"] = max(o["decisions"], float(lengths.sum()) / t)
             o["dps"].append(float(lengths.sum()) / t)
+    for o in out.values():
+        o["decisions"] = max(o["dps"])
     first = out[kinds[0]]["dps"]
     for k in kinds[1:]:
         r = np.array(first) / np.array(out[k]["dps"])

@@ -250,7 +250,7 @@ def board_table(s, table, st, ls, ranks):
 @kernel
 def cached_board_table(s, table, st, ls, ranks):
     """:func:`board_table` of ``s`` (and :func:`leader_strengths` in ``ls``), with ``ranks``
-    the state's own cached rankings (``s[HC_RANKS:]``): only the rows of the provinces whose
+    the state's own cached rankings (:func:`cached_ranks`): only the rows of the provinces whose
     tokens, Leaders, Structures, marks or quarantine differ from the board the cache last
     scored are computed, all of them when a colour's Ruler or Home differs or the state has
     no cache yet (layout.HC); the cache then holds this board."""
@@ -279,6 +279,12 @@ def cached_board_table(s, table, st, ls, ranks):
     for q in range(N_PROV):
         for o in range(MAXP + 1):
             table[q, o] = hold[q * (MAXP + 1) + o]
+
+
+@kernel(inline=True)
+def cached_ranks(s):
+    """The state's cached rankings (layout.HC_RANKS) as :func:`board_table`'s ``ranks``."""
+    return s[HC_RANKS:HC_RANKS + N_PROV * RK_ROWS * (MAXP + 1)].reshape(N_PROV, RK_ROWS, MAXP + 1)
 
 
 @kernel(inline=True)
@@ -760,19 +766,25 @@ def greedy(s, p, mask, rng, policy):
     ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the work space;
     :func:`work_space_search` cuts it into its arrays and searches, in a kernel without
     reference counting (each view made here would cost two atomic operations)."""
-    buf = np.empty(LW_WORDS + F_WORDS + (s.shape[0] + CW_EXTRA + 1) // 2 + M_WORDS, np.int64)
+    buf = np.empty(LW_WORDS + F_WORDS + cw_words(s) + M_WORDS, np.int64)
     return work_space_search(s, p, mask, rng, policy, buf)
+
+
+@kernel(inline=True)
+def cw_words(s):
+    """The int64 words of the work space that hold the work copy of ``s`` and its scratch."""
+    return (s.shape[0] + CW_EXTRA + 1) // 2
 
 
 @kernel
 def work_space_search(s, p, mask, rng, policy, buf):
     """:func:`greedy_search` in the work space ``buf`` (:func:`greedy`): views of it for the
     board table, the values, the work copy and its scratch, and the masks."""
-    cw_words = (s.shape[0] + CW_EXTRA + 1) // 2
+    words = cw_words(s)
     lw = buf[:LW_WORDS].reshape(N_PROV + 4, MAXP + 1)
     fbuf = buf[LW_WORDS:LW_WORDS + F_WORDS].view(np.float64)
-    cw = buf[LW_WORDS + F_WORDS:LW_WORDS + F_WORDS + cw_words].view(np.int32)[:s.shape[0] + CW_EXTRA]
-    mbuf = buf[LW_WORDS + F_WORDS + cw_words:].view(np.bool_)
+    cw = buf[LW_WORDS + F_WORDS:LW_WORDS + F_WORDS + words].view(np.int32)[:s.shape[0] + CW_EXTRA]
+    mbuf = buf[LW_WORDS + F_WORDS + words:].view(np.bool_)
     for i in range(LW_WORDS):
         buf[i] = 0
     for a in range(F_WORDS):
@@ -811,7 +823,7 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     if least_bonus:
         return least_best_bonus(s, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls, strengths)
     if scored or by_estimate:
-        strengths = s[HC_RANKS:HC_RANKS + N_PROV * RK_ROWS * (MAXP + 1)].reshape(N_PROV, RK_ROWS, MAXP + 1)
+        strengths = cached_ranks(s)
         cached_board_table(s, table, fst, ls, strengths)
         board_total(s, table, base)
     if scored:
