@@ -522,23 +522,87 @@ def clear_mask(out, size):
         out[i] = False
 
 
+@nb.extending.intrinsic
+def _bits64(typingctx, mask, i):
+    """The 64 entries ``mask[i:i + 64]`` of a C-contiguous bool array as the bits of one
+    ``uint64`` (bit ``j``: entry ``i + j``), compared at once (a vector compare and its
+    move-mask); the caller keeps ``i + 64 <= len(mask)``."""
+    sig = nb.types.uint64(mask, nb.types.intp)
+
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        vt = llvmlite.ir.VectorType(llvmlite.ir.IntType(8), 64)
+        v = builder.load(builder.bitcast(builder.gep(ary.data, [args[1]]), vt.as_pointer()), align=1)
+        return builder.bitcast(builder.icmp_unsigned("!=", v, llvmlite.ir.Constant(vt, None)),
+                               llvmlite.ir.IntType(64))
+    return sig, codegen
+
+
+_PAIRS = np.uint64(0x5555555555555555)
+_QUADS = np.uint64(0x3333333333333333)
+_NIBBLES = np.uint64(0x0F0F0F0F0F0F0F0F)
+_SPREAD = np.uint64(0x8040201008040201)
+_LOW7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+
+
+@kernel(inline=True)
+def _bytes_at_most(sums, left):
+    """The bytes of ``sums`` (each below 0x80) at most ``left`` (0 to 127): each byte of
+    ``0x80 + left`` minus a byte keeps its top bit when the byte is at most ``left``."""
+    return bit_count((((np.uint64(left) * BYTE_SUM) | HIGH_BITS) - sums) & HIGH_BITS)
+
+
+@kernel(inline=True)
+def _kth_in_bytes(word, left):
+    """The index of the True entry with ``left`` True entries before it among the 8 bool bytes
+    (0 or 1) of ``word``: multiplying by 0x0101...01 puts their running sums in its bytes, and
+    the entries before the drawn one are those whose running sum is at most ``left``."""
+    return _bytes_at_most(word * BYTE_SUM, left)
+
+
 @kernel(inline=True)
 def random_of_legal(mask, n, buf, off):
     """As :func:`random_legal` when the number ``n`` of True entries is known (``legal_mask``
     returns it): one pass instead of two, the same draw.
 
-    The drawn entry is the ``k``-th True one, so its index is the number of entries whose
-    running count of True entries is at most ``k``; that is summed without a branch on the
-    draw (each would be mispredicted about once a pick, which cost more than the pass).  A
-    bool is one byte, 0 or 1, so multiplying 8 entries read as one word by 0x0101...01 puts
-    their running sums in its bytes (the total in the top one): the pass counts the words
-    wholly before the entry, then the entries before it in its word, comparing the 8 running
-    sums at once (each byte of ``0x80 + left`` minus a sum keeps its top bit when the sum is at
-    most ``left``)."""
+    The drawn entry is the ``k``-th True one, found without a branch on the draw (each would
+    be mispredicted about once a pick, which cost more than the pass).  A mask of 64 entries
+    or more is read 64 entries at a time as the bits of a word (:func:`_bits64`; the last
+    64 entries of the mask, shifted down, for its tail): the word holding the drawn entry is
+    chosen by the running count of its bits, its bytes' bit counts (the SWAR popcount) summed
+    by one multiplication give the byte holding it, and that byte, spread back into 8 bool
+    bytes, gives the entry (:func:`_kth_in_bytes`).  A shorter mask is read 8 entries at a
+    time: the words wholly before the entry are counted, then the entries before it in its
+    word (:func:`_kth_in_bytes`)."""
     if n == 0:
         return -1
     k = rng_below(buf, off, n)
     size = mask.shape[0]
+    if size >= 64:
+        nc = (size + 63) // 64
+        rest = k  # the draw less the True entries of the chunks before
+        bits = np.uint64(0)  # the chunk holding the drawn entry: its bits, first entry, rank
+        start = np.int64(0)
+        left = np.int64(0)
+        for c in range(nc):
+            if c < nc - 1:
+                b = _bits64(mask, 64 * c)
+            else:
+                b = _bits64(mask, size - 64) >> np.uint64(64 * nc - size)
+            cnt = bit_count(b)
+            here = np.uint64(rest) < np.uint64(cnt)
+            bits = b if here else bits
+            start = 64 * c if here else start
+            left = rest if here else left
+            rest -= cnt
+        s = bits - ((bits >> np.uint64(1)) & _PAIRS)
+        s = (s & _QUADS) + ((s >> np.uint64(2)) & _QUADS)
+        sums = ((s + (s >> np.uint64(4))) & _NIBBLES) * BYTE_SUM  # byte j: bits in bytes 0..j
+        j = _bytes_at_most(sums, left)  # the bytes wholly before the drawn entry
+        shift = np.uint64(8 * j)
+        left -= np.int64(((sums << np.uint64(8)) >> shift) & np.uint64(0xFF))
+        word = ((((bits >> shift) & np.uint64(0xFF)) * BYTE_SUM & _SPREAD) + _LOW7) & HIGH_BITS
+        return start + 8 * j + _kth_in_bytes(word >> np.uint64(7), left)
     if size < 8:
         for i in range(size):
             k -= mask[i]
@@ -555,15 +619,13 @@ def random_of_legal(mask, n, buf, off):
         le = np.int64(seen <= k)
         before += le
         base += c * le
-    left = np.uint64(k - base)  # True entries before it in its word: 0 to 7
     if before < nw:
         start = 8 * before
         word = _load8(mask, start)
     else:  # past the last whole word: the mask's last 8 entries, shifted down to those
         start = 8 * nw
         word = _load8(mask, size - 8) >> np.uint64(8 * (start + 8 - size))
-    below = (((left * BYTE_SUM) | HIGH_BITS) - word * BYTE_SUM) & HIGH_BITS
-    return start + np.int64(((below >> np.uint64(7)) * BYTE_SUM) >> np.uint64(56))
+    return start + _kth_in_bytes(word, k - base)
 
 
 @kernel

@@ -1,7 +1,8 @@
 """The random pick every random agent, rollout and runner uses (sim.core.random_of_legal and
-random_legal): it reads the mask 8 entries at a time, and must still return exactly the
-``k``-th legal action for the RNG's draw ``k``, whatever the mask's length (whole words, a
-tail past the last word, fewer than 8 entries) and wherever the legal actions lie."""
+random_legal): it reads a mask of 64 entries or more 64 at a time as the bits of a word, a
+shorter one 8 at a time, and must still return exactly the ``k``-th legal action for the RNG's
+draw ``k``, whatever the mask's length (whole chunks, a tail past the last chunk, fewer than 8
+entries) and wherever the legal actions lie."""
 
 import numba as nb
 import numpy as np
@@ -31,9 +32,9 @@ def _picks(masks, sizes, seed):
 
 def _masks(count, seed):
     gen = np.random.default_rng(seed)
-    sizes = np.concatenate([[1, 2, 7, 8, 9, 15, 16, 17, 23, 97, 140, 148],
-                            gen.integers(1, 161, count - 12)])
-    masks = np.zeros((count, 160), np.bool_)
+    sizes = np.concatenate([[1, 2, 7, 8, 9, 15, 16, 17, 23, 63, 64, 65, 97, 127, 128, 129, 140, 148, 192, 200],
+                            gen.integers(1, 201, count - 20)])
+    masks = np.zeros((count, 200), np.bool_)
     for i, size in enumerate(sizes):
         kind = i % 4
         if kind == 0:  # sparse, like most decisions
@@ -57,6 +58,7 @@ def test_pick_is_the_kth_legal_action(seed):
         assert out[i, 1] == want and out[i, 2] == want, (i, sizes[i], out[i], want)
     # the cases above were reached: tails, short masks, last entries, empty masks
     assert (out[:, 1] >= 8 * (sizes // 8)).sum() > 500
+    assert ((sizes >= 64) & (out[:, 1] >= 64 * (sizes // 64))).sum() > 500
     assert ((sizes < 8) & (out[:, 1] >= 0)).sum() > 20
     assert (out[:, 1] == sizes - 1).sum() > 1000
     assert (out[:, 1] == -1).sum() > 0
