@@ -137,6 +137,24 @@ def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
     assert all(" rounds) |" in row for row in rows)
 
 
+def test_compare_benchmark_times_the_same_games_in_two_trees(capsys):
+    """``dynasty bench compare`` plays the same chunks in a worker per tree and says whether
+    their games were the same: this tree against itself (its own numba cache) gives the same
+    games and a ratio near 1; a revision git cannot check out and an unknown game are errors."""
+    cache = os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
+    assert main(["bench", "compare", "--base-tree", str(ROOT), "--base-cache", cache, "--game", f"{GAME}:2",
+                 "--rounds", "4", "--seconds", "0.4"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {GAME} | 2 |")]
+    assert len(rows) == 1 and rows[0].endswith("| yes |")
+    median = float(rows[0].split("|")[4].split()[0])
+    assert 0.3 < median < 3  # the same code: far from a real change's ratio only by noise
+    with pytest.raises(SystemExit, match="cannot check out 'no-such-revision'"):
+        main(["bench", "compare", "--base", "no-such-revision", "--game", GAME])
+    with pytest.raises(SystemExit, match="unknown game 'no_such_game'"):
+        main(["bench", "compare", "--base-tree", str(ROOT), "--game", "no_such_game"])
+    assert main(["bench", "compare"]) == 0 and "nothing to compare with" in capsys.readouterr().out
+
+
 def test_good_config_fills_option_defaults_and_dedupes_agents(tmp_path):
     cfg = load_config(write_toml(tmp_path / "ok.toml", base(tmp_path)))
     assert cfg.options == {**get_game(GAME).option_defaults(), "num_cards": 6}
