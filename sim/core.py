@@ -561,6 +561,23 @@ def _kth_in_bytes(word, left):
 
 
 @kernel(inline=True)
+def nth_bit(m, r):
+    """The index of the set bit of ``m`` (a 64-bit set) with ``r`` set bits below it (``r`` less
+    than its set bits), without a branch: the bytes' bit counts (the SWAR popcount) summed by
+    one multiplication give the byte holding it, and that byte, spread into 8 bool bytes,
+    gives the bit (:func:`_kth_in_bytes`)."""
+    bits = np.uint64(m)
+    s = bits - ((bits >> np.uint64(1)) & _PAIRS)
+    s = (s & _QUADS) + ((s >> np.uint64(2)) & _QUADS)
+    sums = ((s + (s >> np.uint64(4))) & _NIBBLES) * BYTE_SUM  # byte j: bits in bytes 0..j
+    j = _bytes_at_most(sums, r)  # the bytes wholly below the bit
+    shift = np.uint64(8 * j)
+    left = np.int64(r) - np.int64(((sums << np.uint64(8)) >> shift) & np.uint64(0xFF))
+    word = ((((bits >> shift) & np.uint64(0xFF)) * BYTE_SUM & _SPREAD) + _LOW7) & HIGH_BITS
+    return 8 * j + _kth_in_bytes(word >> np.uint64(7), left)
+
+
+@kernel(inline=True)
 def random_of_legal(mask, n, buf, off):
     """As :func:`random_legal` when the number ``n`` of True entries is known (``legal_mask``
     returns it): one pass instead of two, the same draw.
@@ -569,9 +586,7 @@ def random_of_legal(mask, n, buf, off):
     be mispredicted about once a pick, which cost more than the pass).  A mask of 64 entries
     or more is read 64 entries at a time as the bits of a word (:func:`_bits64`; the last
     64 entries of the mask, shifted down, for its tail): the word holding the drawn entry is
-    chosen by the running count of its bits, its bytes' bit counts (the SWAR popcount) summed
-    by one multiplication give the byte holding it, and that byte, spread back into 8 bool
-    bytes, gives the entry (:func:`_kth_in_bytes`).  A shorter mask is read 8 entries at a
+    chosen by the running count of its bits, and :func:`nth_bit` finds the entry in it.  A shorter mask is read 8 entries at a
     time: the words wholly before the entry are counted, then the entries before it in its
     word (:func:`_kth_in_bytes`)."""
     if n == 0:
@@ -595,14 +610,7 @@ def random_of_legal(mask, n, buf, off):
             start = 64 * c if here else start
             left = rest if here else left
             rest -= cnt
-        s = bits - ((bits >> np.uint64(1)) & _PAIRS)
-        s = (s & _QUADS) + ((s >> np.uint64(2)) & _QUADS)
-        sums = ((s + (s >> np.uint64(4))) & _NIBBLES) * BYTE_SUM  # byte j: bits in bytes 0..j
-        j = _bytes_at_most(sums, left)  # the bytes wholly before the drawn entry
-        shift = np.uint64(8 * j)
-        left -= np.int64(((sums << np.uint64(8)) >> shift) & np.uint64(0xFF))
-        word = ((((bits >> shift) & np.uint64(0xFF)) * BYTE_SUM & _SPREAD) + _LOW7) & HIGH_BITS
-        return start + 8 * j + _kth_in_bytes(word >> np.uint64(7), left)
+        return start + nth_bit(bits, left)
     if size < 8:
         for i in range(size):
             k -= mask[i]

@@ -8,7 +8,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from sim.core import new_rng, random_legal, random_of_legal, rng_below
+from sim.core import new_rng, nth_bit, random_legal, random_of_legal, rng_below
 
 
 @nb.njit(cache=True)
@@ -77,3 +77,27 @@ def test_pick_is_uniform():
     # 5 standard deviations of a binomial count
     assert np.all(np.abs(counts - expected) < 5 * np.sqrt(expected * (1 - 1 / len(legal))))
     assert counts.sum() == reps
+
+
+@nb.njit(cache=True)
+def _nth_bits(sets, ranks):
+    out = np.zeros(sets.shape[0], np.int64)
+    for i in range(sets.shape[0]):
+        out[i] = nth_bit(sets[i], ranks[i])
+    return out
+
+
+def test_nth_bit_is_the_rank_th_member_of_the_set():
+    """sim.core.nth_bit (the card drawn from a deck kept as a bit set, the entry within a
+    64-entry chunk of a mask): the member with ``r`` members below it, for sets of every size
+    (one member, all 64, the top bit) and every rank."""
+    gen = np.random.default_rng(3)
+    sets = gen.integers(0, 2**63, 20_000, dtype=np.int64) & gen.integers(0, 2**63, 20_000, dtype=np.int64)
+    sets[:64] = np.int64(1) << np.arange(64, dtype=np.int64)  # one member, the top bit (the sign bit) included
+    sets[64] = -1  # all 64
+    sets[sets == 0] = 5
+    members = [np.flatnonzero([(int(x) >> b) & 1 for b in range(64)]) for x in sets]
+    ranks = np.array([gen.integers(len(m)) for m in members], np.int64)
+    ranks[64] = 63
+    out = _nth_bits(sets, ranks)
+    assert all(out[i] == members[i][ranks[i]] for i in range(len(sets)))

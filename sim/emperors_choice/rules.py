@@ -17,7 +17,7 @@ import numpy as np
 
 from sim.core import (
     kernel, FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, fnv_words, hash64, init_header,
-    rng_below, rng_next, rng_seed,
+    nth_bit, rng_below, rng_next, rng_seed,
 )
 from sim.core import bit_count as card_count, lowest_bit as lowest_card
 from sim.emperors_choice.layout import *  # noqa: F401,F403
@@ -218,12 +218,11 @@ def pick_weighted(s, kind, off, k):
         s[G_LOG_N] += 1
     else:
         r = rng_below(s, H_RNG_LO, total)
-        t = 0
+        t = 0  # the items whose counts, with those before them, end at or before r (no branch on r)
+        run = 0
         for i in range(k):
-            if r < s[off + i]:
-                t = i
-                break
-            r -= s[off + i]
+            run += s[off + i]
+            t += np.int64(run <= r)
         log_outcome(s, kind, t)
     s[off + t] -= 1
     return t
@@ -249,14 +248,7 @@ def draw_card(s):
         s[LOGK + s[G_LOG_N]] = CH_CARD
         s[G_LOG_N] += 1
         return c
-    r = rng_below(s, H_RNG_LO, n_deck)  # the r-th card of the deck in card-id order
-    low = card_count(deck & 0xFFFFFFFF)
-    if r >= low:  # among cards 32-63
-        r -= low
-        deck &= ~np.int64(0xFFFFFFFF)
-    for _ in range(r):
-        deck &= deck - 1
-    c = lowest_card(deck)
+    c = nth_bit(deck, rng_below(s, H_RNG_LO, n_deck))  # the r-th card of the deck in card-id order
     log_outcome(s, CH_CARD, c)
     return c
 
