@@ -586,9 +586,9 @@ def random_of_legal(mask, n, buf, off):
     be mispredicted about once a pick, which cost more than the pass).  A mask of 64 entries
     or more is read 64 entries at a time as the bits of a word (:func:`_bits64`; the last
     64 entries of the mask, shifted down, for its tail): the word holding the drawn entry is
-    chosen by the running count of its bits, and :func:`nth_bit` finds the entry in it.  A shorter mask is read 8 entries at a
-    time: the words wholly before the entry are counted, then the entries before it in its
-    word (:func:`_kth_in_bytes`)."""
+    chosen by the running count of its bits, and :func:`nth_bit` finds the entry in it.  A
+    shorter mask is read 8 entries at a time: the words wholly before the entry are counted,
+    then the entries before it in its word (:func:`_kth_in_bytes`)."""
     if n == 0:
         return -1
     k = rng_below(buf, off, n)
