@@ -561,10 +561,9 @@ def _kth_in_bytes(word, left):
 
 
 @kernel(inline=True)
-def nth_bit(m, r):
-    """The index of the set bit of ``m`` (a 64-bit set) with ``r`` set bits below it (``r`` less
-    than its set bits), without a branch: the bytes' bit counts (the SWAR popcount) summed by
-    one multiplication give the byte holding it, and that byte, spread into 8 bool bytes,
+def _nth_bit_swar(m, r):
+    """:func:`nth_bit` without BMI2: the bytes' bit counts (the SWAR popcount) summed by one
+    multiplication give the byte holding the bit, and that byte, spread into 8 bool bytes,
     gives the bit (:func:`_kth_in_bytes`)."""
     bits = np.uint64(m)
     s = bits - ((bits >> np.uint64(1)) & _PAIRS)
@@ -575,6 +574,47 @@ def nth_bit(m, r):
     left = np.int64(r) - np.int64(((sums << np.uint64(8)) >> shift) & np.uint64(0xFF))
     word = ((((bits >> shift) & np.uint64(0xFF)) * BYTE_SUM & _SPREAD) + _LOW7) & HIGH_BITS
     return 8 * j + _kth_in_bytes(word >> np.uint64(7), left)
+
+
+@nb.extending.intrinsic
+def _pdep(typingctx, src, mask):
+    """BMI2's parallel bit deposit of the ``uint64`` values: the low bits of ``src`` placed, in
+    order, at the set bits of ``mask``."""
+    def codegen(context, builder, signature, args):
+        i64 = llvmlite.ir.IntType(64)
+        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=llvmlite.ir.FunctionType(i64, [i64, i64]))
+        return builder.call(fn, args)
+    return nb.types.uint64(nb.types.uint64, nb.types.uint64), codegen
+
+
+@kernel(inline=True)
+def _nth_bit_pdep(m, r):
+    """:func:`nth_bit` with BMI2: the bit ``1 << r`` deposited into ``m`` lands on the member."""
+    return lowest_bit(_pdep(np.uint64(1) << np.uint64(r), np.uint64(m)))
+
+
+def fast_pdep(cpu_name=None, features=None) -> bool:
+    """Whether numba compiles for a CPU with a fast BMI2 ``pdep``: the host's (numba's default
+    target) with the ``bmi2`` feature, except AMD's before Zen 3 (``znver1``, ``znver2`` and
+    the ``bdver`` family), where it is microcoded and takes hundreds of cycles.  A target set
+    through ``NUMBA_CPU_NAME`` or ``NUMBA_CPU_FEATURES`` (a cache for other machines) gets the
+    portable code."""
+    from numba.core import config
+
+    if cpu_name is None:
+        if config.CPU_NAME is not None or config.CPU_FEATURES is not None:
+            return False
+        from llvmlite import binding
+
+        cpu_name, features = binding.get_host_cpu_name(), binding.get_host_cpu_features()
+    return bool(features.get("bmi2", False)) and cpu_name not in ("znver1", "znver2") \
+        and not cpu_name.startswith("bdver")
+
+
+# The index of the set bit of ``m`` (a 64-bit set) with ``r`` set bits below it (``r`` less
+# than its set bits), without a branch on ``r``: one ``pdep`` where it is fast, else the SWAR
+# select (the same result; tests/test_random_pick.py checks both).
+nth_bit = _nth_bit_pdep if fast_pdep() else _nth_bit_swar
 
 
 @kernel(inline=True)

@@ -140,14 +140,15 @@ def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
 def test_compare_benchmark_times_the_same_games_in_two_trees(capsys):
     """``dynasty bench compare`` plays the same chunks in a worker per tree and says whether
     their games were the same: this tree against itself (its own numba cache) gives the same
-    games and a ratio near 1; a revision git cannot check out and an unknown game are errors."""
+    games and a ratio near 1, per chunk and per decision; a revision git cannot check out and an unknown game are errors."""
     cache = os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
     assert main(["bench", "compare", "--base-tree", str(ROOT), "--base-cache", cache, "--game", f"{GAME}:2",
                  "--rounds", "4", "--seconds", "0.4"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {GAME} | 2 |")]
     assert len(rows) == 1 and rows[0].endswith("| yes |")
-    median = float(rows[0].split("|")[4].split()[0])
+    median, per_decision = (float(rows[0].split("|")[i].split()[0]) for i in (4, 5))
     assert 0.3 < median < 3  # the same code: far from a real change's ratio only by noise
+    assert per_decision == pytest.approx(median, rel=1e-9)  # the same games: the same decisions
     with pytest.raises(SystemExit, match="cannot check out 'no-such-revision'"):
         main(["bench", "compare", "--base", "no-such-revision", "--game", GAME])
     assert main(["bench", "compare", "--base-tree", str(ROOT), "--game", "no_such_game"]) == 2

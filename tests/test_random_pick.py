@@ -8,7 +8,9 @@ import numba as nb
 import numpy as np
 import pytest
 
-from sim.core import new_rng, nth_bit, random_legal, random_of_legal, rng_below
+from llvmlite import binding
+
+from sim.core import _nth_bit_pdep, _nth_bit_swar, fast_pdep, new_rng, nth_bit, random_legal, random_of_legal, rng_below
 
 
 @nb.njit(cache=True)
@@ -79,18 +81,25 @@ def test_pick_is_uniform():
     assert counts.sum() == reps
 
 
-@nb.njit(cache=True)
-def _nth_bits(sets, ranks):
-    out = np.zeros(sets.shape[0], np.int64)
-    for i in range(sets.shape[0]):
-        out[i] = nth_bit(sets[i], ranks[i])
-    return out
+def _nth_bits_with(select):
+    @nb.njit
+    def run(sets, ranks):
+        out = np.zeros(sets.shape[0], np.int64)
+        for i in range(sets.shape[0]):
+            out[i] = select(sets[i], ranks[i])
+        return out
+    return run
 
 
-def test_nth_bit_is_the_rank_th_member_of_the_set():
+# the portable select always; BMI2's wherever the host has the instruction (fast or not)
+SELECTS = [_nth_bit_swar] + ([_nth_bit_pdep] if binding.get_host_cpu_features().get("bmi2", False) else [])
+
+
+@pytest.mark.parametrize("select", SELECTS, ids=lambda f: f.__name__)
+def test_nth_bit_is_the_rank_th_member_of_the_set(select):
     """sim.core.nth_bit (the card drawn from a deck kept as a bit set, the entry within a
-    64-entry chunk of a mask): the member with ``r`` members below it, for sets of every size
-    (one member, all 64, the top bit) and every rank."""
+    64-entry chunk of a mask), in both its forms: the member with ``r`` members below it, for
+    sets of every size (one member, all 64, the top bit) and every rank."""
     gen = np.random.default_rng(3)
     sets = gen.integers(0, 2**63, 20_000, dtype=np.int64) & gen.integers(0, 2**63, 20_000, dtype=np.int64)
     sets[:64] = np.int64(1) << np.arange(64, dtype=np.int64)  # one member, the top bit (the sign bit) included
@@ -99,5 +108,15 @@ def test_nth_bit_is_the_rank_th_member_of_the_set():
     members = [np.flatnonzero([(int(x) >> b) & 1 for b in range(64)]) for x in sets]
     ranks = np.array([gen.integers(len(m)) for m in members], np.int64)
     ranks[64] = 63
-    out = _nth_bits(sets, ranks)
+    out = _nth_bits_with(select)(sets, ranks)
     assert all(out[i] == members[i][ranks[i]] for i in range(len(sets)))
+
+
+def test_nth_bit_takes_pdep_only_where_it_is_fast():
+    """BMI2's ``pdep`` is chosen for CPUs that run it in a few cycles and never for those
+    that lack it or microcode it (AMD before Zen 3), nor for a target set by hand; the
+    host's choice is the one ``nth_bit`` took."""
+    assert fast_pdep("znver4", {"bmi2": True}) and fast_pdep("skylake", {"bmi2": True})
+    assert not fast_pdep("znver2", {"bmi2": True}) and not fast_pdep("bdver4", {"bmi2": True})
+    assert not fast_pdep("x86-64", {"bmi2": False}) and not fast_pdep("x86-64", {})
+    assert nth_bit is (_nth_bit_pdep if fast_pdep() else _nth_bit_swar)

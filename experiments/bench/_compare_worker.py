@@ -3,7 +3,8 @@ measures, so ``sim`` and ``agents`` are that tree's (any revision with ``agents.
 
 It reads one chunk a line from stdin, ``GAME PLAYERS GAMES FIRST_SEED KIND`` (KIND ``random`` or
 ``heuristic``: every seat that agent), plays the chunk and prints the process's CPU time spent
-on it and a fingerprint of the games (SHA-1 of their scores, wins and lengths)."""
+on it, a fingerprint of the games (SHA-1 of their scores, wins and lengths) and the number of
+decisions they took."""
 
 import hashlib
 import sys
@@ -34,7 +35,7 @@ def main():
         h = hashlib.sha1()
         for a in (scores, wins, lengths):
             h.update(np.ascontiguousarray(a).tobytes())
-        print(t, h.hexdigest()[:16], flush=True)
+        print(t, h.hexdigest()[:16], int(lengths.sum()), flush=True)
 
 
 if __name__ == "__main__":

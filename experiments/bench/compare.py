@@ -8,10 +8,11 @@ The revision is checked out in a temporary git worktree with its own numba cache
 games compile it).  Two worker processes, one per tree (``_compare_worker.py`` with the tree
 on ``PYTHONPATH``), play the same chunks of seeded games, alternating which goes first; a
 round's two chunks run within a second of each other, so a shared machine whose speed drifts
-moves both alike.  The printed figure is the median over the rounds of the base's CPU time
-over this tree's (above 1: this tree is faster), with the quartiles of the rounds.  Each
-chunk's games are fingerprinted in both trees: when they differ (a change of rules or
-policy) the line says so, since the ratio then compares different work.  ``--base-tree``
+moves both alike.  The printed figures are the medians over the rounds of the base's CPU time
+over this tree's (above 1: this tree is faster), per chunk and per decision, with the
+quartiles of the rounds.  Each chunk's games are fingerprinted in both trees: when they
+differ (a change of rules or policy) the line says so, since the chunks then hold different
+work, and the ratio per decision is the one to read.  ``--base-tree``
 measures an existing tree instead of a revision (its numba cache: ``--base-cache``).
 """
 
@@ -31,7 +32,8 @@ WORKER = Path(__file__).with_name("_compare_worker.py")
 
 
 class Worker:
-    """One tree's worker process: :meth:`play` sends a chunk and returns (CPU seconds, fingerprint)."""
+    """One tree's worker process: :meth:`play` sends a chunk and returns (CPU seconds, fingerprint,
+    decisions)."""
 
     def __init__(self, tree: Path, cache: Path):
         env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache))
@@ -43,9 +45,9 @@ class Worker:
         self.proc.stdin.write(f"{game} {n} {games} {first} {kind}\n")
         self.proc.stdin.flush()
         line = self.proc.stdout.readline().split()
-        if len(line) != 2:
+        if len(line) != 3:
             raise RuntimeError(f"the worker of {self.tree} stopped (its error is above)")
-        return float(line[0]), line[1]
+        return float(line[0]), line[1], int(line[2])
 
     def close(self):
         self.proc.stdin.close()
@@ -55,25 +57,27 @@ class Worker:
 def compare(base: Worker, new: Worker, game, n, kind, rounds, seconds):
     """Rounds of one chunk each, the same seeds in both trees (fresh seeds every round); the
     chunk is sized so this tree plays it in about ``seconds / rounds``.  Returns the base's time
-    over this tree's per round and whether every chunk's games were the same."""
+    over this tree's per round, the same per decision, whether every chunk's games were the
+    same, and the chunk's games."""
     for w in (base, new):  # compile or load both before timing
         w.play(game, n, 1, 0, kind)
     games, t = 1, 0.0
     while t < seconds / rounds / 2:
         games *= 2
-        t, _ = new.play(game, n, games, 10**6, kind)
-    ratios, same = [], True
+        t, _, _ = new.play(game, n, games, 10**6, kind)
+    ratios, per_decision, same = [], [], True
     for r in range(rounds):
         first = 10**7 + r * games
         if r % 2:
-            tn, fn = new.play(game, n, games, first, kind)
-            tb, fb = base.play(game, n, games, first, kind)
+            tn, fn, dn = new.play(game, n, games, first, kind)
+            tb, fb, db = base.play(game, n, games, first, kind)
         else:
-            tb, fb = base.play(game, n, games, first, kind)
-            tn, fn = new.play(game, n, games, first, kind)
+            tb, fb, db = base.play(game, n, games, first, kind)
+            tn, fn, dn = new.play(game, n, games, first, kind)
         ratios.append(tb / tn)
+        per_decision.append(tb / db / (tn / dn))
         same &= fb == fn
-    return np.array(ratios), same, games
+    return np.array(ratios), np.array(per_decision), same, games
 
 
 def _targets(specs):
@@ -125,12 +129,17 @@ def main(argv=None) -> int:
         try:
             print(f"base: {label}; this tree: {ROOT} ({args.kind} play, {args.rounds} rounds, CPU time)")
             print()
-            print("| game | players | games a chunk | base time / this tree's: median (quartiles) | same games |")
-            print("|---|---|---|---|---|")
+            print("| game | players | games a chunk | base time / this tree's: median (quartiles) "
+                  "| per decision | same games |")
+            print("|---|---|---|---|---|---|")
             for game, n in targets:
-                ratios, same, games = compare(base, new, game, n, args.kind, args.rounds, args.seconds)
-                q1, med, q3 = np.percentile(ratios, [25, 50, 75])
-                print(f"| {game} | {n} | {games:,} | {med:.3f} ({q1:.3f}-{q3:.3f}) | {'yes' if same else 'NO'} |",
+                ratios, per_decision, same, games = compare(base, new, game, n, args.kind, args.rounds,
+                                                            args.seconds)
+                cells = []
+                for r in (ratios, per_decision):
+                    q1, med, q3 = np.percentile(r, [25, 50, 75])
+                    cells.append(f"{med:.3f} ({q1:.3f}-{q3:.3f})")
+                print(f"| {game} | {n} | {games:,} | {cells[0]} | {cells[1]} | {'yes' if same else 'NO'} |",
                       flush=True)
         finally:
             base.close()
