@@ -868,7 +868,8 @@ def fill_recruit(s):
 def new_state_forced(seed, n, options, log, nlog):
     s = np.zeros(STATE_SIZE, np.int32)
     init_header(s, seed, n)
-    s[OPT:OPT + N_OPT + D_SIZE] = options[:N_OPT + D_SIZE]
+    for i in range(N_OPT + D_SIZE):  # a loop, not a slice assignment: its copy runs as one block move
+        s[OPT + i] = options[i]
     for i in range(nlog):
         s[LOG + i] = log[i]
     s[G_FORCED_N] = nb.int32(nlog)
