@@ -140,7 +140,8 @@ def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
 def test_compare_benchmark_times_the_same_games_in_two_trees(capsys):
     """``dynasty bench compare`` plays the same chunks in a worker per tree and says whether
     their games were the same: this tree against itself (its own numba cache) gives the same
-    games and a ratio near 1, per chunk and per decision; a revision git cannot check out and an unknown game are errors."""
+    games and a ratio near 1, per chunk and per decision; a revision git cannot check out and an
+    unknown game are errors."""
     cache = os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
     assert main(["bench", "compare", "--base-tree", str(ROOT), "--base-cache", cache, "--game", f"{GAME}:2",
                  "--rounds", "4", "--seconds", "0.4"]) == 0

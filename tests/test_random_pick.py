@@ -112,7 +112,7 @@ def test_nth_bit_is_the_rank_th_member_of_the_set(select):
     assert all(out[i] == members[i][ranks[i]] for i in range(len(sets)))
 
 
-def test_nth_bit_takes_pdep_only_where_it_is_fast():
+def test_nth_bit_takes_pdep_only_where_it_is_fast(monkeypatch):
     """BMI2's ``pdep`` is chosen for CPUs that run it in a few cycles and never for those
     that lack it or microcode it (AMD before Zen 3), nor for a target set by hand; the
     host's choice is the one ``nth_bit`` took."""
@@ -120,3 +120,10 @@ def test_nth_bit_takes_pdep_only_where_it_is_fast():
     assert not fast_pdep("znver2", {"bmi2": True}) and not fast_pdep("bdver4", {"bmi2": True})
     assert not fast_pdep("x86-64", {"bmi2": False}) and not fast_pdep("x86-64", {})
     assert nth_bit is (_nth_bit_pdep if fast_pdep() else _nth_bit_swar)
+    from numba.core import config
+
+    monkeypatch.setattr(config, "CPU_NAME", "generic")  # NUMBA_CPU_NAME: a cache for other machines
+    assert not fast_pdep()
+    monkeypatch.setattr(config, "CPU_NAME", None)
+    monkeypatch.setattr(config, "CPU_FEATURES", "+sse4.2")  # NUMBA_CPU_FEATURES likewise
+    assert not fast_pdep()
