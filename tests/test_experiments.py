@@ -137,6 +137,29 @@ def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
     assert all(" rounds) |" in row for row in rows)
 
 
+def test_eternal_dynasty_heuristic_benchmark_splits_its_time_by_decision_kind(capsys):
+    """``dynasty bench eternal_dynasty_heuristic`` counts every decision's kind (the shares sum
+    to 1, the main action among them), times the kinds it kept states of, and prints one
+    row per kind; bad arguments are refused."""
+    from experiments.bench.eternal_dynasty_heuristic import kind_names, measure
+
+    r = measure(3, 2, 1)
+    names = kind_names()
+    kinds = {names[row["kind"]] for row in r["rows"]}
+    assert "action" in kinds and "gain" in kinds
+    assert sum(row["freq"] for row in r["rows"]) <= 1 + 1e-9
+    assert sum(row["calls"] for row in r["rows"]) <= r["decisions"]
+    assert all(row["sampled"] >= 1 and row["calls"] >= row["sampled"] for row in r["rows"])
+    assert r["random_us"] > 0 and r["heuristic_us"] == pytest.approx(sum(row["us_per_decision"] for row in r["rows"]))
+    assert main(["bench", "eternal_dynasty_heuristic", "--players", "2", "--games", "1", "--reps", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "| action |" in out and "x random play's decision" in out
+    with pytest.raises(SystemExit):
+        main(["bench", "eternal_dynasty_heuristic", "--games", "0"])
+    with pytest.raises(Exception, match="players"):
+        measure(7, 1, 1)
+
+
 def test_compare_benchmark_times_the_same_games_in_two_trees(capsys):
     """``dynasty bench compare`` plays the same chunks in a worker per tree and says whether
     their games were the same: this tree against itself (its own numba cache) gives the same
