@@ -138,8 +138,8 @@ def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
 
 
 def test_eternal_dynasty_heuristic_benchmark_splits_its_time_by_decision_kind(capsys):
-    """``dynasty bench eternal_dynasty_heuristic`` counts every decision's kind (the shares sum
-    to 1, the main action among them), times the kinds it kept states of, and prints one
+    """``dynasty bench eternal_dynasty_heuristic`` counts every decision's kind (the shares of
+    the kinds it timed sum to at most 1, the main action among them), times the kinds it kept states of, and prints one
     row per kind; bad arguments are refused."""
     from experiments.bench.eternal_dynasty_heuristic import kind_names, measure
 

@@ -53,7 +53,9 @@ def reference_rate(seconds: float = 1.0) -> float:
     return n / t
 
 
-def _random_games(spec, n, opt, games, first_seed=0, kind=RANDOM):
+def self_play_games(spec, n, opt, games, first_seed=0, kind=RANDOM):
+    """``games`` games of ``n`` seats all of agent kind ``kind``, seeds ``first_seed`` on:
+    :func:`agents.arena.play_games`' results."""
     return play_games(spec, np.arange(first_seed, first_seed + games), n, opt,
                       np.zeros((games, n), np.int64), np.array([kind]), np.zeros((1, N_AGENT_PARAMS)))
 
@@ -66,7 +68,7 @@ def chunk_size(spec, n, seconds, kind=RANDOM):
     while t < seconds / 10:
         games *= 2
         t0 = _clock()
-        _random_games(spec, n, opt, games, kind=kind)
+        self_play_games(spec, n, opt, games, kind=kind)
         t = _clock() - t0
     return games
 
@@ -90,7 +92,7 @@ def paired_rates(spec, n, seconds, kinds=(RANDOM, HEURISTIC)):
         for k in kinds:
             o = out[k]
             t0 = _clock()
-            _, _, _, lengths = _random_games(spec, n, opt, games[k], o["played"], k)
+            _, _, _, lengths = self_play_games(spec, n, opt, games[k], o["played"], k)
             t = _clock() - t0
             o["spent"] += t
             o["played"] += games[k]
@@ -138,8 +140,8 @@ def main(argv=None) -> int:
         spec = get_game(name)
         for n in spec.players():
             t0 = _clock()
-            _random_games(spec, n, spec.encode_options({}), 1)
-            _random_games(spec, n, spec.encode_options({}), 1, kind=HEURISTIC)
+            self_play_games(spec, n, spec.encode_options({}), 1)
+            self_play_games(spec, n, spec.encode_options({}), 1, kind=HEURISTIC)
             first = _clock() - t0
             rates = paired_rates(spec, n, args.seconds)
             r, h = rates[RANDOM], rates[HEURISTIC]

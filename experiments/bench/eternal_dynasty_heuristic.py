@@ -5,8 +5,8 @@
 Heuristic self-play games are played and every ``EVERY``-th state is kept with the kind of
 its decision (the task on top of the stack: the main action, a card's target province, a
 Leader's province ...).  The heuristic is then timed on a fresh copy of each kept state
-(copied from a copy kept in the cache), ``--reps`` times, less the time of the copies alone (the least of ``ROUNDS`` timings of each,
-taken in turn); a kind's share of a decision is its
+(copied from a copy kept in the cache), ``--reps`` times, less the time of the copies alone
+(the least of ``ROUNDS`` timings of each, taken in turn); a kind's share of a decision is its
 time per call times its frequency in the games.  Random play of the same game, player count
 and number of games (``apply`` and the random pick per decision) is timed in the same
 process, so the table reads as multiples of it on a loaded machine too.  CPU time of this
@@ -22,7 +22,7 @@ import time
 import numba as nb
 import numpy as np
 
-from agents.arena import RANDOM, N_AGENT_PARAMS, play_games
+from experiments.bench.engines import self_play_games
 from sim import get_game
 from sim.core import new_rng
 from sim.eternal_dynasty import heuristic as H
@@ -108,12 +108,9 @@ def measure(players: int, games: int, reps: int) -> dict:
         per = (t_all - t_copy) / (reps * len(sel))
         rows.append({"kind": int(kind), "calls": int(counts[kind]), "freq": counts[kind] / decisions,
                      "us": per * 1e6, "us_per_decision": per * 1e6 * counts[kind] / decisions, "sampled": len(sel)})
-    seeds = np.arange(games, dtype=np.int64) + 1
-    seats = np.zeros((games, players), np.int64)
-    table = np.zeros((1, N_AGENT_PARAMS))
-    play_games(spec, seeds[:1], players, opt, seats[:1], np.array([RANDOM]), table)
+    self_play_games(spec, players, opt, 1, first_seed=1)
     t0 = time.process_time()
-    out = play_games(spec, seeds, players, opt, seats, np.array([RANDOM]), table)
+    out = self_play_games(spec, players, opt, games, first_seed=1)
     random_us = (time.process_time() - t0) / int(out[3].sum()) * 1e6
     rows.sort(key=lambda r: -r["us_per_decision"])
     return {"rows": rows, "decisions": decisions, "random_us": random_us,
