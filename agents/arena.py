@@ -56,14 +56,28 @@ import numpy as np
 from agents.clock import cpu_ns, now_ns
 from agents.mcts import P_REUSE, clear_tree, mcts_act, mcts_act_reusing, seat_trees
 from agents.random import random_act
-from sim.core import H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, kernel, random_of_legal, rng_seed, run_kernels
+from sim.core import (
+    H_CURRENT,
+    NO_PLAYER,
+    as_kernels,
+    entry,
+    hash64,
+    kernel,
+    random_of_legal,
+    rng_seed,
+    run_kernels,
+)
 
 RANDOM = 0
 HEURISTIC = 1
 MCTS = 2
 USER_KERNEL = 3  # a numba kernel from the user's module (agents.user)
 PYTHON = 4  # a Python object, played decision by decision outside the kernel (agents.user)
-AGENT_KINDS = {"random": RANDOM, "heuristic": HEURISTIC, "mcts": MCTS}  # by name; user agents by module path
+AGENT_KINDS = {
+    "random": RANDOM,
+    "heuristic": HEURISTIC,
+    "mcts": MCTS,
+}  # by name; user agents by module path
 N_AGENT_PARAMS = 8
 
 # A user kernel agent: act(state int32[::1], legal bool[::1] (filled by the arena), rng int32[:]) -> action.
@@ -71,9 +85,11 @@ USER_SIG = nb.types.int64(nb.types.int32[::1], nb.types.boolean[::1], nb.types.i
 USER_SLOTS = 4  # user kernels one run can hold
 USERS_T = nb.types.UniTuple(nb.types.FunctionType(USER_SIG), USER_SLOTS)
 
-REUSE_ONLY_IN_ARENA = ("an MCTS agent with tree reuse plays whole games in the arena only (its tree is kept "
-                       "between its decisions there); replays, runs with Python agents and interactive play take "
-                       "single decisions: use the agent without reuse")
+REUSE_ONLY_IN_ARENA = (
+    "an MCTS agent with tree reuse plays whole games in the arena only (its tree is kept "
+    "between its decisions there); replays, runs with Python agents and interactive play take "
+    "single decisions: use the agent without reuse"
+)
 NO_SEARCH = "an MCTS agent cannot play through an entry compiled without the search"
 
 # status[:] of a chunk, set before each non-random decision and kept when a decision fails:
@@ -157,8 +173,10 @@ def _choose_action(G, search, state, kind, params, rng, mask):
         a = random_act(G, state, mask, rng)
         return a
     else:
-        raise ValueError("a user agent cannot be played through choose_action (replays of runs with user "
-                         "agents are not available)")
+        raise ValueError(
+            "a user agent cannot be played through choose_action (replays of runs with user "
+            "agents are not available)"
+        )
     G.legal_mask(state, mask)
     if a < 0 or a >= mask.shape[0] or not mask[a]:
         raise ValueError("agent chose an illegal action")
@@ -222,9 +240,15 @@ def _in_cpu_time(agent_ns, games, c0, w0):
 @nb.njit(cache=True)
 def _no_trees(n_players, num_actions):
     """The per-seat trees of a chunk without tree reuse (agents.mcts.seat_trees's types, empty)."""
-    return (np.zeros((0, 0), np.int64), np.zeros((0, 0), np.int64), np.zeros((0, 0, num_actions), np.int32),
-            np.zeros((0, 0, num_actions), np.int32), np.zeros((0, 0, num_actions), np.float64),
-            np.full((0, 1), -1, np.int32), np.zeros(n_players, np.int64))
+    return (
+        np.zeros((0, 0), np.int64),
+        np.zeros((0, 0), np.int64),
+        np.zeros((0, 0, num_actions), np.int32),
+        np.zeros((0, 0, num_actions), np.int32),
+        np.zeros((0, 0, num_actions), np.float64),
+        np.full((0, 1), -1, np.int32),
+        np.zeros(n_players, np.int64),
+    )
 
 
 @nb.njit(cache=True)
@@ -244,8 +268,28 @@ def _act(G, U, search, state, kind, params, rng, mask, trees, p):
 
 
 @nb.njit(cache=True)
-def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
-                num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
+def _play_chunk(
+    G,
+    U,
+    search,
+    seeds,
+    agent_seeds,
+    n_players,
+    options,
+    seat_agent,
+    agent_kind,
+    agent_params,
+    num_actions,
+    rw,
+    scores,
+    wins,
+    feats,
+    lengths,
+    decisions,
+    agent_ns,
+    trace,
+    status,
+):
     """Play ``len(seeds)`` games (``search``: True, or None in the entry without the search; the
     module docstring); fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``,
     decisions and agent time per seat ``[g, n]``, the score trace ``[g, TRACE_COLUMNS]`` (round
@@ -272,7 +316,9 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
         trace_start(tr)
         rnd = state[rw] if rw >= 0 else 0
         t0 = now_ns()  # one clock read per run of one agent's decisions: the module docstring
-        blk = -1  # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
+        blk = (
+            -1
+        )  # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
             if rw >= 0 and state[rw] != rnd:
                 if blk >= 0:
@@ -303,7 +349,7 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
                 status[ST_DECISION] = steps
                 status[ST_SEAT] = p
                 status[ST_ACTION] = -1
-                rng = rngs[2 * p:2 * p + 2]
+                rng = rngs[2 * p : 2 * p + 2]
                 if kind == HEURISTIC:  # not through _act (its docstring)
                     act = G.heuristic(state, rng)
                 else:
@@ -330,26 +376,121 @@ def _play_chunk(G, U, search, seeds, agent_seeds, n_players, options, seat_agent
 
 
 # The chunk entries' arguments after K (play_chunk and play_chunk_no_search take the same).
-CHUNK_ARGS = (USERS_T, nb.int64[::1], nb.int64[::1], nb.int64, nb.int32[::1], nb.int64[:, ::1], nb.int64[::1],
-              nb.float64[:, ::1], nb.int64, nb.int64, nb.float64[:, ::1], nb.float64[:, ::1], nb.float64[:, :, ::1],
-              nb.int64[::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[:, ::1], nb.int64[::1])
+CHUNK_ARGS = (
+    USERS_T,
+    nb.int64[::1],
+    nb.int64[::1],
+    nb.int64,
+    nb.int32[::1],
+    nb.int64[:, ::1],
+    nb.int64[::1],
+    nb.float64[:, ::1],
+    nb.int64,
+    nb.int64,
+    nb.float64[:, ::1],
+    nb.float64[:, ::1],
+    nb.float64[:, :, ::1],
+    nb.int64[::1],
+    nb.int64[:, ::1],
+    nb.int64[:, ::1],
+    nb.int64[:, ::1],
+    nb.int64[::1],
+)
 
 
 @entry(*CHUNK_ARGS, returns=nb.int64)
-def play_chunk(K, U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
-               num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
+def play_chunk(
+    K,
+    U,
+    seeds,
+    agent_seeds,
+    n_players,
+    options,
+    seat_agent,
+    agent_kind,
+    agent_params,
+    num_actions,
+    rw,
+    scores,
+    wins,
+    feats,
+    lengths,
+    decisions,
+    agent_ns,
+    trace,
+    status,
+):
     """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``, with
     the user kernels ``U`` (``USER_SLOTS`` function pointers); returns the games finished."""
-    return _play_chunk(as_kernels(K), U, True, seeds, agent_seeds, n_players, options, seat_agent, agent_kind,
-                       agent_params, num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status)
+    return _play_chunk(
+        as_kernels(K),
+        U,
+        True,
+        seeds,
+        agent_seeds,
+        n_players,
+        options,
+        seat_agent,
+        agent_kind,
+        agent_params,
+        num_actions,
+        rw,
+        scores,
+        wins,
+        feats,
+        lengths,
+        decisions,
+        agent_ns,
+        trace,
+        status,
+    )
 
 
 @entry(*CHUNK_ARGS, returns=nb.int64)
-def play_chunk_no_search(K, U, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params,
-                         num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status):
+def play_chunk_no_search(
+    K,
+    U,
+    seeds,
+    agent_seeds,
+    n_players,
+    options,
+    seat_agent,
+    agent_kind,
+    agent_params,
+    num_actions,
+    rw,
+    scores,
+    wins,
+    feats,
+    lengths,
+    decisions,
+    agent_ns,
+    trace,
+    status,
+):
     """Entry: :func:`play_chunk` for chunks without MCTS agents (the search is not compiled)."""
-    return _play_chunk(as_kernels(K), U, None, seeds, agent_seeds, n_players, options, seat_agent, agent_kind,
-                       agent_params, num_actions, rw, scores, wins, feats, lengths, decisions, agent_ns, trace, status)
+    return _play_chunk(
+        as_kernels(K),
+        U,
+        None,
+        seeds,
+        agent_seeds,
+        n_players,
+        options,
+        seat_agent,
+        agent_kind,
+        agent_params,
+        num_actions,
+        rw,
+        scores,
+        wins,
+        feats,
+        lengths,
+        decisions,
+        agent_ns,
+        trace,
+        status,
+    )
 
 
 CHOOSE_ARGS = (nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1])
@@ -374,7 +515,9 @@ def choose_action(K, state, kind, params, rng, mask):
     decision taken alone would not be the decision that loop takes."""
     if kind == MCTS and params[P_REUSE] > 0:
         raise ValueError(REUSE_ONLY_IN_ARENA)
-    return (choose_action_search if kind == MCTS else choose_action_no_search)(K, state, kind, params, rng, mask)
+    return (choose_action_search if kind == MCTS else choose_action_no_search)(
+        K, state, kind, params, rng, mask
+    )
 
 
 def kernels_of_run(spec, agent_kind, trace: bool = False) -> tuple:
@@ -384,7 +527,9 @@ def kernels_of_run(spec, agent_kind, trace: bool = False) -> tuple:
     the score ``trace`` or MCTS), so that the run compiles only the game kernels it calls."""
     kinds = np.asarray(agent_kind)
     search = bool((kinds == MCTS).any())
-    return run_kernels(spec.kernels, heuristic=bool((kinds == HEURISTIC).any()), search=search, evaluate=trace)
+    return run_kernels(
+        spec.kernels, heuristic=bool((kinds == HEURISTIC).any()), search=search, evaluate=trace
+    )
 
 
 class AgentError(RuntimeError):
@@ -411,8 +556,22 @@ def user_table(agent_kind, agent_params, user_agents=None):
     return tuple(slots) + (no_user_agent,) * (USER_SLOTS - len(slots)), params
 
 
-def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_params, agent_seeds=None, *,
-               user_agents=None, timing=None, trace=None, labels=None, first_index=0):
+def play_games(
+    spec,
+    seeds,
+    n_players,
+    options,
+    seat_agent,
+    agent_kind,
+    agent_params,
+    agent_seeds=None,
+    *,
+    user_agents=None,
+    timing=None,
+    trace=None,
+    labels=None,
+    first_index=0,
+):
     """Python wrapper: allocate outputs and play; returns (scores, wins, feats, lengths).
 
     ``user_agents[a]`` is the user kernel or Python agent class of agent ``a`` of kind USER_KERNEL or
@@ -442,26 +601,67 @@ def play_games(spec, seeds, n_players, options, seat_agent, agent_kind, agent_pa
     if (agent_kind == PYTHON).any():
         from agents.user import play_python
 
-        play_python(spec, seeds, np.asarray(agent_seeds, np.int64), n_players, options, seat_agent, agent_kind,
-                    agent_params, user_agents, scores, wins, feats, lengths, decisions, agent_ns, labels, first_index,
-                    traces if trace is not None else None)
+        play_python(
+            spec,
+            seeds,
+            np.asarray(agent_seeds, np.int64),
+            n_players,
+            options,
+            seat_agent,
+            agent_kind,
+            agent_params,
+            user_agents,
+            scores,
+            wins,
+            feats,
+            lengths,
+            decisions,
+            agent_ns,
+            labels,
+            first_index,
+            traces if trace is not None else None,
+        )
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
-    chunk = play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search  # compiled at its first call
+    chunk = (
+        play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search
+    )  # compiled at its first call
     kernels = kernels_of_run(spec, agent_kind, trace is not None)
     try:
-        done = chunk(kernels, users, seeds, np.asarray(agent_seeds, np.int64), np.int64(n_players),
-                     np.asarray(options, np.int32), seat_agent, agent_kind, params,
-                     spec.num_actions, np.int64(spec.round_word if trace is not None else -1), scores, wins,
-                     feats, lengths, decisions,
-                     agent_ns, traces, status)
+        done = chunk(
+            kernels,
+            users,
+            seeds,
+            np.asarray(agent_seeds, np.int64),
+            np.int64(n_players),
+            np.asarray(options, np.int32),
+            seat_agent,
+            agent_kind,
+            params,
+            spec.num_actions,
+            np.int64(spec.round_word if trace is not None else -1),
+            scores,
+            wins,
+            feats,
+            lengths,
+            decisions,
+            agent_ns,
+            traces,
+            status,
+        )
     except Exception as e:  # raised inside an agent's kernel: status says where
-        raise AgentError(_where(spec, status, seat_agent, labels, first_index)
-                         + f": the agent raised {type(e).__name__}: {e}", int(status[ST_GAME])) from None
+        raise AgentError(
+            _where(spec, status, seat_agent, labels, first_index)
+            + f": the agent raised {type(e).__name__}: {e}",
+            int(status[ST_GAME]),
+        ) from None
     if status[ST_FAILED]:
-        raise AgentError(_where(spec, status, seat_agent, labels, first_index)
-                         + f": the agent chose action {int(status[ST_ACTION])}, which is not legal", int(done))
+        raise AgentError(
+            _where(spec, status, seat_agent, labels, first_index)
+            + f": the agent chose action {int(status[ST_ACTION])}, which is not legal",
+            int(done),
+        )
     return scores, wins, feats, lengths
 
 

@@ -78,7 +78,15 @@ import numba as nb
 import numpy as np
 
 from agents.clock import cpu_ns
-from sim.core import H_NPLAYERS, argmax_masked, as_kernels, entry, new_rng, random_of_legal, rng_below
+from sim.core import (
+    H_NPLAYERS,
+    argmax_masked,
+    as_kernels,
+    entry,
+    new_rng,
+    random_of_legal,
+    rng_below,
+)
 
 P_SIMULATIONS = 0
 P_UCT_C = 1
@@ -95,11 +103,17 @@ ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
-TIMED_TREE_BYTES = 64 * 2**20  # tree room of a timed search (edge arrays: 16 bytes per node and action)
+TIMED_TREE_BYTES = (
+    64 * 2**20
+)  # tree room of a timed search (edge arrays: 16 bytes per node and action)
 MIN_TIMED_NODES = 1024
-TIMED_NODES_PER_MS = 2000  # tree room of a timed search per ms of budget (more than any game's simulations per ms)
+TIMED_NODES_PER_MS = (
+    2000  # tree room of a timed search per ms of budget (more than any game's simulations per ms)
+)
 REUSE_SEARCHES = 8  # a reused tree's room, in searches (of the agent's budget)
-TIME_CHECK = 4  # a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
+TIME_CHECK = (
+    4  # a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
+)
 
 EMPTY = -1  # a free hash-table slot
 NO_ACTION = -1
@@ -173,8 +187,10 @@ def search_room(params, num_actions):
     time_ns = np.int64(params[P_TIME_MS] * 1e6)
     if time_ns > 0:
         sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else np.int64(2**62)
-        room = min(max(MIN_TIMED_NODES, np.int64(params[P_TIME_MS] * TIMED_NODES_PER_MS)),
-                   max(MIN_TIMED_NODES, TIMED_TREE_BYTES // (16 * num_actions)))
+        room = min(
+            max(MIN_TIMED_NODES, np.int64(params[P_TIME_MS] * TIMED_NODES_PER_MS)),
+            max(MIN_TIMED_NODES, TIMED_TREE_BYTES // (16 * num_actions)),
+        )
         return sims, time_ns, min(sims + 1, room)
     sims = np.int64(params[P_SIMULATIONS]) if params[P_SIMULATIONS] > 0 else DEFAULT_SIMULATIONS
     return sims, time_ns, sims + 1
@@ -196,14 +212,42 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     edge_avail = np.empty((max_nodes, num_actions), np.int32)
     edge_value = np.empty((max_nodes, num_actions), np.float64)
     table = np.full(_table_size(max_nodes), EMPTY, np.int32)
-    a, _ = _search_in(G, root, params, rng, mask, root_visits, root_value,
-                      node_key, node_player, edge_visits, edge_avail, edge_value, table, 0)
+    a, _ = _search_in(
+        G,
+        root,
+        params,
+        rng,
+        mask,
+        root_visits,
+        root_value,
+        node_key,
+        node_player,
+        edge_visits,
+        edge_avail,
+        edge_value,
+        table,
+        0,
+    )
     return a
 
 
 @nb.njit(cache=True)
-def _search_in(G, root, params, rng, mask, root_visits, root_value,
-               node_key, node_player, edge_visits, edge_avail, edge_value, table, n_nodes):
+def _search_in(
+    G,
+    root,
+    params,
+    rng,
+    mask,
+    root_visits,
+    root_value,
+    node_key,
+    node_player,
+    edge_visits,
+    edge_avail,
+    edge_value,
+    table,
+    n_nodes,
+):
     """The search in a given tree holding ``n_nodes`` nodes already (0: a new tree; the reused
     tree of a seat otherwise); it adds at most ``len(node_key) - n_nodes`` nodes.  Returns
     ``(action, nodes in the tree)``."""
@@ -289,7 +333,9 @@ def _search_in(G, root, params, rng, mask, root_visits, root_value,
         v = edge_visits[root_node, a] if (mask[a] and root_node != EMPTY) else 0
         root_visits[a] = v
         root_value[a] = edge_value[root_node, a] / v if v > 0 else 0.0
-    return argmax_masked(root_visits, mask, rng, 0), n_nodes  # most visited; NO_ACTION if none is legal
+    return argmax_masked(
+        root_visits, mask, rng, 0
+    ), n_nodes  # most visited; NO_ACTION if none is legal
 
 
 @nb.njit(cache=True)
@@ -313,10 +359,15 @@ def seat_trees(n_players, agent_kind, agent_params, mcts_kind, num_actions):
     if room > 0:
         room = max(MIN_TIMED_NODES, min(room, TIMED_TREE_BYTES // (16 * num_actions)))
     seats = n_players if room > 0 else 0
-    return (np.zeros((seats, room), np.int64), np.zeros((seats, room), np.int64),
-            np.zeros((seats, room, num_actions), np.int32), np.zeros((seats, room, num_actions), np.int32),
-            np.zeros((seats, room, num_actions), np.float64),
-            np.full((seats, _table_size(room) if room > 0 else 1), EMPTY, np.int32), np.zeros(n_players, np.int64))
+    return (
+        np.zeros((seats, room), np.int64),
+        np.zeros((seats, room), np.int64),
+        np.zeros((seats, room, num_actions), np.int32),
+        np.zeros((seats, room, num_actions), np.int32),
+        np.zeros((seats, room, num_actions), np.float64),
+        np.full((seats, _table_size(room) if room > 0 else 1), EMPTY, np.int32),
+        np.zeros(n_players, np.int64),
+    )
 
 
 @nb.njit(cache=True)
@@ -338,14 +389,35 @@ def mcts_act_reusing(G, state, params, rng, mask, trees, p):
     room = trees[0].shape[1]
     if trees[6][p] + search_room(params, mask.shape[0])[2] > room:
         clear_tree(trees, p)
-    a, n_nodes = _search_in(G, state, params, rng, mask, visits, value, trees[0][p], trees[1][p], trees[2][p],
-                            trees[3][p], trees[4][p], trees[5][p], trees[6][p])
+    a, n_nodes = _search_in(
+        G,
+        state,
+        params,
+        rng,
+        mask,
+        visits,
+        value,
+        trees[0][p],
+        trees[1][p],
+        trees[2][p],
+        trees[3][p],
+        trees[4][p],
+        trees[5][p],
+        trees[6][p],
+    )
     trees[6][p] = n_nodes
     return a
 
 
-@entry(nb.int32[::1], nb.float64[::1], nb.int32[:], nb.boolean[::1], nb.int64[::1], nb.float64[::1],
-       returns=nb.int64)
+@entry(
+    nb.int32[::1],
+    nb.float64[::1],
+    nb.int32[:],
+    nb.boolean[::1],
+    nb.int64[::1],
+    nb.float64[::1],
+    returns=nb.int64,
+)
 def search(K, root, params, rng, mask, root_visits, root_value):
     """Entry: search ``root`` of the game whose kernels are ``K = tuple(spec.kernels)``.
 
@@ -357,23 +429,46 @@ def search(K, root, params, rng, mask, root_visits, root_value):
 
 # --------------------------------------------------------------------------- Python side
 
-PARAMETERS = ("simulations", "time_ms", "uct_c", "rollout", "rollout_depth", "omniscient", "prior", "reuse")
+PARAMETERS = (
+    "simulations",
+    "time_ms",
+    "uct_c",
+    "rollout",
+    "rollout_depth",
+    "omniscient",
+    "prior",
+    "reuse",
+)
 
 
 class MCTSParameterError(ValueError):
     """An MCTS parameter with a wrong name or value."""
 
 
-def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
-                rollout: str = "random", rollout_depth: int = 0, omniscient: bool = False,
-                size: int | None = None, time_ms: float = 0, prior: float = 0.0, reuse: bool = False) -> np.ndarray:
+def mcts_params(
+    simulations: int | None = None,
+    uct_c: float = DEFAULT_UCT_C,
+    rollout: str = "random",
+    rollout_depth: int = 0,
+    omniscient: bool = False,
+    size: int | None = None,
+    time_ms: float = 0,
+    prior: float = 0.0,
+    reuse: bool = False,
+) -> np.ndarray:
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
     ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget."""
     from agents.arena import N_AGENT_PARAMS
 
-    if isinstance(time_ms, bool) or not isinstance(time_ms, (int, float, np.integer, np.floating)) or time_ms < 0:
-        raise MCTSParameterError(f"mcts time_ms must be a number of milliseconds >= 0, got {time_ms!r}")
+    if (
+        isinstance(time_ms, bool)
+        or not isinstance(time_ms, (int, float, np.integer, np.floating))
+        or time_ms < 0
+    ):
+        raise MCTSParameterError(
+            f"mcts time_ms must be a number of milliseconds >= 0, got {time_ms!r}"
+        )
     if simulations is None:
         simulations = 0 if time_ms > 0 else DEFAULT_SIMULATIONS
 
@@ -384,10 +479,16 @@ def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
 
     sims = whole("simulations", simulations, 0 if time_ms > 0 else 1)
     depth = whole("rollout_depth", rollout_depth, 0)
-    if isinstance(uct_c, bool) or not isinstance(uct_c, (int, float, np.floating, np.integer)) or not uct_c > 0:
+    if (
+        isinstance(uct_c, bool)
+        or not isinstance(uct_c, (int, float, np.floating, np.integer))
+        or not uct_c > 0
+    ):
         raise MCTSParameterError(f"mcts uct_c must be a number > 0, got {uct_c!r}")
     if rollout not in ROLLOUT_KINDS:
-        raise MCTSParameterError(f"mcts rollout must be one of {', '.join(ROLLOUT_KINDS)}, got {rollout!r}")
+        raise MCTSParameterError(
+            f"mcts rollout must be one of {', '.join(ROLLOUT_KINDS)}, got {rollout!r}"
+        )
     if not isinstance(omniscient, bool):
         raise MCTSParameterError(f"mcts omniscient must be true or false, got {omniscient!r}")
     row = np.zeros(size or N_AGENT_PARAMS, np.float64)
@@ -397,7 +498,11 @@ def mcts_params(simulations: int | None = None, uct_c: float = DEFAULT_UCT_C,
     row[P_ROLLOUT_DEPTH] = depth
     row[P_OMNISCIENT] = 1.0 if omniscient else 0.0
     row[P_TIME_MS] = float(time_ms)
-    if isinstance(prior, bool) or not isinstance(prior, (int, float, np.integer, np.floating)) or prior < 0:
+    if (
+        isinstance(prior, bool)
+        or not isinstance(prior, (int, float, np.integer, np.floating))
+        or prior < 0
+    ):
         raise MCTSParameterError(f"mcts prior must be a number >= 0, got {prior!r}")
     row[P_PRIOR] = float(prior)
     if not isinstance(reuse, bool):
@@ -446,5 +551,13 @@ def search_root(spec, state: np.ndarray, params: np.ndarray, seed: int):
     return int(a), visits, value
 
 
-__all__ = ["search", "mcts_act", "mcts_act_reusing", "seat_trees", "clear_tree", "mcts_params", "mcts_label",
-           "search_root"]
+__all__ = [
+    "search",
+    "mcts_act",
+    "mcts_act_reusing",
+    "seat_trees",
+    "clear_tree",
+    "mcts_params",
+    "mcts_label",
+    "search_root",
+]

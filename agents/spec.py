@@ -46,7 +46,9 @@ def _mcts_args(text: str) -> dict[str, Any]:
             try:
                 args[key] = float(value)
             except ValueError:
-                raise AgentSpecError(f"mcts time budget must be a number of milliseconds such as 50ms, got {part!r}") from None
+                raise AgentSpecError(
+                    f"mcts time budget must be a number of milliseconds such as 50ms, got {part!r}"
+                ) from None
         elif key in ("simulations", "rollout_depth"):
             if not value.isdigit():
                 raise AgentSpecError(f"mcts {key} must be a non-negative integer, got {value!r}")
@@ -72,7 +74,9 @@ def parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         spec = dict(spec)
         label = spec.pop("label")
         if not isinstance(label, str) or not label.strip() or label != label.strip():
-            raise AgentSpecError(f"an agent's label must be a non-empty string without surrounding spaces, got {label!r}")
+            raise AgentSpecError(
+                f"an agent's label must be a non-empty string without surrounding spaces, got {label!r}"
+            )
         kind, params, _ = _parse_agent(spec if len(spec) > 1 else spec.get("kind"))
         return kind, params, label
     return _parse_agent(spec)
@@ -99,25 +103,33 @@ def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         if isinstance(name, str) and is_user_path(full):
             timeout = args.pop("timeout_s", None) if isinstance(spec, dict) else None
             if args:
-                raise AgentSpecError(f"user agent {full!r} takes no parameters other than timeout_s "
-                                     f"(got {', '.join(map(str, args))})")
+                raise AgentSpecError(
+                    f"user agent {full!r} takes no parameters other than timeout_s "
+                    f"(got {', '.join(map(str, args))})"
+                )
             try:
                 kind, params = resolve(full, timeout)
             except UserAgentError as e:
                 raise AgentSpecError(str(e)) from None
             return kind, params, full + (f",timeout_s={params[1]:g}" if params[1] else "")
-        raise AgentSpecError(f"unknown agent {name!r} (known: {known}, or a module path such as "
-                             f"'mypkg.agents:greedy')")
+        raise AgentSpecError(
+            f"unknown agent {name!r} (known: {known}, or a module path such as "
+            f"'mypkg.agents:greedy')"
+        )
     kind = AGENT_KINDS[name]
     if kind != MCTS:
         if args:
-            raise AgentSpecError(f"agent {name!r} takes no parameters (got {', '.join(map(str, args))})")
+            raise AgentSpecError(
+                f"agent {name!r} takes no parameters (got {', '.join(map(str, args))})"
+            )
         return kind, np.zeros(N_AGENT_PARAMS, np.float64), name
     from agents.mcts import PARAMETERS as allowed
 
     unknown = sorted(set(args) - set(allowed))
     if unknown:
-        raise AgentSpecError(f"agent 'mcts' has no parameter {unknown[0]!r} (parameters: {', '.join(allowed)})")
+        raise AgentSpecError(
+            f"agent 'mcts' has no parameter {unknown[0]!r} (parameters: {', '.join(allowed)})"
+        )
     try:
         params = mcts_params(**args)
     except ValueError as e:

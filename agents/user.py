@@ -35,13 +35,26 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import (PYTHON, TRACE_WORDS, USER_KERNEL, USER_SIG, AgentError, N_AGENT_PARAMS,
-                          choose_action, sole_best, trace_finish, trace_point, trace_start)
+from agents.arena import (
+    PYTHON,
+    TRACE_WORDS,
+    USER_KERNEL,
+    USER_SIG,
+    AgentError,
+    N_AGENT_PARAMS,
+    choose_action,
+    sole_best,
+    trace_finish,
+    trace_point,
+    trace_start,
+)
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, NO_PLAYER, hash64, rng_seed
 
 SIGNATURE_TEXT = "act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64"
 DEFAULT_TIMEOUT_S = 60.0
-P_TIMEOUT = 1  # params slot of a Python agent: seconds one decision may take (0 = DEFAULT_TIMEOUT_S)
+P_TIMEOUT = (
+    1  # params slot of a Python agent: seconds one decision may take (0 = DEFAULT_TIMEOUT_S)
+)
 
 
 class UserAgentError(ValueError):
@@ -60,8 +73,10 @@ def load_object(path: str):
     try:
         module = importlib.import_module(mod)
     except Exception as e:  # any failure while importing the user's module
-        raise UserAgentError(f"user agent {path!r}: module {mod!r} does not import "
-                             f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})") from None
+        raise UserAgentError(
+            f"user agent {path!r}: module {mod!r} does not import "
+            f"({type(e).__name__}: {str(e).splitlines()[0] if str(e) else ''})"
+        ) from None
     if not hasattr(module, attr):
         raise UserAgentError(f"user agent {path!r}: module {mod!r} has no attribute {attr!r}")
     return getattr(module, attr)
@@ -83,8 +98,10 @@ def check_kernel(path: str, kernel) -> None:
             raise TypeError(f"it returns {got}, not int64")
     except Exception as e:
         first = next((ln.strip() for ln in str(e).splitlines() if ln.strip()), type(e).__name__)
-        raise UserAgentError(f"user agent {path!r}: the kernel does not have the arena's agent signature "
-                             f"{SIGNATURE_TEXT} ({first})") from None
+        raise UserAgentError(
+            f"user agent {path!r}: the kernel does not have the arena's agent signature "
+            f"{SIGNATURE_TEXT} ({first})"
+        ) from None
 
 
 def resolve(path: str, timeout_s: float | None = None) -> tuple[int, np.ndarray]:
@@ -93,18 +110,28 @@ def resolve(path: str, timeout_s: float | None = None) -> tuple[int, np.ndarray]
     params = np.zeros(N_AGENT_PARAMS, np.float64)
     if _is_dispatcher(obj):
         if timeout_s is not None:
-            raise UserAgentError(f"user agent {path!r}: timeout_s applies to Python agents only (a kernel "
-                                 "cannot be interrupted)")
+            raise UserAgentError(
+                f"user agent {path!r}: timeout_s applies to Python agents only (a kernel "
+                "cannot be interrupted)"
+            )
         check_kernel(path, obj)
         return USER_KERNEL, params
     if isinstance(obj, type) and callable(getattr(obj, "act", None)):
         if timeout_s is not None:
-            if not (isinstance(timeout_s, (int, float)) and not isinstance(timeout_s, bool) and timeout_s > 0):
-                raise UserAgentError(f"user agent {path!r}: timeout_s must be a number of seconds > 0, got {timeout_s!r}")
+            if not (
+                isinstance(timeout_s, (int, float))
+                and not isinstance(timeout_s, bool)
+                and timeout_s > 0
+            ):
+                raise UserAgentError(
+                    f"user agent {path!r}: timeout_s must be a number of seconds > 0, got {timeout_s!r}"
+                )
             params[P_TIMEOUT] = float(timeout_s)
         return PYTHON, params
-    raise UserAgentError(f"user agent {path!r}: expected a numba kernel ({SIGNATURE_TEXT}) or a class with a "
-                         f"method act(view, legal_actions), got {type(obj).__name__}")
+    raise UserAgentError(
+        f"user agent {path!r}: expected a numba kernel ({SIGNATURE_TEXT}) or a class with a "
+        f"method act(view, legal_actions), got {type(obj).__name__}"
+    )
 
 
 def user_agents_of(labels, kinds) -> list[Any] | None:
@@ -174,12 +201,40 @@ def _view(spec, state, seat, legal, rng, search_rng) -> SeatView:
     seen = state.copy()
     spec.kernels.determinize(seen, np.int64(seat), search_rng)
     seen.flags.writeable = False
-    return SeatView(spec.name, int(state[H_NPLAYERS]), seat, int(state[H_PLY]), tuple(legal), seen, rng, spec, state,
-                    search_rng)
+    return SeatView(
+        spec.name,
+        int(state[H_NPLAYERS]),
+        seat,
+        int(state[H_PLY]),
+        tuple(legal),
+        seen,
+        rng,
+        spec,
+        state,
+        search_rng,
+    )
 
 
-def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_kind, agent_params, user_agents,
-                scores, wins, feats, lengths, decisions, agent_ns, labels=None, first_index=0, traces=None) -> None:
+def play_python(
+    spec,
+    seeds,
+    agent_seeds,
+    n_players,
+    options,
+    seat_agent,
+    agent_kind,
+    agent_params,
+    user_agents,
+    scores,
+    wins,
+    feats,
+    lengths,
+    decisions,
+    agent_ns,
+    labels=None,
+    first_index=0,
+    traces=None,
+) -> None:
     """Play games decision by decision in Python (a run with a Python agent); fill the arrays as the
     arena does (with ``traces[g]``, the score trace, by the arena's own update rule).  Built-in agents and user kernels take the same decisions as in the arena (same RNG
     words); an agent that fails raises :class:`AgentError` (games before it are filled)."""
@@ -210,36 +265,60 @@ def play_python(spec, seeds, agent_seeds, n_players, options, seat_agent, agent_
             p = int(state[H_CURRENT])
             a = int(seat_agent[g, p])
             kind = int(agent_kind[a])
-            where = (f"{spec.name} game {first_index + g}, decision {steps} (seat {p}, agent "
-                     f"{labels[a] if labels is not None else a!r})")
+            where = (
+                f"{spec.name} game {first_index + g}, decision {steps} (seat {p}, agent "
+                f"{labels[a] if labels is not None else a!r})"
+            )
             t0 = time.thread_time_ns()  # agent time: CPU time of this thread, as in the arena
-            wall0 = time.perf_counter_ns()  # the timeout: wall time (an agent that waits is late too)
+            wall0 = (
+                time.perf_counter_ns()
+            )  # the timeout: wall time (an agent that waits is late too)
             if kind == PYTHON:
                 try:
                     if p not in objects:
                         objects[p] = user_agents[a]()
-                        gens[p] = np.random.default_rng(int(hash64(np.int64(agent_seeds[g]), np.int64(p))) & (2**63 - 1))
+                        gens[p] = np.random.default_rng(
+                            int(hash64(np.int64(agent_seeds[g]), np.int64(p))) & (2**63 - 1)
+                        )
                     K.legal_mask(state, mask)
                     legal = np.flatnonzero(mask).tolist()
-                    act = objects[p].act(_view(spec, state, p, legal, gens[p], rngs[p]), tuple(legal))
+                    act = objects[p].act(
+                        _view(spec, state, p, legal, gens[p], rngs[p]), tuple(legal)
+                    )
                 except Exception as e:
-                    raise AgentError(f"{where}: the agent raised {type(e).__name__}: {e}", g) from None
-                if isinstance(act, (bool, np.bool_)) or not isinstance(act, (int, np.integer)) or act not in legal:
-                    raise AgentError(f"{where}: the agent returned {act!r}, which is not a legal action "
-                                     f"(legal: {legal})", g)
+                    raise AgentError(
+                        f"{where}: the agent raised {type(e).__name__}: {e}", g
+                    ) from None
+                if (
+                    isinstance(act, (bool, np.bool_))
+                    or not isinstance(act, (int, np.integer))
+                    or act not in legal
+                ):
+                    raise AgentError(
+                        f"{where}: the agent returned {act!r}, which is not a legal action "
+                        f"(legal: {legal})",
+                        g,
+                    )
                 limit = params[a, P_TIMEOUT] or DEFAULT_TIMEOUT_S
                 took = (time.perf_counter_ns() - wall0) / 1e9
                 if took > limit:
-                    raise AgentError(f"{where}: the agent took {took:.3g} s, more than its timeout_s = {limit:g}", g)
+                    raise AgentError(
+                        f"{where}: the agent took {took:.3g} s, more than its timeout_s = {limit:g}",
+                        g,
+                    )
             elif kind == USER_KERNEL:
                 K.legal_mask(state, mask)
                 try:
                     act = int(user_agents[a](state, mask, rngs[p]))
                 except Exception as e:
-                    raise AgentError(f"{where}: the agent raised {type(e).__name__}: {e}", g) from None
+                    raise AgentError(
+                        f"{where}: the agent raised {type(e).__name__}: {e}", g
+                    ) from None
                 K.legal_mask(state, mask)
                 if not (0 <= act < spec.num_actions and mask[act]):
-                    raise AgentError(f"{where}: the agent chose action {act}, which is not legal", g)
+                    raise AgentError(
+                        f"{where}: the agent chose action {act}, which is not legal", g
+                    )
             else:
                 act = int(choose_action(Kt, state, np.int64(kind), params[a], rngs[p], mask))
             agent_ns[g, p] += time.thread_time_ns() - t0

@@ -37,7 +37,9 @@ CONFIDENCE = 0.95
 MAX_DISTINCT = 100_000  # distinct values a streamed histogram keeps exactly
 QUANTILES = (0.05, 0.5, 0.95)
 SUMMARY_COLUMNS = ["n", "mean", "sd", "min", "5%", "median", "95%", "max"]
-MEMORY_LIMIT = os.environ.get("DYNASTY_ANALYSIS_MEMORY", "1GB")  # DuckDB's working memory; it spills beyond
+MEMORY_LIMIT = os.environ.get(
+    "DYNASTY_ANALYSIS_MEMORY", "1GB"
+)  # DuckDB's working memory; it spills beyond
 
 
 def wilson(wins: float, n: int) -> tuple[float, float]:
@@ -61,7 +63,9 @@ def _cols(by: str | Sequence[str] | None) -> list[str]:
     return [by] if isinstance(by, str) else list(by)
 
 
-def histogram_summary(values: np.ndarray, counts: np.ndarray, quantiles: Sequence[float] = QUANTILES) -> list[float]:
+def histogram_summary(
+    values: np.ndarray, counts: np.ndarray, quantiles: Sequence[float] = QUANTILES
+) -> list[float]:
     """n, mean, sd, min, the ``quantiles`` (5%, median, 95%), max of the data a histogram counts (exact:
     the quantiles interpolate linearly between order statistics, as pandas and numpy do by default)."""
     order = np.argsort(values, kind="stable")
@@ -92,31 +96,59 @@ def box_stats(values: np.ndarray, counts: np.ndarray, label: str) -> dict[str, A
     v = np.asarray(values, np.float64)[np.asarray(counts) > 0]
     lo_w = float(v[v >= q1 - 1.5 * iqr].min()) if n else math.nan
     hi_w = float(v[v <= q3 + 1.5 * iqr].max()) if n else math.nan
-    return {"label": label, "mean": mean, "med": med, "q1": q1, "q3": q3, "whislo": lo_w, "whishi": hi_w,
-            "fliers": []}
+    return {
+        "label": label,
+        "mean": mean,
+        "med": med,
+        "q1": q1,
+        "q3": q3,
+        "whislo": lo_w,
+        "whishi": hi_w,
+        "fliers": [],
+    }
 
 
 class Results:
     """A results folder opened for streamed SQL aggregates (view ``results``: one row per game and seat)."""
 
-    def __init__(self, results: str | Path, *, memory_limit: str = MEMORY_LIMIT, threads: int | None = None):
+    def __init__(
+        self, results: str | Path, *, memory_limit: str = MEMORY_LIMIT, threads: int | None = None
+    ):
         import duckdb
 
         self.path = store.location(results)
         self.manifest = store.read_manifest(self.path)
         data = self.path / "data"
-        parts = [p for d in (data.iterdir() if data.is_dir() else []) if d.name.startswith("game=")
-                 for p in d.iterdir() if store.PART_RE.match(p.name)]
+        parts = [
+            p
+            for d in (data.iterdir() if data.is_dir() else [])
+            if d.name.startswith("game=")
+            for p in d.iterdir()
+            if store.PART_RE.match(p.name)
+        ]
         if not parts:
-            raise store.ResultsError(f"{self.path}: the results hold no games yet (no part files under {data})")
+            raise store.ResultsError(
+                f"{self.path}: the results hold no games yet (no part files under {data})"
+            )
         cfg = (self.manifest or {}).get("config", {})
         if "players" in cfg and "game" in cfg:  # refuse to report on part of the data
-            store.check_parts(self.path, cfg["game"], int(cfg["players"]),
-                              "run the experiment's `dynasty run` again: it sets damaged parts aside and plays "
-                              "their games again")
-        self.con = duckdb.connect(config={"memory_limit": memory_limit, "threads": threads or os.cpu_count() or 1,
-                                          "preserve_insertion_order": False})
-        if isinstance(self.path, store.FsPath):  # any pyarrow filesystem: DuckDB scans the Arrow dataset
+            store.check_parts(
+                self.path,
+                cfg["game"],
+                int(cfg["players"]),
+                "run the experiment's `dynasty run` again: it sets damaged parts aside and plays "
+                "their games again",
+            )
+        self.con = duckdb.connect(
+            config={
+                "memory_limit": memory_limit,
+                "threads": threads or os.cpu_count() or 1,
+                "preserve_insertion_order": False,
+            }
+        )
+        if isinstance(
+            self.path, store.FsPath
+        ):  # any pyarrow filesystem: DuckDB scans the Arrow dataset
             self.con.register("parts", store.open_dataset(self.path))
             self.con.execute("CREATE VIEW results AS SELECT * FROM parts")
         else:  # DuckDB's own Parquet reader, parallel over row groups, over the part files listed now (never
@@ -124,8 +156,10 @@ class Results:
             # column name, so a folder continued by a later version (which adds columns) reads whole, the
             # new columns NULL in the older parts
             files = ", ".join("'" + str(p).replace("'", "''") + "'" for p in sorted(parts, key=str))
-            self.con.execute(f"CREATE VIEW results AS SELECT * FROM read_parquet([{files}], hive_partitioning = true, "
-                             f"union_by_name = true)")
+            self.con.execute(
+                f"CREATE VIEW results AS SELECT * FROM read_parquet([{files}], hive_partitioning = true, "
+                f"union_by_name = true)"
+            )
         self._histograms: dict[tuple, tuple[pd.DataFrame, bool]] = {}
         self.columns = [r[0] for r in self.con.execute("DESCRIBE results").fetchall()]
 
@@ -149,8 +183,10 @@ class Results:
         study, so that one query can join them on ``deal`` (experiments/study_stats.py)."""
         data = Path(results) / "data"
         glob = str(data / "game=*" / "part-*.parquet").replace("'", "''")  # part files only
-        self.con.execute(f"CREATE OR REPLACE VIEW {_ident(name)} AS SELECT * FROM read_parquet('{glob}', "
-                         f"hive_partitioning = true, union_by_name = true)")
+        self.con.execute(
+            f"CREATE OR REPLACE VIEW {_ident(name)} AS SELECT * FROM read_parquet('{glob}', "
+            f"hive_partitioning = true, union_by_name = true)"
+        )
 
     def _where(self, where: str | None) -> str:
         return f"WHERE {where}" if where else ""
@@ -163,15 +199,20 @@ class Results:
         return int(self.con.execute("SELECT count(*) FROM results WHERE seat = 0").fetchone()[0])
 
     def total(self, expr: str, where: str | None = None) -> float:
-        return float(self.con.execute(f"SELECT sum({expr}) FROM results {self._where(where)}").fetchone()[0] or 0)
+        return float(
+            self.con.execute(f"SELECT sum({expr}) FROM results {self._where(where)}").fetchone()[0]
+            or 0
+        )
 
     def rates(self, by: str | Sequence[str], where: str | None = None) -> pd.DataFrame:
         """Per group: n (rows), wins (sum of win shares), mean score, mean rank, win rate and its
         Wilson interval, sorted by the group columns (agents in the order of the run's config)."""
         cols = _cols(by)
         keys = ", ".join(map(_ident, cols))
-        t = self.sql(f"SELECT {keys}, count(*) AS n, sum(win) AS wins, avg(score) AS mean_score, "
-                     f"avg(rank) AS mean_rank FROM results {self._where(where)} GROUP BY {keys}")
+        t = self.sql(
+            f"SELECT {keys}, count(*) AS n, sum(win) AS wins, avg(score) AS mean_score, "
+            f"avg(rank) AS mean_rank FROM results {self._where(where)} GROUP BY {keys}"
+        )
         t = self._ordered(t, cols)
         t["n"] = t["n"].astype(np.int64)
         t["win_rate"] = t["wins"] / t["n"]
@@ -182,8 +223,10 @@ class Results:
 
     def _ordered(self, t: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
         """Rows sorted by ``cols``; the agent column in the config's order of agents, not alphabetically."""
-        agents = [a["label"] if isinstance(a, dict) else str(a)
-                  for a in ((self.manifest or {}).get("config", {}).get("agents") or [])]
+        agents = [
+            a["label"] if isinstance(a, dict) else str(a)
+            for a in ((self.manifest or {}).get("config", {}).get("agents") or [])
+        ]
         sort = t.copy()
         for c in cols:
             if c == "agent" and agents:
@@ -194,35 +237,45 @@ class Results:
 
     # ------------------------------------------------------------------ distributions
 
-    def distribution(self, column: str, by: str | Sequence[str] | None = None,
-                     where: str | None = None) -> tuple[pd.DataFrame, bool]:
+    def distribution(
+        self, column: str, by: str | Sequence[str] | None = None, where: str | None = None
+    ) -> tuple[pd.DataFrame, bool]:
         """A streamed histogram: (rows ``by..., value, count`` sorted, exact).  The flag is True when the
         column has more than ``MAX_DISTINCT`` distinct values and the counts are of 60 equal-width bins
         per group (``value`` = bin centre) instead."""
         cols = _cols(by)
         memo = (column, tuple(cols), where)
-        if memo not in self._histograms:  # the report asks for some twice (table and plot): scan once
+        if (
+            memo not in self._histograms
+        ):  # the report asks for some twice (table and plot): scan once
             self._histograms[memo] = self._distribution(column, cols, where)
         hist, binned = self._histograms[memo]
         return hist.copy(), binned
 
-    def _distribution(self, column: str, cols: list[str], where: str | None) -> tuple[pd.DataFrame, bool]:
+    def _distribution(
+        self, column: str, cols: list[str], where: str | None
+    ) -> tuple[pd.DataFrame, bool]:
         keys = "".join(f"{_ident(c)}, " for c in cols)
         w = self._where(where)
         c = _ident(column)
-        t = self.sql(f"SELECT {keys}{c} AS value, count(*) AS count FROM results {w} GROUP BY ALL "
-                     f"LIMIT {MAX_DISTINCT + 1}")
+        t = self.sql(
+            f"SELECT {keys}{c} AS value, count(*) AS count FROM results {w} GROUP BY ALL "
+            f"LIMIT {MAX_DISTINCT + 1}"
+        )
         binned = len(t) > MAX_DISTINCT
         if binned:
             lo, hi = self.con.execute(f"SELECT min({c}), max({c}) FROM results {w}").fetchone()
             width = (hi - lo) / 60 or 1.0
-            t = self.sql(f"SELECT {keys}{lo} + (least(floor(({c} - {lo}) / {width}), 59) + 0.5) * {width} AS value, "
-                         f"count(*) AS count FROM results {w} GROUP BY ALL")
+            t = self.sql(
+                f"SELECT {keys}{lo} + (least(floor(({c} - {lo}) / {width}), 59) + 0.5) * {width} AS value, "
+                f"count(*) AS count FROM results {w} GROUP BY ALL"
+            )
         t["count"] = t["count"].astype(np.int64)
         return self._ordered(t, cols + ["value"]), binned
 
-    def summary(self, column: str, by: str | Sequence[str] | None = None,
-                where: str | None = None) -> pd.DataFrame:
+    def summary(
+        self, column: str, by: str | Sequence[str] | None = None, where: str | None = None
+    ) -> pd.DataFrame:
         """Per group: n, mean, sd, min, 5%, median, 95%, max of ``column`` (exact from the histogram;
         approximate quantiles, column ``approximate`` True, beyond ``MAX_DISTINCT`` values)."""
         cols = _cols(by)
@@ -233,7 +286,9 @@ class Results:
             key = key if isinstance(key, tuple) else (key,)
             rows.append(list(key) + histogram_summary(g["value"].to_numpy(), g["count"].to_numpy()))
         t = pd.DataFrame(rows, columns=cols + SUMMARY_COLUMNS)
-        if binned:  # bins blur the order statistics: take them from DuckDB's t-digest, the moments exactly
+        if (
+            binned
+        ):  # bins blur the order statistics: take them from DuckDB's t-digest, the moments exactly
             t = self._approximate_summary(column, cols, where)
         t["approximate"] = binned
         return t
@@ -242,17 +297,21 @@ class Results:
         keys = ", ".join(map(_ident, cols))
         c = _ident(column)
         qs = ", ".join(f"approx_quantile({c}, {q}) AS q{i}" for i, q in enumerate(QUANTILES))
-        t = self.sql(f"SELECT {keys + ', ' if keys else ''}count(*) AS n, avg({c}) AS mean, stddev_samp({c}) AS sd, "
-                     f"min({c}) AS min, {qs}, max({c}) AS max FROM results {self._where(where)}"
-                     + (f" GROUP BY {keys}" if keys else ""))
+        t = self.sql(
+            f"SELECT {keys + ', ' if keys else ''}count(*) AS n, avg({c}) AS mean, stddev_samp({c}) AS sd, "
+            f"min({c}) AS min, {qs}, max({c}) AS max FROM results {self._where(where)}"
+            + (f" GROUP BY {keys}" if keys else "")
+        )
         t = t.rename(columns={"q0": "5%", "q1": "median", "q2": "95%"})
         return self._ordered(t, cols)[cols + SUMMARY_COLUMNS]
 
     def box_stats(self, column: str, by: str, where: str | None = None) -> list[dict[str, Any]]:
         """Matplotlib ``bxp`` statistics of ``column`` per value of ``by`` (from the streamed histogram)."""
         hist, _ = self.distribution(column, by, where)
-        return [box_stats(g["value"].to_numpy(), g["count"].to_numpy(), str(k))
-                for k, g in hist.groupby(by, sort=False)]
+        return [
+            box_stats(g["value"].to_numpy(), g["count"].to_numpy(), str(k))
+            for k, g in hist.groupby(by, sort=False)
+        ]
 
     # ------------------------------------------------------------------ features
 
@@ -261,19 +320,42 @@ class Results:
         parts = []
         for f in features:
             c = _ident(f)
-            parts += [f"count(*) FILTER (WHERE {c} > 0)", f"coalesce(sum(win) FILTER (WHERE {c} > 0), 0)",
-                      f"count(*) FILTER (WHERE NOT {c} > 0)", f"coalesce(sum(win) FILTER (WHERE NOT {c} > 0), 0)"]
-        row = self.con.execute(f"SELECT {', '.join(parts)} FROM results {self._where(where)}").fetchone()
+            parts += [
+                f"count(*) FILTER (WHERE {c} > 0)",
+                f"coalesce(sum(win) FILTER (WHERE {c} > 0), 0)",
+                f"count(*) FILTER (WHERE NOT {c} > 0)",
+                f"coalesce(sum(win) FILTER (WHERE NOT {c} > 0), 0)",
+            ]
+        row = self.con.execute(
+            f"SELECT {', '.join(parts)} FROM results {self._where(where)}"
+        ).fetchone()
         v = np.asarray(row, np.float64).reshape(len(features), 4)
-        return pd.DataFrame({"feature": list(features), "n_held": v[:, 0].astype(np.int64), "wins_held": v[:, 1],
-                             "n_not": v[:, 2].astype(np.int64), "wins_not": v[:, 3]})
+        return pd.DataFrame(
+            {
+                "feature": list(features),
+                "n_held": v[:, 0].astype(np.int64),
+                "wins_held": v[:, 1],
+                "n_not": v[:, 2].astype(np.int64),
+                "wins_not": v[:, 3],
+            }
+        )
 
     def feature_means(self, features: Sequence[str], where: str | None = None) -> pd.DataFrame:
         """Per feature column: its mean over winning seats (win > 0), over the others, and over all."""
         parts = []
         for f in features:
             c = _ident(f)
-            parts += [f"avg({c}) FILTER (WHERE win > 0)", f"avg({c}) FILTER (WHERE NOT win > 0)", f"avg({c})"]
-        row = self.con.execute(f"SELECT {', '.join(parts)} FROM results {self._where(where)}").fetchone()
-        v = np.asarray([math.nan if x is None else x for x in row], np.float64).reshape(len(features), 3)
-        return pd.DataFrame({"feature": list(features), "winners": v[:, 0], "others": v[:, 1], "all": v[:, 2]})
+            parts += [
+                f"avg({c}) FILTER (WHERE win > 0)",
+                f"avg({c}) FILTER (WHERE NOT win > 0)",
+                f"avg({c})",
+            ]
+        row = self.con.execute(
+            f"SELECT {', '.join(parts)} FROM results {self._where(where)}"
+        ).fetchone()
+        v = np.asarray([math.nan if x is None else x for x in row], np.float64).reshape(
+            len(features), 3
+        )
+        return pd.DataFrame(
+            {"feature": list(features), "winners": v[:, 0], "others": v[:, 1], "all": v[:, 2]}
+        )

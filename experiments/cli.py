@@ -46,7 +46,9 @@ def _niceness(text: str) -> int:
     try:
         v = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer from -20 to 19, got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected an integer from -20 to 19, got {text!r}"
+        ) from None
     if not -20 <= v <= 19:
         raise argparse.ArgumentTypeError(f"expected an integer from -20 to 19, got {v}")
     return v
@@ -62,25 +64,38 @@ def cmd_run(args) -> int:
 
     cfg = load_config(args.config)
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-    s = run(cfg, address=args.address, workers=args.workers, chunk_size=args.chunk_size, progress=not args.quiet,
-            niceness=args.niceness)
+    s = run(
+        cfg,
+        address=args.address,
+        workers=args.workers,
+        chunk_size=args.chunk_size,
+        progress=not args.quiet,
+        niceness=args.niceness,
+    )
     t = s.timings
     if s.status == "interrupted":
         from experiments import store
         from experiments.plan import missing_ranges
 
-        left = sum(b - a for a, b in missing_ranges(store.done_ranges(cfg.output, cfg.game), cfg.games))
-        print(f"interrupted: {cfg.games - left:,} of {cfg.games:,} games are saved in {cfg.output}; "
-              f"run the same command to continue", file=sys.stderr)
+        left = sum(
+            b - a for a, b in missing_ranges(store.done_ranges(cfg.output, cfg.game), cfg.games)
+        )
+        print(
+            f"interrupted: {cfg.games - left:,} of {cfg.games:,} games are saved in {cfg.output}; "
+            f"run the same command to continue",
+            file=sys.stderr,
+        )
         return EXIT_INTERRUPTED
     if s.played == 0:
         print(f"{cfg.output}: all {cfg.games:,} games were already played; nothing to do")
     else:
         rate = s.played / t["total_s"] if t.get("total_s") else float("nan")
-        print(f"{cfg.output}: {s.played:,} games played ({cfg.games:,} in the results) by {s.workers} workers "
-              f"on {s.nodes} node(s), chunks of {s.chunk_size:,}; {t['total_s']:.1f} s in all "
-              f"(start-up {t['startup_s']:.1f} s, play {t['play_wall_s']:.1f} s, writing {t['write_s']:.1f} s), "
-              f"{rate:,.0f} games/s end to end")
+        print(
+            f"{cfg.output}: {s.played:,} games played ({cfg.games:,} in the results) by {s.workers} workers "
+            f"on {s.nodes} node(s), chunks of {s.chunk_size:,}; {t['total_s']:.1f} s in all "
+            f"(start-up {t['startup_s']:.1f} s, play {t['play_wall_s']:.1f} s, writing {t['write_s']:.1f} s), "
+            f"{rate:,.0f} games/s end to end"
+        )
     print(f"report: dynasty report {cfg.output}")
     return 0
 
@@ -100,13 +115,23 @@ def cmd_study(args) -> int:
     study = load_study(args.config)
     if not args.report_only:
         signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-        s = run_study(study, workers=args.workers, address=args.address, progress=not args.quiet,
-                      niceness=args.niceness)
+        s = run_study(
+            study,
+            workers=args.workers,
+            address=args.address,
+            progress=not args.quiet,
+            niceness=args.niceness,
+        )
         if s.status == "interrupted":
-            print(f"interrupted: the finished games of every cell are saved in {study.output}; "
-                  f"run the same command to continue", file=sys.stderr)
+            print(
+                f"interrupted: the finished games of every cell are saved in {study.output}; "
+                f"run the same command to continue",
+                file=sys.stderr,
+            )
             return EXIT_INTERRUPTED
-        print(f"{study.output}: {len(study.cells)} cells, {sum(s.games.values()):,} games in all; {s.stopped_by}")
+        print(
+            f"{study.output}: {len(study.cells)} cells, {sum(s.games.values()):,} games in all; {s.stopped_by}"
+        )
     paths = make_study_report(study)
     print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
     return 0
@@ -119,13 +144,23 @@ def cmd_tournament(args) -> int:
     t = load_tournament(args.config)
     if not args.report_only:
         signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-        s = run_tournament(t, workers=args.workers, address=args.address, progress=not args.quiet,
-                           niceness=args.niceness)
+        s = run_tournament(
+            t,
+            workers=args.workers,
+            address=args.address,
+            progress=not args.quiet,
+            niceness=args.niceness,
+        )
         if s.status == "interrupted":
-            print(f"interrupted: {s.games:,} games of {s.lineups} lineups are saved in {t.output}; "
-                  f"run the same command to continue", file=sys.stderr)
+            print(
+                f"interrupted: {s.games:,} games of {s.lineups} lineups are saved in {t.output}; "
+                f"run the same command to continue",
+                file=sys.stderr,
+            )
             return EXIT_INTERRUPTED
-        print(f"{t.output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)")
+        print(
+            f"{t.output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)"
+        )
     paths = make_tournament_report(t, anchor=args.anchor)
     print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
     return 0
@@ -144,7 +179,11 @@ def cmd_tune(args) -> int:
 def bench_names() -> list[str]:
     import experiments.bench
 
-    return sorted(m.name for m in pkgutil.iter_modules(experiments.bench.__path__) if not m.name.startswith("_"))
+    return sorted(
+        m.name
+        for m in pkgutil.iter_modules(experiments.bench.__path__)
+        if not m.name.startswith("_")
+    )
 
 
 def cmd_bench(args) -> int:
@@ -220,63 +259,110 @@ def cmd_games(args) -> int:
         if spec.feature_names:
             print(f"  features: {', '.join(spec.feature_names)}")
         print()
-    print("agents: " + ", ".join(sorted(AGENT_KINDS)) + "  (e.g. 'random', 'heuristic', 'mcts:1000', 'mcts:50ms'), "
-          "or your own by module path, 'mypkg.agents:greedy' (docs/agents.md)")
+    print(
+        "agents: "
+        + ", ".join(sorted(AGENT_KINDS))
+        + "  (e.g. 'random', 'heuristic', 'mcts:1000', 'mcts:50ms'), "
+        "or your own by module path, 'mypkg.agents:greedy' (docs/agents.md)"
+    )
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="dynasty", description="dynasty-lab: seeded self-play experiments")
+    p = argparse.ArgumentParser(
+        prog="dynasty", description="dynasty-lab: seeded self-play experiments"
+    )
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     r = sub.add_parser("run", help="play an experiment's games (continues an interrupted run)")
     r.add_argument("config", help="experiment config (TOML)")
-    r.add_argument("--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)")
-    r.add_argument("--workers", type=_positive, help="worker processes (default: every CPU of the cluster)")
+    r.add_argument(
+        "--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)"
+    )
+    r.add_argument(
+        "--workers", type=_positive, help="worker processes (default: every CPU of the cluster)"
+    )
     r.add_argument("--chunk-size", type=_positive, help="games per Ray task (default: automatic)")
-    r.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness, e.g. 10 to yield "
-                   "to other work (default: the niceness of this command; a cluster keeps its own setting)")
+    r.add_argument(
+        "--niceness",
+        type=_niceness,
+        help="run a local Ray's workers at this niceness, e.g. 10 to yield "
+        "to other work (default: the niceness of this command; a cluster keeps its own setting)",
+    )
     r.add_argument("--quiet", action="store_true", help="no progress bar")
     r.set_defaults(func=cmd_run)
 
-    rep = sub.add_parser("report", help="write the Markdown/HTML win-rate report of a results folder")
+    rep = sub.add_parser(
+        "report", help="write the Markdown/HTML win-rate report of a results folder"
+    )
     rep.add_argument("results", help="output folder of `dynasty run`")
     rep.add_argument("--out", help="report folder (default: RESULTS/report)")
     rep.set_defaults(func=cmd_report)
 
-    st = sub.add_parser("study", help="play a balance study's cells on shared deals and write its comparison report")
+    st = sub.add_parser(
+        "study", help="play a balance study's cells on shared deals and write its comparison report"
+    )
     st.add_argument("config", help="study config (TOML, docs/studies.md)")
-    st.add_argument("--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)")
-    st.add_argument("--workers", type=_positive, help="worker processes (default: every CPU of the cluster)")
+    st.add_argument(
+        "--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)"
+    )
+    st.add_argument(
+        "--workers", type=_positive, help="worker processes (default: every CPU of the cluster)"
+    )
     st.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness")
     st.add_argument("--quiet", action="store_true", help="no progress bars")
-    st.add_argument("--report-only", action="store_true", help="only write the report of the games already played")
+    st.add_argument(
+        "--report-only",
+        action="store_true",
+        help="only write the report of the games already played",
+    )
     st.set_defaults(func=cmd_study)
 
-    tn = sub.add_parser("tournament", help="play a pool of agents in balanced lineups and write the ratings report")
+    tn = sub.add_parser(
+        "tournament", help="play a pool of agents in balanced lineups and write the ratings report"
+    )
     tn.add_argument("config", help="tournament config (TOML, docs/agents.md)")
-    tn.add_argument("--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)")
-    tn.add_argument("--workers", type=_positive, help="worker processes (default: every CPU of the cluster)")
+    tn.add_argument(
+        "--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)"
+    )
+    tn.add_argument(
+        "--workers", type=_positive, help="worker processes (default: every CPU of the cluster)"
+    )
     tn.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness")
     tn.add_argument("--quiet", action="store_true", help="no progress bars")
-    tn.add_argument("--report-only", action="store_true", help="only write the report of the games already played")
-    tn.add_argument("--anchor", help="agent whose rating is 0 (default: ratings centred on the pool's mean)")
+    tn.add_argument(
+        "--report-only",
+        action="store_true",
+        help="only write the report of the games already played",
+    )
+    tn.add_argument(
+        "--anchor", help="agent whose rating is 0 (default: ratings centred on the pool's mean)"
+    )
     tn.set_defaults(func=cmd_tournament)
 
-    tu = sub.add_parser("tune", help="search component values for a design objective (Optuna), re-checked on fresh deals")
+    tu = sub.add_parser(
+        "tune",
+        help="search component values for a design objective (Optuna), re-checked on fresh deals",
+    )
     tu.add_argument("config", help="tuning config (TOML, docs/studies.md)")
     tu.add_argument("--workers", type=_positive, help="worker processes (default: every CPU)")
     tu.add_argument("--quiet", action="store_true", help="no progress bars")
     tu.set_defaults(func=cmd_tune)
 
-    b = sub.add_parser("bench", help="run a benchmark from experiments/bench (all of them without NAME)")
+    b = sub.add_parser(
+        "bench", help="run a benchmark from experiments/bench (all of them without NAME)"
+    )
     b.add_argument("name", nargs="?", help="benchmark name")
     b.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the benchmark")
     b.add_argument("--list", action="store_true", help="list the benchmarks")
     b.set_defaults(func=cmd_bench)
 
-    v = sub.add_parser("view", help="write the HTML viewer page of replays (a file, or a results folder's samples)")
-    v.add_argument("replays", nargs="+", help="replay JSON files or results folders (their replays/)")
+    v = sub.add_parser(
+        "view", help="write the HTML viewer page of replays (a file, or a results folder's samples)"
+    )
+    v.add_argument(
+        "replays", nargs="+", help="replay JSON files or results folders (their replays/)"
+    )
     v.add_argument("--out", help="folder for the pages (default: beside each replay)")
     v.set_defaults(func=cmd_view)
 
@@ -284,23 +370,44 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("game", help="game id (see `dynasty games`)")
     pl.add_argument("--players", type=_positive, default=2, help="number of seats (default 2)")
     pl.add_argument("--seat", type=int, default=0, help="your seat, from 0 (default 0)")
-    pl.add_argument("--opponents", default="heuristic", help="agents of the other seats in seat order after yours, "
-                    "comma-separated, repeated as needed (default heuristic; e.g. heuristic,mcts:500)")
+    pl.add_argument(
+        "--opponents",
+        default="heuristic",
+        help="agents of the other seats in seat order after yours, "
+        "comma-separated, repeated as needed (default heuristic; e.g. heuristic,mcts:500)",
+    )
     pl.add_argument("--seed", type=int, help="the deal's seed (default: from the clock, printed)")
-    pl.add_argument("--option", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)")
+    pl.add_argument(
+        "--option", action="append", metavar="NAME=VALUE", help="a rule option (repeatable)"
+    )
     pl.add_argument("--out", help="replay file (default dynasty-play-GAME-SEED.json)")
     pl.set_defaults(func=cmd_play)
 
-    fz = sub.add_parser("fuzz", help="play random, heuristic, mixed and MCTS games with every rule option drawn at "
-                        "random, checking every invariant after every decision (docs/reliability.md)")
+    fz = sub.add_parser(
+        "fuzz",
+        help="play random, heuristic, mixed and MCTS games with every rule option drawn at "
+        "random, checking every invariant after every decision (docs/reliability.md)",
+    )
     fz.add_argument("game", help="game id (see `dynasty games`)")
     fz.add_argument("--games", type=_positive, required=True, help="number of games")
-    fz.add_argument("--players", type=_positive, help="seats in every game (default: drawn per game)")
+    fz.add_argument(
+        "--players", type=_positive, help="seats in every game (default: drawn per game)"
+    )
     fz.add_argument("--seed", type=int, default=0, help="master seed (default 0)")
-    fz.add_argument("--mcts-share", type=_fraction, default=0.02, help="share of games with one short-budget "
-                    "MCTS seat (default 0.02)")
-    fz.add_argument("--out", help="folder for the replay of a game that breaks an invariant (default: here)")
-    fz.add_argument("--time-limit", type=float, help="stop after this many seconds (the games played are reported)")
+    fz.add_argument(
+        "--mcts-share",
+        type=_fraction,
+        default=0.02,
+        help="share of games with one short-budget MCTS seat (default 0.02)",
+    )
+    fz.add_argument(
+        "--out", help="folder for the replay of a game that breaks an invariant (default: here)"
+    )
+    fz.add_argument(
+        "--time-limit",
+        type=float,
+        help="stop after this many seconds (the games played are reported)",
+    )
     fz.add_argument("--quiet", action="store_true", help="no progress lines")
     fz.set_defaults(func=cmd_fuzz)
 

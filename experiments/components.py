@@ -70,8 +70,7 @@ def parse_path(path: str) -> list[str | int]:
 
 
 def _matches(pattern: list, path: list) -> bool:
-    return len(pattern) == len(path) and all(
-        p == q or p == "*" for p, q in zip(pattern, path))
+    return len(pattern) == len(path) and all(p == q or p == "*" for p, q in zip(pattern, path))
 
 
 def game_module(game: str):
@@ -112,7 +111,9 @@ def range_of(game: str, path: str) -> ValueRange:
         if _matches(parse_path(r.path), steps):
             return r
     known = ", ".join(r.path for r in decl) or "none: the game declares no component ranges"
-    raise ComponentError(f"{game}: {path!r} is not a component value this game lets a study change (declared: {known})")
+    raise ComponentError(
+        f"{game}: {path!r} is not a component value this game lets a study change (declared: {known})"
+    )
 
 
 def _targets(node: Any, steps: list, path: str, where: str = "") -> list[tuple[Any, Any]]:
@@ -123,11 +124,17 @@ def _targets(node: Any, steps: list, path: str, where: str = "") -> list[tuple[A
     if head == "*":
         if not isinstance(node, (list, dict)):
             raise ComponentError(f"{path!r}: {where or 'the data'} is not a list or table")
-        keys = list(range(len(node))) if isinstance(node, list) else [k for k in node if not k.startswith("_")]
+        keys = (
+            list(range(len(node)))
+            if isinstance(node, list)
+            else [k for k in node if not k.startswith("_")]
+        )
     elif isinstance(head, int):
         if not isinstance(node, list) or head >= len(node):
             n = len(node) if isinstance(node, list) else 0
-            raise ComponentError(f"{path!r}: {where or 'the data'} has no element [{head}] (it has {n})")
+            raise ComponentError(
+                f"{path!r}: {where or 'the data'} has no element [{head}] (it has {n})"
+            )
         keys = [head]
     else:
         if not isinstance(node, dict) or head not in node:
@@ -149,7 +156,9 @@ def check_value(game: str, path: str, value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ComponentError(f"{game}: {path!r}: expected an integer, got {value!r}")
     if not r.low <= value <= r.high:
-        raise ComponentError(f"{game}: {path!r}: {value} is outside its declared range {r.low}..{r.high}")
+        raise ComponentError(
+            f"{game}: {path!r}: {value} is outside its declared range {r.low}..{r.high}"
+        )
     return int(value)
 
 

@@ -25,7 +25,16 @@ SEAT_MODES = ("rotate", "fixed")
 MAX_SEED = 2**63 - 1
 
 REQUIRED = ("game", "players", "agents", "games", "seed", "output")
-OPTIONAL = ("name", "description", "options", "seats", "chunk_size", "replays", "components", "score_trace")
+OPTIONAL = (
+    "name",
+    "description",
+    "options",
+    "seats",
+    "chunk_size",
+    "replays",
+    "components",
+    "score_trace",
+)
 
 
 class ConfigError(ValueError):
@@ -88,9 +97,13 @@ class ExperimentConfig:
             "seats": self.seats,
             "seed": self.seed,
         }
-        if self.components:  # only when changed, so folders of the printed components keep their identity
+        if (
+            self.components
+        ):  # only when changed, so folders of the printed components keep their identity
             out["components"] = dict(self.components)
-        if self.score_trace:  # likewise: only when on (its columns hold the trace, not "not traced")
+        if (
+            self.score_trace
+        ):  # likewise: only when on (its columns hold the trace, not "not traced")
             out["score_trace"] = True
         return out
 
@@ -100,7 +113,9 @@ class ExperimentConfig:
             "name": self.name,
             "description": self.description,
             **self.identity(),
-            "agent_specs": [{"label": a.label, "kind": a.kind, "params": list(a.params)} for a in self.agents],
+            "agent_specs": [
+                {"label": a.label, "kind": a.kind, "params": list(a.params)} for a in self.agents
+            ],
             "games": self.games,
             "output": str(self.output),
             "chunk_size": self.chunk_size,
@@ -123,7 +138,9 @@ def _str(where: str, value: Any) -> str:
     return value
 
 
-def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool = True) -> ExperimentConfig:
+def from_dict(
+    data: dict[str, Any], source: str = "config", *, user_agents: bool = True
+) -> ExperimentConfig:
     """Validate a parsed TOML table; :class:`ConfigError` ("<source>: <field>: <problem>") if bad.
 
     A config runs no code of its own.  The one way it can make code run is an agent named by
@@ -136,14 +153,18 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
     try:
         unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
         if unknown:
-            raise ConfigError(f"unknown key {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})")
+            raise ConfigError(
+                f"unknown key {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})"
+            )
         missing = [k for k in REQUIRED if k not in data]
         if missing:
             raise ConfigError(f"missing key {missing[0]!r} (required: {', '.join(REQUIRED)})")
 
         game = data["game"]
         if not isinstance(game, str):
-            raise ConfigError(f"game: expected a game name, got {game!r} (known: {', '.join(game_names())})")
+            raise ConfigError(
+                f"game: expected a game name, got {game!r} (known: {', '.join(game_names())})"
+            )
         try:
             spec = get_game(game)
         except UnknownGameError as e:
@@ -159,7 +180,9 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
 
         raw_components = data.get("components", {})
         if not isinstance(raw_components, dict):
-            raise ConfigError(f"components: expected a table of path = value, got {raw_components!r}")
+            raise ConfigError(
+                f"components: expected a table of path = value, got {raw_components!r}"
+            )
         from experiments.components import ComponentError, validate as validate_components
 
         try:
@@ -181,7 +204,9 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
         if isinstance(raw_agents, (str, dict)):
             raw_agents = [raw_agents]
         if not isinstance(raw_agents, list) or not raw_agents:
-            raise ConfigError(f"agents: expected a list of agents such as ['heuristic', 'random'], got {raw_agents!r}")
+            raise ConfigError(
+                f"agents: expected a list of agents such as ['heuristic', 'random'], got {raw_agents!r}"
+            )
         if len(raw_agents) == 1:
             raw_agents = raw_agents * players
         if len(raw_agents) != players:
@@ -192,8 +217,10 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
         lineup: list[int] = []
         for i, raw in enumerate(raw_agents):
             if not user_agents and _names_user_agent(raw):
-                raise ConfigError(f"agents[{i}]: {raw!r} is a user agent (a module to import); user agents are "
-                                  f"not allowed in this config")
+                raise ConfigError(
+                    f"agents[{i}]: {raw!r} is a user agent (a module to import); user agents are "
+                    f"not allowed in this config"
+                )
             try:
                 kind, params, label = parse_agent(raw)
             except ValueError as e:
@@ -219,15 +246,26 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
             chunk_size = _int("chunk_size", chunk_size, 1)
         replays = _int("replays", data.get("replays", 0), 0, games)
         if replays and any(a.kind >= 3 for a in agents):  # agents.arena.USER_KERNEL, PYTHON
-            raise ConfigError("replays: not available for a run with user agents (replays re-play games "
-                              "through the built-in agents only); set replays = 0")
-        reusing = [a.label for a in agents if a.kind == 2 and a.params[7] > 0]  # agents.arena.MCTS, mcts.P_REUSE
+            raise ConfigError(
+                "replays: not available for a run with user agents (replays re-play games "
+                "through the built-in agents only); set replays = 0"
+            )
+        reusing = [
+            a.label for a in agents if a.kind == 2 and a.params[7] > 0
+        ]  # agents.arena.MCTS, mcts.P_REUSE
         if reusing and (replays or any(a.kind == 4 for a in agents)):  # agents.arena.PYTHON
-            raise ConfigError(f"agents: {reusing[0]!r} reuses its tree, which only the arena's game loop keeps; "
-                              + ("replays re-play single decisions: set replays = 0" if replays else
-                                 "a run with a Python agent plays in a Python loop: drop reuse"))
+            raise ConfigError(
+                f"agents: {reusing[0]!r} reuses its tree, which only the arena's game loop keeps; "
+                + (
+                    "replays re-play single decisions: set replays = 0"
+                    if replays
+                    else "a run with a Python agent plays in a Python loop: drop reuse"
+                )
+            )
         if replays and components:
-            raise ConfigError("replays: not available for a run with changed components (replays use the data files)")
+            raise ConfigError(
+                "replays: not available for a run with changed components (replays use the data files)"
+            )
         score_trace = data.get("score_trace", False)
         if not isinstance(score_trace, bool):
             raise ConfigError(f"score_trace: expected true or false, got {score_trace!r}")
@@ -237,10 +275,22 @@ def from_dict(data: dict[str, Any], source: str = "config", *, user_agents: bool
             raise ConfigError(f"description: expected a string, got {description!r}")
 
         cfg = ExperimentConfig(
-            name=name, game=game, players=players, options=MappingProxyType(dict(options)), agents=tuple(agents),
-            lineup=tuple(lineup), seats=seats, games=games, seed=seed, output=output,
-            description=description, chunk_size=chunk_size, replays=replays, source=source,
-            components=MappingProxyType(components), score_trace=score_trace,
+            name=name,
+            game=game,
+            players=players,
+            options=MappingProxyType(dict(options)),
+            agents=tuple(agents),
+            lineup=tuple(lineup),
+            seats=seats,
+            games=games,
+            seed=seed,
+            output=output,
+            description=description,
+            chunk_size=chunk_size,
+            replays=replays,
+            source=source,
+            components=MappingProxyType(components),
+            score_trace=score_trace,
         )
         from experiments.plan import Plan  # the plan checks that games fill whole rotations
 
@@ -267,12 +317,16 @@ def load_config(path: str | Path, *, user_agents: bool = True) -> ExperimentConf
     path = Path(path)
     try:
         if path.stat().st_size > MAX_CONFIG_BYTES:
-            raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB; not an experiment config")
+            raise ConfigError(
+                f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB; not an experiment config"
+            )
         text = path.read_text(encoding="utf-8")
     except OSError as e:
         raise ConfigError(f"{path}: cannot read the config ({e.strerror or e})") from None
     except UnicodeDecodeError as e:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {e.start}); a config is a TOML file") from None
+        raise ConfigError(
+            f"{path}: not UTF-8 text (byte {e.start}); a config is a TOML file"
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

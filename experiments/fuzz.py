@@ -32,10 +32,29 @@ import numpy as np
 
 from agents.mcts import mcts_act
 from agents.spec import parse_agent
-from sim.core import (H_CURRENT, NO_PLAYER, as_kernels, entry, hash64, missing_info_key, random_of_legal,
-                      rng_seed)
-from sim.invariants import (CHECK_T, G_HEADER, G_ILLEGAL, G_MASK_COUNT, G_NO_LEGAL, G_SCORES, G_SHARES,
-                            G_TOO_LONG, Invariants, error_name, invariants_of)
+from sim.core import (
+    H_CURRENT,
+    NO_PLAYER,
+    as_kernels,
+    entry,
+    hash64,
+    missing_info_key,
+    random_of_legal,
+    rng_seed,
+)
+from sim.invariants import (
+    CHECK_T,
+    G_HEADER,
+    G_ILLEGAL,
+    G_MASK_COUNT,
+    G_NO_LEGAL,
+    G_SCORES,
+    G_SHARES,
+    G_TOO_LONG,
+    Invariants,
+    error_name,
+    invariants_of,
+)
 from sim.registry import get_game
 
 RANDOM, HEURISTIC, MCTS = 0, 1, 2
@@ -59,7 +78,11 @@ def _generic(G, state, n, k, mask):
     what ``legal_mask`` returned, non-empty until the end."""
     cur = state[H_CURRENT]
     over = cur == NO_PLAYER
-    if G.is_terminal(state) != over or G.current_player(state) != cur or (not over and not 0 <= cur < n):
+    if (
+        G.is_terminal(state) != over
+        or G.current_player(state) != cur
+        or (not over and not 0 <= cur < n)
+    ):
         return G_HEADER
     if over:
         return 0
@@ -82,8 +105,22 @@ def _fill_mask(G, state, mask):
 
 
 @nb.njit(cache=True)
-def _fuzz_chunk(G, check, seeds, players, options, kinds, mcts_params, num_actions, max_decisions, memo_size,
-                can_all_lose, stats, actions, result):
+def _fuzz_chunk(
+    G,
+    check,
+    seeds,
+    players,
+    options,
+    kinds,
+    mcts_params,
+    num_actions,
+    max_decisions,
+    memo_size,
+    can_all_lose,
+    stats,
+    actions,
+    result,
+):
     mask = np.zeros(num_actions, np.bool_)
     scratch = np.zeros(num_actions, np.bool_)
     memo = np.zeros(memo_size, np.int64)
@@ -103,7 +140,7 @@ def _fuzz_chunk(G, check, seeds, players, options, kinds, mcts_params, num_actio
         while e == 0 and state[H_CURRENT] != NO_PLAYER:
             p = state[H_CURRENT]
             kind = kinds[g, p]
-            rng = rngs[2 * p:2 * p + 2]
+            rng = rngs[2 * p : 2 * p + 2]
             if kind == RANDOM:
                 a = random_of_legal(mask, k, rngs, 2 * p)
             elif kind == HEURISTIC:
@@ -149,16 +186,58 @@ def _fuzz_chunk(G, check, seeds, players, options, kinds, mcts_params, num_actio
     return seeds.shape[0]
 
 
-@entry(CHECK_T, nb.int64[::1], nb.int64[::1], nb.int32[:, ::1], nb.int64[:, ::1], nb.float64[::1], nb.int64,
-       nb.int64, nb.int64, nb.boolean, nb.int64[::1], nb.int64[::1], nb.int64[::1], returns=nb.int64)
-def fuzz_chunk(K, check, seeds, players, options, kinds, mcts_params, num_actions, max_decisions, memo_size,
-               can_all_lose, stats, actions, result):
+@entry(
+    CHECK_T,
+    nb.int64[::1],
+    nb.int64[::1],
+    nb.int32[:, ::1],
+    nb.int64[:, ::1],
+    nb.float64[::1],
+    nb.int64,
+    nb.int64,
+    nb.int64,
+    nb.boolean,
+    nb.int64[::1],
+    nb.int64[::1],
+    nb.int64[::1],
+    returns=nb.int64,
+)
+def fuzz_chunk(
+    K,
+    check,
+    seeds,
+    players,
+    options,
+    kinds,
+    mcts_params,
+    num_actions,
+    max_decisions,
+    memo_size,
+    can_all_lose,
+    stats,
+    actions,
+    result,
+):
     """Entry: play ``len(seeds)`` games of the game whose kernels are ``K`` (``players[g]`` seats,
     option array ``options[g]``, agent kind ``kinds[g, p]`` per seat), calling ``check`` on every
     state.  Returns the games finished; at the first broken invariant ``result`` holds the game's
     position, the decisions applied and the error, and ``actions[:ply + 1]`` the game's actions."""
-    return _fuzz_chunk(as_kernels(K), check, seeds, players, options, kinds, mcts_params, num_actions,
-                       max_decisions, memo_size, can_all_lose, stats, actions, result)
+    return _fuzz_chunk(
+        as_kernels(K),
+        check,
+        seeds,
+        players,
+        options,
+        kinds,
+        mcts_params,
+        num_actions,
+        max_decisions,
+        memo_size,
+        can_all_lose,
+        stats,
+        actions,
+        result,
+    )
 
 
 @dataclass
@@ -179,7 +258,9 @@ class Sampler:
         self.players = players
         self.seed = seed
         self.mcts_share = mcts_share if spec.kernels.info_key is not missing_info_key else 0.0
-        self.sizes = [len(o.choices) if o.choices is not None else o.high - o.low + 1 for o in spec.options]
+        self.sizes = [
+            len(o.choices) if o.choices is not None else o.high - o.low + 1 for o in spec.options
+        ]
         self.lows = [0 if o.choices is not None else o.low for o in spec.options]
         self._ok: dict[tuple, bool] = {}
 
@@ -192,14 +273,20 @@ class Sampler:
         return ok
 
     def decode(self, codes) -> dict:
-        return {o.name: (o.choices[int(c)] if o.choices is not None else int(c) + self.lows[i])
-                for i, (o, c) in enumerate(zip(self.spec.options, codes))}
+        return {
+            o.name: (o.choices[int(c)] if o.choices is not None else int(c) + self.lows[i])
+            for i, (o, c) in enumerate(zip(self.spec.options, codes))
+        }
 
     def draw(self, chunk_index: int, games: int) -> Draw:
         rng = np.random.default_rng([self.seed, chunk_index])
         seeds = rng.integers(0, 2**62, size=games, dtype=np.int64)
         allowed = np.array(self.spec.players(), np.int64)
-        players = np.full(games, self.players, np.int64) if self.players else rng.choice(allowed, size=games)
+        players = (
+            np.full(games, self.players, np.int64)
+            if self.players
+            else rng.choice(allowed, size=games)
+        )
         n_opt = len(self.sizes)
         codes = np.zeros((games, n_opt), np.int64)
         for i, size in enumerate(self.sizes):
@@ -211,8 +298,10 @@ class Sampler:
                 for i, size in enumerate(self.sizes):
                     codes[g, i] = rng.integers(0, size)
                 if tries > 1000:  # no option mix for this count is drawn: the defaults
-                    codes[g] = [self.spec.options[i].encode(o.default) - self.lows[i]
-                                for i, o in enumerate(self.spec.options)]
+                    codes[g] = [
+                        self.spec.options[i].encode(o.default) - self.lows[i]
+                        for i, o in enumerate(self.spec.options)
+                    ]
                     break
         mode = rng.integers(0, len(MODES), size=games)
         kinds = np.where(mode[:, None] == 0, RANDOM, HEURISTIC) * np.ones((1, MAX_SEATS), np.int64)
@@ -227,8 +316,8 @@ class Sampler:
     def option_arrays(self, d: Draw) -> np.ndarray:
         data = self.spec.data.astype(np.int32)
         out = np.empty((len(d.seeds), d.codes.shape[1] + len(data)), np.int32)
-        out[:, :d.codes.shape[1]] = d.codes
-        out[:, d.codes.shape[1]:] = data
+        out[:, : d.codes.shape[1]] = d.codes
+        out[:, d.codes.shape[1] :] = data
         return out
 
 
@@ -245,9 +334,11 @@ class Failure:
     replay: Path | None = None
 
     def line(self, game: str) -> str:
-        return (f"{game} game {self.game_index} ({self.players} players, seed {self.seed}, agents "
-                f"{','.join(self.agents)}) broke an invariant after {self.decision} decisions: {self.invariant} "
-                f"(code {self.code}); replay: {self.replay}")
+        return (
+            f"{game} game {self.game_index} ({self.players} players, seed {self.seed}, agents "
+            f"{','.join(self.agents)}) broke an invariant after {self.decision} decisions: {self.invariant} "
+            f"(code {self.code}); replay: {self.replay}"
+        )
 
 
 @dataclass
@@ -268,9 +359,20 @@ def _agent_label(kind: int, mcts: str) -> str:
     return mcts if kind == MCTS else KIND_NAMES[kind]
 
 
-def fuzz(game: str, games: int, players: int | None = None, seed: int = 0, *, mcts_share: float = DEFAULT_MCTS_SHARE,
-         mcts: str = DEFAULT_MCTS, out: str | Path = ".", chunk: int = 2000, progress=None,
-         invariants: Invariants | None = None, time_limit: float | None = None) -> FuzzResult:
+def fuzz(
+    game: str,
+    games: int,
+    players: int | None = None,
+    seed: int = 0,
+    *,
+    mcts_share: float = DEFAULT_MCTS_SHARE,
+    mcts: str = DEFAULT_MCTS,
+    out: str | Path = ".",
+    chunk: int = 2000,
+    progress=None,
+    invariants: Invariants | None = None,
+    time_limit: float | None = None,
+) -> FuzzResult:
     """Play ``games`` fuzz games of ``game``; stop at the first broken invariant and write its replay
     into ``out``.  ``progress(done, games, seconds)`` is called after each chunk; with ``time_limit``
     (seconds) the run also ends after the first chunk that passes it (``FuzzResult.games`` says
@@ -279,7 +381,9 @@ def fuzz(game: str, games: int, players: int | None = None, seed: int = 0, *, mc
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise FuzzError(f"--games: expected a positive integer, got {games!r}")
     if players is not None and players not in spec.players():
-        raise FuzzError(f"--players: {game} is played by {', '.join(map(str, spec.players()))} players, not {players}")
+        raise FuzzError(
+            f"--players: {game} is played by {', '.join(map(str, spec.players()))} players, not {players}"
+        )
     if max(spec.players()) > MAX_SEATS:
         raise FuzzError(f"{game}: more than {MAX_SEATS} seats")
     if not 0.0 <= mcts_share <= 1.0:
@@ -299,19 +403,39 @@ def fuzz(game: str, games: int, players: int | None = None, seed: int = 0, *, mc
         size = min(chunk, games - done)
         d = sampler.draw(ci, size)
         opts = sampler.option_arrays(d)
-        finished = fuzz_chunk(K, inv.check, d.seeds, d.players, opts, d.kinds, params, np.int64(spec.num_actions),
-                              np.int64(spec.max_decisions), np.int64(inv.memo_size), spec.can_all_lose, stats,
-                              actions, result)
+        finished = fuzz_chunk(
+            K,
+            inv.check,
+            d.seeds,
+            d.players,
+            opts,
+            d.kinds,
+            params,
+            np.int64(spec.num_actions),
+            np.int64(spec.max_decisions),
+            np.int64(inv.memo_size),
+            spec.can_all_lose,
+            stats,
+            actions,
+            result,
+        )
         for n, c in zip(*np.unique(d.players[:finished], return_counts=True)):
             by_players[int(n)] = by_players.get(int(n), 0) + int(c)
         done += int(finished)
         if finished < size:
             g = int(result[R_GAME])
             n = int(d.players[g])
-            f = Failure(game_index=done, players=n, seed=int(d.seeds[g]), options=sampler.decode(d.codes[g] - sampler.lows),
-                        agents=[_agent_label(int(k), label) for k in d.kinds[g, :n]], decision=int(result[R_PLY]),
-                        code=int(result[R_ERROR]), invariant=error_name(inv, int(result[R_ERROR])))
-            f.replay = write_replay(spec, f, actions[:f.decision + 1], Path(out), fuzz_seed=seed)
+            f = Failure(
+                game_index=done,
+                players=n,
+                seed=int(d.seeds[g]),
+                options=sampler.decode(d.codes[g] - sampler.lows),
+                agents=[_agent_label(int(k), label) for k in d.kinds[g, :n]],
+                decision=int(result[R_PLY]),
+                code=int(result[R_ERROR]),
+                invariant=error_name(inv, int(result[R_ERROR])),
+            )
+            f.replay = write_replay(spec, f, actions[: f.decision + 1], Path(out), fuzz_seed=seed)
             return FuzzResult(game, done, time.perf_counter() - t0, stats, f, by_players)
         ci += 1
         if progress is not None:
@@ -327,11 +451,17 @@ def write_replay(spec, f: Failure, actions: np.ndarray, out: Path, *, fuzz_seed:
     from sim.game import Game
 
     g = Game(spec.name, f.players, f.seed, f.options)
-    for a in actions[:f.decision]:
+    for a in actions[: f.decision]:
         g.apply(int(a))
     rep = g.to_replay()
-    rep["fuzz"] = {"invariant": f.invariant, "code": f.code, "decision": f.decision, "agents": f.agents,
-                   "fuzz_seed": int(fuzz_seed), "game_index": f.game_index}
+    rep["fuzz"] = {
+        "invariant": f.invariant,
+        "code": f.code,
+        "decision": f.decision,
+        "agents": f.agents,
+        "fuzz_seed": int(fuzz_seed),
+        "game_index": f.game_index,
+    }
     if f.decision < len(actions):
         rep["fuzz"]["next_action"] = int(actions[f.decision])
     out.mkdir(parents=True, exist_ok=True)
@@ -379,17 +509,31 @@ def main_args(args) -> int:
         if quiet or seconds - last[0] < 10 and done < total:
             return
         last[0] = seconds
-        print(f"fuzz {args.game}: {done:,} of {total:,} games, {done / seconds:,.0f} games/s, "
-              f"no invariant broken", file=sys.stderr, flush=True)
+        print(
+            f"fuzz {args.game}: {done:,} of {total:,} games, {done / seconds:,.0f} games/s, "
+            f"no invariant broken",
+            file=sys.stderr,
+            flush=True,
+        )
 
-    r = fuzz(args.game, args.games, args.players, args.seed, mcts_share=args.mcts_share, out=args.out or ".",
-             progress=progress, time_limit=args.time_limit)
+    r = fuzz(
+        args.game,
+        args.games,
+        args.players,
+        args.seed,
+        mcts_share=args.mcts_share,
+        out=args.out or ".",
+        progress=progress,
+        time_limit=args.time_limit,
+    )
     if r.failure is not None:
         print(f"dynasty fuzz: {r.failure.line(args.game)}", file=sys.stderr)
         return 1
     counts = ", ".join(f"{n} players: {c:,}" for n, c in sorted(r.by_players.items()))
     if r.games < args.games:
         print(f"time limit: {r.games:,} of {args.games:,} games played", file=sys.stderr)
-    print(f"{args.game}: {r.games:,} games, every invariant held after every decision; {r.seconds:.1f} s, "
-          f"{r.rate:,.0f} games/s ({counts})")
+    print(
+        f"{args.game}: {r.games:,} games, every invariant held after every decision; {r.seconds:.1f} s, "
+        f"{r.rate:,.0f} games/s ({counts})"
+    )
     return 0

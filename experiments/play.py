@@ -51,7 +51,9 @@ def parse_opponents(text: str, n_opponents: int) -> list[tuple[int, np.ndarray, 
         except ValueError as e:
             raise PlayError(f"--opponents: {e}") from None
         if int(kind) not in (RANDOM, HEURISTIC, MCTS):
-            raise PlayError(f"--opponents: {name!r}: only random, heuristic and mcts agents can play here")
+            raise PlayError(
+                f"--opponents: {name!r}: only random, heuristic and mcts agents can play here"
+            )
         out.append((int(kind), np.asarray(params, np.float64), label))
     return [out[i % len(out)] for i in range(n_opponents)]
 
@@ -91,16 +93,27 @@ def default_out(game: str, seed: int) -> Path:
     return Path(f"dynasty-play-{game}-{seed}.json")
 
 
-def play(game: str, players: int, seat: int, opponents: str, seed: int | None = None, options: dict | None = None,
-         out: str | Path | None = None, *, ask: Callable[[str], str] = input,
-         say: Callable[[str], None] = print) -> int:
+def play(
+    game: str,
+    players: int,
+    seat: int,
+    opponents: str,
+    seed: int | None = None,
+    options: dict | None = None,
+    out: str | Path | None = None,
+    *,
+    ask: Callable[[str], str] = input,
+    say: Callable[[str], None] = print,
+) -> int:
     """Play one game with a person at ``seat``; returns the exit code (0, or 130 if stopped)."""
     from agents.arena import choose_action
 
     spec = get_game(game)
     spec.check_players(players, options)
     if not 0 <= seat < players:
-        raise PlayError(f"--seat: {seat} is not a seat of a {players}-player game (0..{players - 1})")
+        raise PlayError(
+            f"--seat: {seat} is not a seat of a {players}-player game (0..{players - 1})"
+        )
     seed = int(seed) if seed is not None else int(time.time()) % 1_000_000
     g = Game(game, players, seed, options)
     agents = parse_opponents(opponents, players - 1)
@@ -121,9 +134,13 @@ def play(game: str, players: int, seat: int, opponents: str, seed: int | None = 
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(rep, indent=1))
 
-    say(f"{spec.title}, {players} players, seed {seed}; you are seat {seat}; "
-        + ", ".join(f"seat {p}: {labels[p]}" for p in range(players)))
-    say("Answer with the number or the name of a legal action; Ctrl-C saves the game so far and stops.")
+    say(
+        f"{spec.title}, {players} players, seed {seed}; you are seat {seat}; "
+        + ", ".join(f"seat {p}: {labels[p]}" for p in range(players))
+    )
+    say(
+        "Answer with the number or the name of a legal action; Ctrl-C saves the game so far and stops."
+    )
     try:
         while not g.is_over:
             p = g.current_player
@@ -147,8 +164,10 @@ def play(game: str, players: int, seat: int, opponents: str, seed: int | None = 
                 choice = _match(raw, items)
                 if choice is not None:
                     break
-                say(f"not a legal action: {raw!r}. Legal: "
-                    + "; ".join(f"{i}) {name}" for i, (a, name) in enumerate(items, 1)))
+                say(
+                    f"not a legal action: {raw!r}. Legal: "
+                    + "; ".join(f"{i}) {name}" for i, (a, name) in enumerate(items, 1))
+                )
             g.apply(choice)
     except (KeyboardInterrupt, EOFError):
         save()
@@ -158,9 +177,15 @@ def play(game: str, players: int, seat: int, opponents: str, seed: int | None = 
     say("")
     say(g.render())
     scores, wins = g.scores, g.win_shares
-    say("final scores: " + ", ".join(f"seat {p} ({labels[p]}) {scores[p]:g}" for p in range(players)))
+    say(
+        "final scores: "
+        + ", ".join(f"seat {p} ({labels[p]}) {scores[p]:g}" for p in range(players))
+    )
     winners = [p for p in range(players) if wins[p] > 0]
-    say("winner: " + (", ".join(f"seat {p} ({labels[p]})" for p in winners) if winners else "no seat won"))
+    say(
+        "winner: "
+        + (", ".join(f"seat {p} ({labels[p]})" for p in winners) if winners else "no seat won")
+    )
     say(f"replay saved in {out} (view it: dynasty view {out})")
     return 0
 
@@ -190,5 +215,12 @@ def parse_options(pairs: list[str] | None) -> dict:
 
 
 def main_args(args) -> int:
-    return play(args.game, args.players, args.seat, args.opponents, args.seed, parse_options(args.option), args.out)
-
+    return play(
+        args.game,
+        args.players,
+        args.seat,
+        args.opponents,
+        args.seed,
+        parse_options(args.option),
+        args.out,
+    )

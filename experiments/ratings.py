@@ -69,7 +69,9 @@ def bt_fit(wins: np.ndarray) -> np.ndarray:
     import choix
 
     w = _with_prior(wins)
-    return np.asarray(choix.ilsr_pairwise_dense(w, alpha=0.0, tol=1e-12, max_iter=10_000), np.float64)
+    return np.asarray(
+        choix.ilsr_pairwise_dense(w, alpha=0.0, tol=1e-12, max_iter=10_000), np.float64
+    )
 
 
 def mm_fit(wins: np.ndarray, tol: float = MM_TOL, max_iter: int = MM_MAX_ITER) -> np.ndarray:
@@ -94,8 +96,9 @@ def mm_fit(wins: np.ndarray, tol: float = MM_TOL, max_iter: int = MM_MAX_ITER) -
 # --------------------------------------------------------------------------- data
 
 
-def per_deal_counts(res: Results, view: str, agents: Sequence[str], where: str | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def per_deal_counts(
+    res: Results, view: str, agents: Sequence[str], where: str | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(deals, wins[d, i, j], comparisons[d, i, j]) of the pairwise comparisons in ``view``
     (rows of one game and seat, with a ``lineup`` column), per deal."""
     cond = f"AND a.{where} " if where else ""
@@ -103,7 +106,8 @@ def per_deal_counts(res: Results, view: str, agents: Sequence[str], where: str |
         f"SELECT a.deal AS deal, a.agent AS i, b.agent AS j, "
         f"sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5 ELSE 0.0 END) AS w, "
         f"count(*) AS n FROM {view} a JOIN {view} b ON a.lineup = b.lineup AND a.game_index = b.game_index "
-        f"AND a.seat <> b.seat AND a.agent <> b.agent {cond}GROUP BY ALL")
+        f"AND a.seat <> b.seat AND a.agent <> b.agent {cond}GROUP BY ALL"
+    )
     index = {a: k for k, a in enumerate(agents)}
     deals = np.unique(t["deal"].to_numpy()) if len(t) else np.zeros(0, np.int64)
     d_index = {d: k for k, d in enumerate(deals)}
@@ -136,17 +140,25 @@ class Ratings:
     def alpha_rank(self, **kw) -> "AlphaRank":
         """alpha-Rank of the pool from its win matrix, intervals from the same bootstrap resamples
         (:func:`alpha_rank`; needs OpenSpiel, see :func:`alpharank_missing`)."""
-        return alpha_rank(self.wins, self.agents, win_samples=self.win_samples, confidence=self.confidence, **kw)
+        return alpha_rank(
+            self.wins, self.agents, win_samples=self.win_samples, confidence=self.confidence, **kw
+        )
 
     def difference(self, a: str, b: str) -> tuple[float, float, float]:
         """Rating of ``a`` minus that of ``b``, and the bootstrap interval of the difference."""
         i, j = self.agents.index(a), self.agents.index(b)
         d = self.samples[:, i] - self.samples[:, j]
         q = (1 - self.confidence) / 2
-        return float(self.rating[i] - self.rating[j]), float(np.quantile(d, q)), float(np.quantile(d, 1 - q))
+        return (
+            float(self.rating[i] - self.rating[j]),
+            float(np.quantile(d, q)),
+            float(np.quantile(d, 1 - q)),
+        )
 
     def table(self) -> pd.DataFrame:
-        return pd.DataFrame({"agent": self.agents, "rating": self.rating, "ci_low": self.low, "ci_high": self.high})
+        return pd.DataFrame(
+            {"agent": self.agents, "rating": self.rating, "ci_low": self.low, "ci_high": self.high}
+        )
 
     def win_matrix(self) -> pd.DataFrame:
         """Long table of every ordered pair: comparisons n, wins of the row agent, rate, Wilson interval."""
@@ -158,14 +170,32 @@ class Ratings:
                     continue
                 w = float(self.wins[i, j])
                 lo, hi = wilson(w, n)
-                rows.append({"agent": a, "opponent": b, "n": n, "wins": w, "win_rate": w / n, "ci_low": lo,
-                             "ci_high": hi})
-        return pd.DataFrame(rows, columns=["agent", "opponent", "n", "wins", "win_rate", "ci_low", "ci_high"])
+                rows.append(
+                    {
+                        "agent": a,
+                        "opponent": b,
+                        "n": n,
+                        "wins": w,
+                        "win_rate": w / n,
+                        "ci_low": lo,
+                        "ci_high": hi,
+                    }
+                )
+        return pd.DataFrame(
+            rows, columns=["agent", "opponent", "n", "wins", "win_rate", "ci_low", "ci_high"]
+        )
 
 
-def fit_ratings(wins_by_deal: np.ndarray, comps_by_deal: np.ndarray, agents: Sequence[str], *,
-                bootstrap: int = BOOTSTRAP, seed: int = 0, anchor: str | None = None,
-                confidence: float = CONFIDENCE) -> Ratings:
+def fit_ratings(
+    wins_by_deal: np.ndarray,
+    comps_by_deal: np.ndarray,
+    agents: Sequence[str],
+    *,
+    bootstrap: int = BOOTSTRAP,
+    seed: int = 0,
+    anchor: str | None = None,
+    confidence: float = CONFIDENCE,
+) -> Ratings:
     """Ratings from per-deal pairwise counts ``[D, K, K]``, bootstrapped over the ``D`` deals."""
     agents = list(agents)
     D = wins_by_deal.shape[0]
@@ -180,10 +210,12 @@ def fit_ratings(wins_by_deal: np.ndarray, comps_by_deal: np.ndarray, agents: Seq
     flat = wins_by_deal.reshape(D, -1)
     for start in range(0, bootstrap, batch):
         b = min(batch, bootstrap - start)
-        counts = rng.multinomial(D, np.full(D, 1.0 / D), size=b).astype(np.float64)  # deals drawn, per resample
+        counts = rng.multinomial(D, np.full(D, 1.0 / D), size=b).astype(
+            np.float64
+        )  # deals drawn, per resample
         wb = (counts @ flat).reshape(b, len(agents), len(agents))
-        samples[start:start + b] = mm_fit(wb)
-        win_samples[start:start + b] = wb
+        samples[start : start + b] = mm_fit(wb)
+        win_samples[start : start + b] = wb
     rating, samples = theta * ELO, samples * ELO
     if anchor is not None:
         a = agents.index(anchor)
@@ -191,15 +223,30 @@ def fit_ratings(wins_by_deal: np.ndarray, comps_by_deal: np.ndarray, agents: Seq
         samples = samples - samples[:, [a]]
     q = (1 - confidence) / 2
     low, high = np.quantile(samples, q, axis=0), np.quantile(samples, 1 - q, axis=0)
-    return Ratings(agents, rating, samples, low, high, D, w, comps_by_deal.sum(axis=0), anchor, confidence,
-                   win_samples)
+    return Ratings(
+        agents,
+        rating,
+        samples,
+        low,
+        high,
+        D,
+        w,
+        comps_by_deal.sum(axis=0),
+        anchor,
+        confidence,
+        win_samples,
+    )
 
 
 # --------------------------------------------------------------------------- alpha-Rank (optional)
 
-ALPHARANK_M = 50  # population size of alpha-Rank's Moran process: OpenSpiel's default, the paper's m
-ALPHARANK_EXTRA = ("alpha-Rank needs OpenSpiel and networkx, the `alpharank` extra (`pip install -e '.[alpharank]'`; "
-                   "also in `dev`)")
+ALPHARANK_M = (
+    50  # population size of alpha-Rank's Moran process: OpenSpiel's default, the paper's m
+)
+ALPHARANK_EXTRA = (
+    "alpha-Rank needs OpenSpiel and networkx, the `alpharank` extra (`pip install -e '.[alpharank]'`; "
+    "also in `dev`)"
+)
 
 
 def _alpharank_module():
@@ -238,17 +285,23 @@ class AlphaRank:
     alpha: float
     m: int
     samples: np.ndarray  # [B, K]
-    lowered: int = 0  # resamples whose chain was numerically reducible at alpha: computed at alpha / 2^k
+    lowered: int = (
+        0  # resamples whose chain was numerically reducible at alpha: computed at alpha / 2^k
+    )
     confidence: float = CONFIDENCE
 
     def table(self) -> pd.DataFrame:
         """Agents by decreasing mass."""
-        t = pd.DataFrame({"agent": self.agents, "mass": self.mass, "ci_low": self.low, "ci_high": self.high})
+        t = pd.DataFrame(
+            {"agent": self.agents, "mass": self.mass, "ci_low": self.low, "ci_high": self.high}
+        )
         return t.sort_values("mass", ascending=False, kind="stable").reset_index(drop=True)
 
 
 def _stationary(ar, payoff: np.ndarray, alpha: float, m: int) -> np.ndarray:
-    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):  # exp() of large alpha: 0 or inf, as meant
+    with np.errstate(
+        over="ignore", divide="ignore", invalid="ignore"
+    ):  # exp() of large alpha: 0 or inf, as meant
         pi = np.real(ar.compute([payoff], m=m, alpha=alpha)[2])
     if not np.all(np.isfinite(pi)):
         raise ValueError(f"alpha-Rank: no stationary distribution at alpha = {alpha:g}")
@@ -267,8 +320,15 @@ def _settle(ar, payoff: np.ndarray, alpha: float, m: int) -> tuple[np.ndarray, f
     raise ValueError("alpha-Rank: no stationary distribution at any alpha tried")
 
 
-def alpha_rank(wins: np.ndarray, agents: Sequence[str], *, win_samples: np.ndarray | None = None,
-               alpha: float | None = None, m: int = ALPHARANK_M, confidence: float = CONFIDENCE) -> AlphaRank:
+def alpha_rank(
+    wins: np.ndarray,
+    agents: Sequence[str],
+    *,
+    win_samples: np.ndarray | None = None,
+    alpha: float | None = None,
+    m: int = ALPHARANK_M,
+    confidence: float = CONFIDENCE,
+) -> AlphaRank:
     """alpha-Rank (single population, OpenSpiel) of the meta-game ``payoff_matrix(wins)``.
 
     ``alpha`` None: OpenSpiel's ``sweep_pi_vs_alpha`` picks it (raised until the distribution stops
@@ -282,7 +342,11 @@ def alpha_rank(wins: np.ndarray, agents: Sequence[str], *, win_samples: np.ndarr
         try:
             with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
                 _, alpha = ar.sweep_pi_vs_alpha([payoff], m=m, return_alpha=True)
-        except (ValueError, IndexError, np.linalg.LinAlgError) as e:  # the sweep failed before it converged
+        except (
+            ValueError,
+            IndexError,
+            np.linalg.LinAlgError,
+        ) as e:  # the sweep failed before it converged
             raise ValueError(f"alpha-Rank: OpenSpiel's sweep over alpha failed ({e})") from None
     mass, alpha = _settle(ar, payoff, float(alpha), m)
     k = len(agents)
@@ -328,17 +392,23 @@ class TournamentResults(Results):
             t = self.sql(f"SELECT agent, count(*) AS rows FROM games {w} GROUP BY agent")
             t["decisions"], t["agent_ms"], t["ms_per_decision"] = 0, math.nan, math.nan
             return t
-        t = self.sql(f"SELECT agent, count(*) AS rows, sum(decisions) AS decisions, sum(agent_ms) AS agent_ms, "
-                     f"count(agent_ms) AS timed FROM games {w} GROUP BY agent")
-        t["ms_per_decision"] = [a / d if (d and timed) else math.nan
-                                for a, d, timed in zip(t["agent_ms"], t["decisions"], t["timed"])]
+        t = self.sql(
+            f"SELECT agent, count(*) AS rows, sum(decisions) AS decisions, sum(agent_ms) AS agent_ms, "
+            f"count(agent_ms) AS timed FROM games {w} GROUP BY agent"
+        )
+        t["ms_per_decision"] = [
+            a / d if (d and timed) else math.nan
+            for a, d, timed in zip(t["agent_ms"], t["decisions"], t["timed"])
+        ]
         return t
 
     def agent_rates(self, where: str | None = None) -> pd.DataFrame:
         """Per agent: seats played (n), win shares, win rate and Wilson interval, mean rank."""
         w = f"WHERE {where}" if where else ""
-        t = self.sql(f"SELECT agent, count(*) AS n, sum(win) AS wins, avg(rank) AS mean_rank FROM games {w} "
-                     "GROUP BY agent")
+        t = self.sql(
+            f"SELECT agent, count(*) AS n, sum(win) AS wins, avg(rank) AS mean_rank FROM games {w} "
+            "GROUP BY agent"
+        )
         t["win_rate"] = t["wins"] / t["n"]
         ci = [wilson(a, int(b)) for a, b in zip(t["wins"], t["n"])]
         t["ci_low"], t["ci_high"] = [c[0] for c in ci], [c[1] for c in ci]

@@ -37,7 +37,12 @@ def seat_fairness(seat_rates: pd.DataFrame, players: int) -> dict[str, float]:
 
     obs = seat_rates.set_index("seat")["wins"].reindex(range(players), fill_value=0.0).to_numpy()
     res = chisquare(obs)
-    return {"chi2": float(res.statistic), "df": players - 1, "p": float(res.pvalue), "games": float(obs.sum())}
+    return {
+        "chi2": float(res.statistic),
+        "df": players - 1,
+        "p": float(res.pvalue),
+        "games": float(obs.sum()),
+    }
 
 
 # --------------------------------------------------------------------------- document model
@@ -86,11 +91,13 @@ def _md(blocks: list) -> str:
 
 
 def _html(title: str, blocks: list) -> str:
-    out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
-           "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
-           "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;"
-           "text-align:right}th{background:#f3f3f3}caption{text-align:left;font-style:italic}"
-           "img{max-width:100%}</style></head><body>"]
+    out = [
+        f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
+        "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
+        "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;"
+        "text-align:right}th{background:#f3f3f3}caption{text-align:left;font-style:italic}"
+        "img{max-width:100%}</style></head><body>",
+    ]
     for b in blocks:
         if isinstance(b, tuple):
             level, text = b
@@ -99,13 +106,23 @@ def _html(title: str, blocks: list) -> str:
             text = html.escape(b)
             for marker, tag in (("**", "b"), ("`", "code")):
                 parts = text.split(marker)
-                text = "".join(p if i % 2 == 0 else f"<{tag}>{p}</{tag}>" for i, p in enumerate(parts))
-            text = re.sub(r"\[([^\]]+)\]\(([^)\s]+)\)", r"<a href='\2'>\1</a>", text)  # Markdown links
+                text = "".join(
+                    p if i % 2 == 0 else f"<{tag}>{p}</{tag}>" for i, p in enumerate(parts)
+                )
+            text = re.sub(
+                r"\[([^\]]+)\]\(([^)\s]+)\)", r"<a href='\2'>\1</a>", text
+            )  # Markdown links
             out.append(f"<p>{text.replace(chr(10), '<br>')}</p>")
         elif isinstance(b, Table):
-            out.append(f"<table><caption>{html.escape(b.caption)}</caption><tr>"
-                       + "".join(f"<th>{html.escape(c)}</th>" for c in b.columns) + "</tr>")
-            out.extend("<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in r) + "</tr>" for r in b.rows)
+            out.append(
+                f"<table><caption>{html.escape(b.caption)}</caption><tr>"
+                + "".join(f"<th>{html.escape(c)}</th>" for c in b.columns)
+                + "</tr>"
+            )
+            out.extend(
+                "<tr>" + "".join(f"<td>{html.escape(_fmt(v))}</td>" for v in r) + "</tr>"
+                for r in b.rows
+            )
             out.append("</table>")
         elif isinstance(b, Image):
             out.append(f"<p><img src='{html.escape(b.file)}' alt='{html.escape(b.alt)}'></p>")
@@ -125,8 +142,14 @@ def _plt():
     return plt
 
 
-def _rate_plot(t: pd.DataFrame, label: str, path: Path, title: str, fair: float | None,
-               xlabel: str | None = None) -> None:
+def _rate_plot(
+    t: pd.DataFrame,
+    label: str,
+    path: Path,
+    title: str,
+    fair: float | None,
+    xlabel: str | None = None,
+) -> None:
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 3.8))
     x = np.arange(len(t))
@@ -172,7 +195,9 @@ def _grouped_rate_plot(t: pd.DataFrame, path: Path, title: str, fair: float) -> 
 STREAMED = "streamed histogram of all {n:,} {unit}"
 
 
-def _box_plot(stats: list[dict[str, Any]], by: str, value: str, path: Path, title: str, n: int) -> None:
+def _box_plot(
+    stats: list[dict[str, Any]], by: str, value: str, path: Path, title: str, n: int
+) -> None:
     """Box plots from streamed statistics: quartiles, mean (triangle), whiskers at 1.5 IQR."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(6, 3.5))
@@ -180,8 +205,13 @@ def _box_plot(stats: list[dict[str, Any]], by: str, value: str, path: Path, titl
     ax.set_xlabel(by)
     ax.set_ylabel(value)
     ax.set_title(title, fontsize=10)
-    ax.annotate(f"{STREAMED.format(n=n, unit='rows')}; whiskers at 1.5 IQR, outliers not drawn", (0.01, 0.01),
-                xycoords="figure fraction", fontsize=7, color="#555")
+    ax.annotate(
+        f"{STREAMED.format(n=n, unit='rows')}; whiskers at 1.5 IQR, outliers not drawn",
+        (0.01, 0.01),
+        xycoords="figure fraction",
+        fontsize=7,
+        color="#555",
+    )
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -199,7 +229,9 @@ def _hist_plot(hist: pd.DataFrame, path: Path, title: str, xlabel: str, binned: 
     ax.set_xlabel(xlabel)
     ax.set_ylabel("games")
     ax.set_title(title, fontsize=10)
-    note = STREAMED.format(n=int(counts.sum()), unit="games") + (" (60 equal-width bins)" if binned else "")
+    note = STREAMED.format(n=int(counts.sum()), unit="games") + (
+        " (60 equal-width bins)" if binned else ""
+    )
     ax.annotate(note, (0.01, 0.01), xycoords="figure fraction", fontsize=7, color="#555")
     fig.tight_layout(rect=(0, 0.03, 1, 1))
     fig.savefig(path, dpi=110)
@@ -210,9 +242,19 @@ def _hist_plot(hist: pd.DataFrame, path: Path, title: str, xlabel: str, binned: 
 
 
 def _rate_rows(t: pd.DataFrame, key: str) -> list[list[Any]]:
-    return [[k, int(n), w, r, f"{lo:.4f} – {hi:.4f}", s, rk] for k, n, w, r, lo, hi, s, rk in
-            zip(t[key].tolist(), t["n"], t["wins"], t["win_rate"], t["ci_low"], t["ci_high"], t["mean_score"],
-                t["mean_rank"])]
+    return [
+        [k, int(n), w, r, f"{lo:.4f} – {hi:.4f}", s, rk]
+        for k, n, w, r, lo, hi, s, rk in zip(
+            t[key].tolist(),
+            t["n"],
+            t["wins"],
+            t["win_rate"],
+            t["ci_low"],
+            t["ci_high"],
+            t["mean_score"],
+            t["mean_rank"],
+        )
+    ]
 
 
 RATE_COLUMNS = ["n", "wins", "win rate", "95% CI (Wilson)", "mean score", "mean rank"]
@@ -230,14 +272,18 @@ def _row_bytes(t) -> int:
         t = t.index_type
     try:
         return max(1, t.bit_width // 8)
-    except ValueError:  # variable width (strings, the partition column): a pointer and a short value
+    except (
+        ValueError
+    ):  # variable width (strings, the partition column): a pointer and a short value
         return 16
 
 
 LOAD_LIMIT = float(os.environ.get("DYNASTY_LOAD_LIMIT_GB", "4")) * 2**30
 
 
-def load_results(results: Path, columns: list[str] | None = None, *, max_bytes: float | None = None) -> pd.DataFrame:
+def load_results(
+    results: Path, columns: list[str] | None = None, *, max_bytes: float | None = None
+) -> pd.DataFrame:
     """The rows of a results folder as a pandas DataFrame, sorted by (game_index, seat): for small
     folders and notebooks.  ``columns`` selects columns (docs/results-format.md lists them; fewer
     columns, less memory).  A folder whose rows would take more than ``max_bytes`` in memory
@@ -246,14 +292,19 @@ def load_results(results: Path, columns: list[str] | None = None, *, max_bytes: 
     dataset = store.open_dataset(results)
     names = columns or dataset.schema.names
     rows = dataset.count_rows()
-    width = sum(_row_bytes(dataset.schema.field(c).type) for c in names if c in dataset.schema.names)
-    need = rows * (width + 8) * 2  # the Arrow table and the pandas frame it becomes, plus the sort's index
+    width = sum(
+        _row_bytes(dataset.schema.field(c).type) for c in names if c in dataset.schema.names
+    )
+    need = (
+        rows * (width + 8) * 2
+    )  # the Arrow table and the pandas frame it becomes, plus the sort's index
     limit = LOAD_LIMIT if max_bytes is None else max_bytes
     if need > limit:
         raise store.ResultsError(
             f"{results}: {rows:,} rows x {len(names)} columns would take about {need / 2**30:.1f} GiB in memory "
             f"(limit {limit / 2**30:.1f} GiB, DYNASTY_LOAD_LIMIT_GB); select fewer columns, or aggregate without "
-            f"loading rows: experiments.analysis.Results({str(results)!r}).rates(['seat'])")
+            f"loading rows: experiments.analysis.Results({str(results)!r}).rates(['seat'])"
+        )
     df = dataset.to_table(columns=columns).to_pandas()
     return df.sort_values(["game_index", "seat"], kind="stable").reset_index(drop=True)
 
@@ -263,7 +314,9 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
     results = store.location(results)
     manifest = store.read_manifest(results)
     if manifest is None:
-        raise store.ResultsError(f"{results}: no manifest.json here; is it the output folder of `dynasty run`?")
+        raise store.ResultsError(
+            f"{results}: no manifest.json here; is it the output folder of `dynasty run`?"
+        )
     out = store.location(out_dir) if out_dir else results / "report"
     if isinstance(out, store.FsPath):  # written locally, then copied next to the results
         import tempfile
@@ -293,8 +346,17 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
         return _write_report(res, results, manifest, out, cfg, players, groups, can_all_lose, title)
 
 
-def _write_report(res: Results, results: Path, manifest: dict, out: Path, cfg: dict, players: int, groups,
-                  can_all_lose: bool, title: str) -> dict[str, Path]:
+def _write_report(
+    res: Results,
+    results: Path,
+    manifest: dict,
+    out: Path,
+    cfg: dict,
+    players: int,
+    groups,
+    can_all_lose: bool,
+    title: str,
+) -> dict[str, Path]:
     option_cols = [c for c in res.columns if c.startswith(OPTION_PREFIX)]
     feats = [c for c in res.columns if c.startswith(FEATURE_PREFIX)]
     n_games = res.games
@@ -311,113 +373,213 @@ def _write_report(res: Results, results: Path, manifest: dict, out: Path, cfg: d
     seats_line = (
         f"rotated — the lineup ({agents_line}) is rotated through the seats, and every rotation of a deal is "
         "played with the deal's seed (mirrored games), so the luck of the deal cancels out of agent comparisons"
-        if cfg["seats"] == "rotate" else f"fixed — {agents_line} in every game"
+        if cfg["seats"] == "rotate"
+        else f"fixed — {agents_line} in every game"
     )
     opts = ", ".join(f"{k} = {v}" for k, v in cfg["options"].items()) or "none"
-    blocks += [(1, f"{cfg['name']}: {title}, {players} players"),
-               f"{cfg.get('description') or ''}".strip() or f"Experiment `{cfg['name']}`.",
-               f"**Games:** {n_games:,} of {cfg['games']:,} requested"
-               + ("" if manifest.get("complete") else " (the run is not complete; run it again to finish)")
-               + f"  \n**Seats:** {seats_line}  \n**Options:** {opts}  \n**Master seed:** {cfg['seed']}  \n"
-               f"**Code:** commit {manifest.get('git', {}).get('commit') or 'unknown'}"
-               + (" (with local changes)" if manifest.get("git", {}).get("dirty") else "")]
-    commits = sorted({x["git"]["commit"] for x in manifest.get("sessions", [])
-                      if x.get("games_played") and x.get("git", {}).get("commit")})
+    blocks += [
+        (1, f"{cfg['name']}: {title}, {players} players"),
+        f"{cfg.get('description') or ''}".strip() or f"Experiment `{cfg['name']}`.",
+        f"**Games:** {n_games:,} of {cfg['games']:,} requested"
+        + ("" if manifest.get("complete") else " (the run is not complete; run it again to finish)")
+        + f"  \n**Seats:** {seats_line}  \n**Options:** {opts}  \n**Master seed:** {cfg['seed']}  \n"
+        f"**Code:** commit {manifest.get('git', {}).get('commit') or 'unknown'}"
+        + (" (with local changes)" if manifest.get("git", {}).get("dirty") else ""),
+    ]
+    commits = sorted(
+        {
+            x["git"]["commit"]
+            for x in manifest.get("sessions", [])
+            if x.get("games_played") and x.get("git", {}).get("commit")
+        }
+    )
     if len(commits) > 1:
-        blocks.append(f"**Note:** the games were played in sessions at {len(commits)} different commits "
-                      f"({', '.join(c[:10] for c in commits)}); if the rules or agents changed in between, "
-                      "the results mix versions.")
+        blocks.append(
+            f"**Note:** the games were played in sessions at {len(commits)} different commits "
+            f"({', '.join(c[:10] for c in commits)}); if the rules or agents changed in between, "
+            "the results mix versions."
+        )
 
     # ---- seats
     seat_t = res.rates("seat")
     fairness = seat_fairness(seat_t, players)
-    verdict = ("no evidence that any seat is favoured" if fairness["p"] >= ALPHA
-               else "the seats do not win equally often")
-    caveat = ("" if cfg["seats"] == "rotate" or len(set(cfg["lineup"])) == 1 else
-              " With fixed seats and different agents, seat and agent effects are confounded.")
-    _rate_plot(seat_t, "seat", out / "win_rate_by_seat.png", f"Win rate by seat ({n_games:,} games)", fair)
-    blocks += [(2, "Win rate by seat"),
-               Table(["seat"] + RATE_COLUMNS, _rate_rows(seat_t, "seat"),
-                     f"n = games played from each seat; {n_games:,} games"),
-               f"Seat fairness (chi-square test of wins per seat against equal shares of {fair:.4f}): "
-               f"chi2 = {fairness['chi2']:.2f}, df = {fairness['df']}, p = {fairness['p']:.4g} — {verdict} "
-               f"at the {ALPHA:.0%} level.{caveat}",
-               image("win_rate_by_seat.png", "win rate by seat")]
-    if can_all_lose:  # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
+    verdict = (
+        "no evidence that any seat is favoured"
+        if fairness["p"] >= ALPHA
+        else "the seats do not win equally often"
+    )
+    caveat = (
+        ""
+        if cfg["seats"] == "rotate" or len(set(cfg["lineup"])) == 1
+        else " With fixed seats and different agents, seat and agent effects are confounded."
+    )
+    _rate_plot(
+        seat_t, "seat", out / "win_rate_by_seat.png", f"Win rate by seat ({n_games:,} games)", fair
+    )
+    blocks += [
+        (2, "Win rate by seat"),
+        Table(
+            ["seat"] + RATE_COLUMNS,
+            _rate_rows(seat_t, "seat"),
+            f"n = games played from each seat; {n_games:,} games",
+        ),
+        f"Seat fairness (chi-square test of wins per seat against equal shares of {fair:.4f}): "
+        f"chi2 = {fairness['chi2']:.2f}, df = {fairness['df']}, p = {fairness['p']:.4g} — {verdict} "
+        f"at the {ALPHA:.0%} level.{caveat}",
+        image("win_rate_by_seat.png", "win rate by seat"),
+    ]
+    if (
+        can_all_lose
+    ):  # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
         # every game's win shares add up to 1, or to 0 when no seat won
         lost = n_games - int(round(float(seat_t["wins"].sum())))
         lo, hi = wilson(lost, n_games)
-        blocks.append(f"Games no seat won (in this game every seat can lose, e.g. to Eternal Dynasty's Eternal "
-                      f"Emperor): {lost:,} of {n_games:,} = {lost / n_games:.3f} (95% Wilson interval "
-                      f"{lo:.3f}–{hi:.3f}); this is 1 minus the sum of the seats' win rates, and the seat "
-                      "fairness test above compares the seats over the games a seat won.")
+        blocks.append(
+            f"Games no seat won (in this game every seat can lose, e.g. to Eternal Dynasty's Eternal "
+            f"Emperor): {lost:,} of {n_games:,} = {lost / n_games:.3f} (95% Wilson interval "
+            f"{lo:.3f}–{hi:.3f}); this is 1 minus the sum of the seats' win rates, and the seat "
+            "fairness test above compares the seats over the games a seat won."
+        )
 
     # ---- agents
     agent_t = res.rates("agent")
-    _rate_plot(agent_t, "agent", out / "win_rate_by_agent.png", f"Win rate by agent ({n_games:,} games)", fair)
-    blocks += [(2, "Win rate by agent"),
-               Table(["agent"] + RATE_COLUMNS, _rate_rows(agent_t, "agent"),
-                     f"n = seats played by the agent (an agent in two seats of a game counts twice); "
-                     f"{n_games:,} games; equal share is {fair:.4f}"),
-               image("win_rate_by_agent.png", "win rate by agent")]
+    _rate_plot(
+        agent_t,
+        "agent",
+        out / "win_rate_by_agent.png",
+        f"Win rate by agent ({n_games:,} games)",
+        fair,
+    )
+    blocks += [
+        (2, "Win rate by agent"),
+        Table(
+            ["agent"] + RATE_COLUMNS,
+            _rate_rows(agent_t, "agent"),
+            f"n = seats played by the agent (an agent in two seats of a game counts twice); "
+            f"{n_games:,} games; equal share is {fair:.4f}",
+        ),
+        image("win_rate_by_agent.png", "win rate by agent"),
+    ]
     if len(agent_t) > 1:
         both = res.rates(["agent", "seat"])
-        _grouped_rate_plot(both, out / "win_rate_by_agent_and_seat.png",
-                           f"Win rate by agent and seat ({n_games:,} games)", fair)
-        blocks += [Table(["agent", "seat"] + RATE_COLUMNS,
-                         [[a] + row for a, row in zip(both["agent"].tolist(), _rate_rows(both, "seat"))],
-                         "win rate of each agent from each seat; n = games"),
-                   image("win_rate_by_agent_and_seat.png", "win rate by agent and seat")]
+        _grouped_rate_plot(
+            both,
+            out / "win_rate_by_agent_and_seat.png",
+            f"Win rate by agent and seat ({n_games:,} games)",
+            fair,
+        )
+        blocks += [
+            Table(
+                ["agent", "seat"] + RATE_COLUMNS,
+                [[a] + row for a, row in zip(both["agent"].tolist(), _rate_rows(both, "seat"))],
+                "win rate of each agent from each seat; n = games",
+            ),
+            image("win_rate_by_agent_and_seat.png", "win rate by agent and seat"),
+        ]
 
     # ---- scores
     rows = n_games * players
-    _box_plot(res.box_stats("score", "seat"), "seat", "score", out / "scores_by_seat.png", "Final score by seat",
-              rows)
-    _box_plot(res.box_stats("score", "agent"), "agent", "score", out / "scores_by_agent.png",
-              "Final score by agent", rows)
+    _box_plot(
+        res.box_stats("score", "seat"),
+        "seat",
+        "score",
+        out / "scores_by_seat.png",
+        "Final score by seat",
+        rows,
+    )
+    _box_plot(
+        res.box_stats("score", "agent"),
+        "agent",
+        "score",
+        out / "scores_by_agent.png",
+        "Final score by agent",
+        rows,
+    )
     by_seat, by_agent = res.summary("score", "seat"), res.summary("score", "agent")
     approx = " (quantiles approximate: t-digest)" if by_seat["approximate"].any() else ""
-    blocks += [(2, "Scores"),
-               Table(["seat"] + SUMMARY_COLUMNS, _summary_rows(by_seat, "seat"), f"final score by seat; n = games{approx}"),
-               image("scores_by_seat.png", "score distribution by seat"),
-               Table(["agent"] + SUMMARY_COLUMNS, _summary_rows(by_agent, "agent"),
-                     f"final score by agent; n = seats played{approx}"),
-               image("scores_by_agent.png", "score distribution by agent")]
+    blocks += [
+        (2, "Scores"),
+        Table(
+            ["seat"] + SUMMARY_COLUMNS,
+            _summary_rows(by_seat, "seat"),
+            f"final score by seat; n = games{approx}",
+        ),
+        image("scores_by_seat.png", "score distribution by seat"),
+        Table(
+            ["agent"] + SUMMARY_COLUMNS,
+            _summary_rows(by_agent, "agent"),
+            f"final score by agent; n = seats played{approx}",
+        ),
+        image("scores_by_agent.png", "score distribution by agent"),
+    ]
 
     # ---- length
     lengths, binned = res.distribution("length", where="seat = 0")
-    _hist_plot(lengths, out / "game_length.png", f"Game length ({n_games:,} games)", "decisions per game", binned)
+    _hist_plot(
+        lengths,
+        out / "game_length.png",
+        f"Game length ({n_games:,} games)",
+        "decisions per game",
+        binned,
+    )
     length_t = res.summary("length", where="seat = 0")
-    blocks += [(2, "Game length"),
-               Table(["measure"] + SUMMARY_COLUMNS, [["decisions per game"] + _summary_rows(length_t, None)[0]],
-                     f"n = games ({n_games:,})" + (" (quantiles approximate: t-digest)" if binned else "")),
-               image("game_length.png", "game length")]
+    blocks += [
+        (2, "Game length"),
+        Table(
+            ["measure"] + SUMMARY_COLUMNS,
+            [["decisions per game"] + _summary_rows(length_t, None)[0]],
+            f"n = games ({n_games:,})" + (" (quantiles approximate: t-digest)" if binned else ""),
+        ),
+        image("game_length.png", "game length"),
+    ]
 
     # ---- the score trace: lead changes and when the winner is decided (agents/arena.py)
     traced = "seat = 0 AND trace_points > 0"  # runs with score_trace (NULL in parts written before it existed)
-    n_traced = int(res.con.execute(f"SELECT count(*) FROM results WHERE {traced}").fetchone()[0]) \
-        if "trace_points" in res.columns else 0
+    n_traced = (
+        int(res.con.execute(f"SELECT count(*) FROM results WHERE {traced}").fetchone()[0])
+        if "trace_points" in res.columns
+        else 0
+    )
     if n_traced:
         changes, _ = res.distribution("lead_changes", where=traced)
-        _hist_plot(changes, out / "lead_changes.png", f"Lead changes per game ({n_traced:,} games)",
-                   "changes of the provisional leader", False)
+        _hist_plot(
+            changes,
+            out / "lead_changes.png",
+            f"Lead changes per game ({n_traced:,} games)",
+            "changes of the provisional leader",
+            False,
+        )
         changes_t = res.summary("lead_changes", where=traced)
         first, final, none, share = res.con.execute(
             "SELECT avg(CASE WHEN decided_at = 1 THEN 1.0 ELSE 0.0 END), "
             "avg(CASE WHEN decided_at = trace_points THEN 1.0 ELSE 0.0 END), "
             "avg(CASE WHEN decided_at < 0 THEN 1.0 ELSE 0.0 END), "
             "avg(CASE WHEN decided_at > 0 AND trace_points > 1 THEN (decided_at - 1.0) / (trace_points - 1) END) "
-            f"FROM results WHERE {traced}").fetchone()
-        blocks += [(2, "Lead changes and when the winner is decided"),
-                   Table(["measure"] + SUMMARY_COLUMNS, [["lead changes per game"] + _summary_rows(changes_t, None)[0]],
-                         f"n = games ({n_traced:,}); the provisional score leader at every round's end and the "
-                         f"final result (docs/results-format.md, score trace)"),
-                   Table(["games where the eventual winner ...", "share"],
-                         [["led alone from the first round's end", first], ["took the lead for good only in the "
-                          "final scoring", final], ["(no sole winner: shared or no seat won)", none],
-                          ["mean share of the game before the winner led for good (0 early, 1 at the end)", share]],
-                         f"n = games ({n_traced:,})"),
-                   image("lead_changes.png", "lead changes per game")]
+            f"FROM results WHERE {traced}"
+        ).fetchone()
+        blocks += [
+            (2, "Lead changes and when the winner is decided"),
+            Table(
+                ["measure"] + SUMMARY_COLUMNS,
+                [["lead changes per game"] + _summary_rows(changes_t, None)[0]],
+                f"n = games ({n_traced:,}); the provisional score leader at every round's end and the "
+                f"final result (docs/results-format.md, score trace)",
+            ),
+            Table(
+                ["games where the eventual winner ...", "share"],
+                [
+                    ["led alone from the first round's end", first],
+                    ["took the lead for good only in the final scoring", final],
+                    ["(no sole winner: shared or no seat won)", none],
+                    [
+                        "mean share of the game before the winner led for good (0 early, 1 at the end)",
+                        share,
+                    ],
+                ],
+                f"n = games ({n_traced:,})",
+            ),
+            image("lead_changes.png", "lead changes per game"),
+        ]
 
     # ---- game-declared breakdowns: win rate by whether a feature is held at the end
     for gi, (gtitle, names) in enumerate(groups):
@@ -426,49 +588,81 @@ def _write_report(res: Results, results: Path, manifest: dict, out: Path, cfg: d
             continue
         split = res.feature_split(cols)
         rows_t, plot_rows = [], []
-        for f, nh, wh, nn, wn in zip(split["feature"], split["n_held"], split["wins_held"], split["n_not"],
-                                     split["wins_not"]):
+        for f, nh, wh, nn, wn in zip(
+            split["feature"], split["n_held"], split["wins_held"], split["n_not"], split["wins_not"]
+        ):
             r = []
             for n, w in ((int(nh), float(wh)), (int(nn), float(wn))):
                 lo, hi = wilson(w, n)
                 r += [n, w / n if n else math.nan, f"{lo:.4f} – {hi:.4f}" if n else "–"]
-            rows_t.append([f[len(FEATURE_PREFIX):]] + r)
+            rows_t.append([f[len(FEATURE_PREFIX) :]] + r)
             lo, hi = wilson(float(wh), int(nh))
-            plot_rows.append({"feature": f[len(FEATURE_PREFIX):], "win_rate": r[1], "ci_low": lo, "ci_high": hi})
+            plot_rows.append(
+                {"feature": f[len(FEATURE_PREFIX) :], "win_rate": r[1], "ci_low": lo, "ci_high": hi}
+            )
         name = f"win_rate_by_group_{gi}.png"
-        _rate_plot(pd.DataFrame(plot_rows).fillna(0.0), "feature", out / name,
-                   f"Win rate of seats holding each item: {gtitle.lower()}", fair, xlabel=gtitle)
-        blocks += [(2, f"Win rate by {gtitle.lower()}"),
-                   Table([gtitle, "n held", "win rate held", "95% CI held", "n not held", "win rate not held",
-                          "95% CI not held"], rows_t,
-                         "n = seats whose final state has (or lacks) the item; one seat may hold several"),
-                   image(name, f"win rate by {gtitle.lower()}")]
+        _rate_plot(
+            pd.DataFrame(plot_rows).fillna(0.0),
+            "feature",
+            out / name,
+            f"Win rate of seats holding each item: {gtitle.lower()}",
+            fair,
+            xlabel=gtitle,
+        )
+        blocks += [
+            (2, f"Win rate by {gtitle.lower()}"),
+            Table(
+                [
+                    gtitle,
+                    "n held",
+                    "win rate held",
+                    "95% CI held",
+                    "n not held",
+                    "win rate not held",
+                    "95% CI not held",
+                ],
+                rows_t,
+                "n = seats whose final state has (or lacks) the item; one seat may hold several",
+            ),
+            image(name, f"win rate by {gtitle.lower()}"),
+        ]
 
     # ---- what winners have
     if feats:
         means = res.feature_means(feats)
         n_win = int(res.con.execute("SELECT count(*) FROM results WHERE win > 0").fetchone()[0])
-        blocks += [(2, "Features of winners"),
-                   Table(["feature", "mean (winners)", "mean (others)", "mean (all)"],
-                         [[f[len(FEATURE_PREFIX):], a, b, c] for f, a, b, c in
-                          zip(means["feature"], means["winners"], means["others"], means["all"])],
-                         f"final-state features per seat; n = {n_win:,} winning seats, "
-                         f"{rows - n_win:,} others")]
+        blocks += [
+            (2, "Features of winners"),
+            Table(
+                ["feature", "mean (winners)", "mean (others)", "mean (all)"],
+                [
+                    [f[len(FEATURE_PREFIX) :], a, b, c]
+                    for f, a, b, c in zip(
+                        means["feature"], means["winners"], means["others"], means["all"]
+                    )
+                ],
+                f"final-state features per seat; n = {n_win:,} winning seats, "
+                f"{rows - n_win:,} others",
+            ),
+        ]
 
     # ---- games to watch: viewer pages of the sample replays and of notable games (experiments/viewer.py)
     from experiments.viewer import report_blocks
 
     blocks += report_blocks(res, results, manifest, out)
 
-    blocks += [(2, "About this report"),
-               f"Made by `dynasty report` from {results}. Win rates are win shares (1/k for each of k tied "
-               f"winners); intervals are Wilson {CONFIDENCE:.0%} intervals of the rounded total of shares over n. "
-               "The intervals treat the rows of a group as independent samples. That holds for a seat's rows (one "
-               "per game, games independent) up to the mirrored rotations of a deal, which share the deal's "
-               "seed; an agent that sits in several seats of a game contributes dependent rows (one seat's win "
-               "is another's loss). Every figure is a streamed aggregate over all rows (DuckDB over the Parquet "
-               "parts): score and length distributions are exact histograms, not samples. Option columns: "
-               + ", ".join(option_cols) + "."]
+    blocks += [
+        (2, "About this report"),
+        f"Made by `dynasty report` from {results}. Win rates are win shares (1/k for each of k tied "
+        f"winners); intervals are Wilson {CONFIDENCE:.0%} intervals of the rounded total of shares over n. "
+        "The intervals treat the rows of a group as independent samples. That holds for a seat's rows (one "
+        "per game, games independent) up to the mirrored rotations of a deal, which share the deal's "
+        "seed; an agent that sits in several seats of a game contributes dependent rows (one seat's win "
+        "is another's loss). Every figure is a streamed aggregate over all rows (DuckDB over the Parquet "
+        "parts): score and length distributions are exact histograms, not samples. Option columns: "
+        + ", ".join(option_cols)
+        + ".",
+    ]
 
     md_path, html_path = out / "report.md", out / "report.html"
     store.atomic_write(md_path, _md(blocks).encode())

@@ -83,24 +83,43 @@ class ChunkContext:
 
         # the rule options' codes, then the game's component data (with a study's changed values)
         self.options = encode(self.spec, job["options"], job.get("components"))
-        self.plan = Plan(int(job["games"]), self.players, int(job["seed"]), tuple(map(tuple, job["rotations"])))
+        self.plan = Plan(
+            int(job["games"]), self.players, int(job["seed"]), tuple(map(tuple, job["rotations"]))
+        )
         self.kinds = np.asarray(job["agent_kinds"], np.int64)
-        self.params = np.asarray(job["agent_params"], np.float64).reshape(len(self.kinds), N_AGENT_PARAMS)
-        self.table = ResultsTable(self.spec, self.players, job["options"], job["agent_labels"], job.get("components"))
+        self.params = np.asarray(job["agent_params"], np.float64).reshape(
+            len(self.kinds), N_AGENT_PARAMS
+        )
+        self.table = ResultsTable(
+            self.spec, self.players, job["options"], job["agent_labels"], job.get("components")
+        )
         from agents.user import user_agents_of
 
-        self.user = user_agents_of(job["agent_labels"], job["agent_kinds"])  # None unless the run has user agents
+        self.user = user_agents_of(
+            job["agent_labels"], job["agent_kinds"]
+        )  # None unless the run has user agents
 
     def play(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """The arrays of games ``start .. stop-1`` (one compiled call)."""
         chunk = self.plan.games_of(start, stop)
         timing: dict[str, np.ndarray] = {}  # decisions and agent time per game and seat
-        trace: dict[str, np.ndarray] = {}  # the score trace per game (zeros unless the run keeps it)
+        trace: dict[
+            str, np.ndarray
+        ] = {}  # the score trace per game (zeros unless the run keeps it)
         scores, wins, feats, lengths = play_games(
-            self.spec, chunk["seed"], self.players, self.options, chunk["seat_agent"],
-            self.kinds, self.params, agent_seeds=chunk["agent_seed"],
-            user_agents=self.user, timing=timing, trace=trace if self.job.get("score_trace") else None,
-            labels=self.job["agent_labels"], first_index=start,
+            self.spec,
+            chunk["seed"],
+            self.players,
+            self.options,
+            chunk["seat_agent"],
+            self.kinds,
+            self.params,
+            agent_seeds=chunk["agent_seed"],
+            user_agents=self.user,
+            timing=timing,
+            trace=trace if self.job.get("score_trace") else None,
+            labels=self.job["agent_labels"],
+            first_index=start,
         )
         if not trace:
             trace = {c: np.zeros(len(scores), np.int64) for c in TRACE_COLUMNS}
@@ -119,7 +138,9 @@ class ChunkContext:
         from sim.core import hash64, rng_seed
         from sim.game import Game
 
-        kernels = kernels_of_run(self.spec, self.kinds)  # only the kernels the run's agents call are compiled
+        kernels = kernels_of_run(
+            self.spec, self.kinds
+        )  # only the kernels the run's agents call are compiled
 
         g_arr = self.plan.games_of(i, i + 1)
         g = Game(self.spec.name, self.players, int(g_arr["seed"][0]), self.job["options"])
@@ -131,10 +152,20 @@ class ChunkContext:
         while not g.is_over:
             p = g.current_player
             a = int(seats[p])
-            g.apply(int(choose_action(kernels, g.state, np.int64(self.kinds[a]), self.params[a], rngs[p], mask)))
+            g.apply(
+                int(
+                    choose_action(
+                        kernels, g.state, np.int64(self.kinds[a]), self.params[a], rngs[p], mask
+                    )
+                )
+            )
         rep = g.to_replay()
-        rep["experiment"] = {"game_index": i, "deal": int(g_arr["deal"][0]), "rotation": int(g_arr["rotation"][0]),
-                             "agents": [self.job["agent_labels"][int(s)] for s in seats]}
+        rep["experiment"] = {
+            "game_index": i,
+            "deal": int(g_arr["deal"][0]),
+            "rotation": int(g_arr["rotation"][0]),
+            "agents": [self.job["agent_labels"][int(s)] for s in seats],
+        }
         return rep
 
     def play_encoded(self, start: int, stop: int) -> tuple[int, int, bytes | str, dict[str, float]]:
@@ -144,10 +175,22 @@ class ChunkContext:
         t1 = time.perf_counter()
         data = self.encode(chunk)
         t2 = time.perf_counter()
-        if self.job.get("write_to"):  # the driver alone renames it, so a stopped run publishes nothing late
-            data = str(store.write_hidden(store.data_dir(self.job["write_to"], self.spec.name)
-                                          / store.part_name(start, stop), data))
-        return start, stop, data, {"play_s": t1 - t0, "encode_s": t2 - t1, "write_s": time.perf_counter() - t2}
+        if self.job.get(
+            "write_to"
+        ):  # the driver alone renames it, so a stopped run publishes nothing late
+            data = str(
+                store.write_hidden(
+                    store.data_dir(self.job["write_to"], self.spec.name)
+                    / store.part_name(start, stop),
+                    data,
+                )
+            )
+        return (
+            start,
+            stop,
+            data,
+            {"play_s": t1 - t0, "encode_s": t2 - t1, "write_s": time.perf_counter() - t2},
+        )
 
 
 def warm_leaf_kernels(spec, players: int | None = None, options: np.ndarray | None = None) -> None:
@@ -166,7 +209,9 @@ def warm_leaf_kernels(spec, players: int | None = None, options: np.ndarray | No
     from sim.core import KERNEL_SIGNATURES
 
     for kern, sig in zip(spec.kernels, KERNEL_SIGNATURES):
-        kern.compile(sig)  # the full signature (return type included), as a function pointer compiles it
+        kern.compile(
+            sig
+        )  # the full signature (return type included), as a function pointer compiles it
 
 
 _ACTOR_CLASS = None
@@ -205,8 +250,12 @@ def _actor_class():
             return self.contexts[key]
 
         def ready(self):
-            return {"warm_s": self.warm_s, "pid": os.getpid(), "node": ray.get_runtime_context().get_node_id(),
-                    "niceness": os.getpriority(os.PRIO_PROCESS, 0)}
+            return {
+                "warm_s": self.warm_s,
+                "pid": os.getpid(),
+                "node": ray.get_runtime_context().get_node_id(),
+                "niceness": os.getpriority(os.PRIO_PROCESS, 0),
+            }
 
         def play(self, job, start, stop):
             return self._ctx(job).play_encoded(start, stop)
@@ -223,8 +272,10 @@ def release_workers() -> None:
     if _POOL["actors"]:
         import ray
 
-        if ray.is_initialized() and _POOL["key"][:2] == (ray.get_runtime_context().gcs_address,
-                                                         ray.get_runtime_context().get_job_id()):
+        if ray.is_initialized() and _POOL["key"][:2] == (
+            ray.get_runtime_context().gcs_address,
+            ray.get_runtime_context().get_job_id(),
+        ):
             for a in _POOL["actors"]:
                 ray.kill(a)
     _POOL.update(key=None, actors=[])
@@ -270,7 +321,9 @@ class RunSummary:
 NICENESS_RANGE = (-20, 19)  # the operating system's range; below the driver's own needs privileges
 
 
-LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": Ray's single-machine mode, every socket on loopback
+LOOPBACK_ENV = (
+    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": Ray's single-machine mode, every socket on loopback
+)
 
 
 def _loopback(on: bool) -> None:
@@ -284,7 +337,9 @@ def _loopback(on: bool) -> None:
         os.environ[LOOPBACK_ENV] = "0"
     else:
         os.environ.pop(LOOPBACK_ENV, None)
-    ray_constants.ENABLE_RAY_CLUSTER = not on and ray_constants.env_bool(LOOPBACK_ENV, not ray_constants.IS_WINDOWS_OR_OSX)
+    ray_constants.ENABLE_RAY_CLUSTER = not on and ray_constants.env_bool(
+        LOOPBACK_ENV, not ray_constants.IS_WINDOWS_OR_OSX
+    )
 
 
 def local_ray_options(workers: int | None = None, niceness: int | None = None) -> dict[str, Any]:
@@ -293,8 +348,13 @@ def local_ray_options(workers: int | None = None, niceness: int | None = None) -
     default of 15.  Call it right before ``ray.init``: it sets the loopback mode for that start."""
     _loopback(True)
     nice = os.getpriority(os.PRIO_PROCESS, 0) if niceness is None else int(niceness)
-    return dict(num_cpus=workers or os.cpu_count() or 1, include_dashboard=False, logging_level=logging.WARNING,
-                log_to_driver=True, _system_config={"worker_niceness": nice})
+    return dict(
+        num_cpus=workers or os.cpu_count() or 1,
+        include_dashboard=False,
+        logging_level=logging.WARNING,
+        log_to_driver=True,
+        _system_config={"worker_niceness": nice},
+    )
 
 
 def end_process(code: int) -> None:
@@ -313,7 +373,9 @@ def end_process(code: int) -> None:
         sys.exit(code)
     import ray
 
-    if ray.is_initialized():  # a joined cluster (left connected by the run) sees its driver leave, not vanish
+    if (
+        ray.is_initialized()
+    ):  # a joined cluster (left connected by the run) sees its driver leave, not vanish
         ray.shutdown()
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
@@ -330,7 +392,11 @@ AUTH_MODE_ENV = "RAY_AUTH_MODE"
 def state_local_auth(address: str | None = None) -> None:
     """Set ``RAY_AUTH_MODE=token`` for a local Ray when Ray is not imported yet (see :func:`_start_ray`);
     studies, tournaments and tunings call it before their own ``import ray``."""
-    if not (address or os.environ.get("RAY_ADDRESS")) and AUTH_MODE_ENV not in os.environ and "ray" not in sys.modules:
+    if (
+        not (address or os.environ.get("RAY_ADDRESS"))
+        and AUTH_MODE_ENV not in os.environ
+        and "ray" not in sys.modules
+    ):
         os.environ[AUTH_MODE_ENV] = "token"
 
 
@@ -348,20 +414,31 @@ def _start_ray(address: str | None, workers: int | None, niceness: int | None = 
         raise RunError(f"niceness {niceness}: expected {NICENESS_RANGE[0]}..{NICENESS_RANGE[1]}")
     if ray.is_initialized():
         if niceness is not None:
-            raise RunError("niceness applies to a Ray the run starts itself; this process already has a Ray "
-                           "session, whose workers keep the niceness they were started with")
+            raise RunError(
+                "niceness applies to a Ray the run starts itself; this process already has a Ray "
+                "session, whose workers keep the niceness they were started with"
+            )
         return ray, False
     address = address or os.environ.get("RAY_ADDRESS") or None
     before = signal.getsignal(signal.SIGTERM)
     if address:
         if niceness is not None:
-            raise RunError("niceness applies to a local Ray only; on a cluster the nodes' own setting stands "
-                           "(start each node with RAY_worker_niceness=N ray start ..., see docs/experiments.md)")
+            raise RunError(
+                "niceness applies to a local Ray only; on a cluster the nodes' own setting stands "
+                "(start each node with RAY_worker_niceness=N ray start ..., see docs/experiments.md)"
+            )
         # a cluster: the nodes' addresses and Ray's token authentication as configured there; a Ray on this
         # machine's loopback (another local run's) is joined in loopback mode, or Ray would rewrite 127.0.0.1
         # to the machine's network address, where nothing listens
-        _loopback(address.split("://")[-1].rsplit(":", 1)[0] in ("127.0.0.1", "localhost", "[::1]", "::1"))
-        ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING, log_to_driver=True)
+        _loopback(
+            address.split("://")[-1].rsplit(":", 1)[0] in ("127.0.0.1", "localhost", "[::1]", "::1")
+        )
+        ray.init(
+            address=address,
+            include_dashboard=False,
+            logging_level=logging.WARNING,
+            log_to_driver=True,
+        )
     else:
         ray.init(**local_ray_options(workers, niceness))
     _keep_sigterm_handler(before)
@@ -376,9 +453,17 @@ def _keep_sigterm_handler(before) -> None:
         signal.signal(signal.SIGTERM, before)
 
 
-def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_size: int | None = None,
-        progress: bool = True, stop_after: int | None = None, on_chunk=None,
-        niceness: int | None = None) -> RunSummary:
+def run(
+    cfg,
+    *,
+    address: str | None = None,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    progress: bool = True,
+    stop_after: int | None = None,
+    on_chunk=None,
+    niceness: int | None = None,
+) -> RunSummary:
     """Play every game of ``cfg`` not yet in ``cfg.output``; return what was done and how long it took.
 
     ``niceness`` starts a local Ray's workers at that niceness instead of the driver's own.
@@ -390,37 +475,74 @@ def run(cfg, *, address: str | None = None, workers: int | None = None, chunk_si
     manifest = store.open_results(out, cfg)
     held = store.lock(out)
     try:
-        return _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after, on_chunk,
-                           niceness)
+        return _run_locked(
+            cfg,
+            out,
+            manifest,
+            t_start,
+            address,
+            workers,
+            chunk_size,
+            progress,
+            stop_after,
+            on_chunk,
+            niceness,
+        )
     finally:
         held.close()
 
 
-def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progress, stop_after,
-                on_chunk, niceness) -> RunSummary:
+def _run_locked(
+    cfg,
+    out,
+    manifest,
+    t_start,
+    address,
+    workers,
+    chunk_size,
+    progress,
+    stop_after,
+    on_chunk,
+    niceness,
+) -> RunSummary:
     store.remove_partial_files(out, cfg.game)
     for part, problem in store.damaged_parts(out, cfg.game, cfg.players):  # never counted as done
         aside = store.set_aside(part)
-        print(f"{part}: damaged part file ({problem}); set aside as {aside.name}, its games are played again",
-              file=sys.stderr, flush=True)
+        print(
+            f"{part}: damaged part file ({problem}); set aside as {aside.name}, its games are played again",
+            file=sys.stderr,
+            flush=True,
+        )
     done = store.done_ranges(out, cfg.game)
     todo_ranges = missing_ranges(done, cfg.games)
     n_done = cfg.games - sum(b - a for a, b in todo_ranges)
     if done and any(b > cfg.games for _, b in done):
-        raise RunError(f"{out}: holds games beyond the {cfg.games} the config asks for; use another output folder")
+        raise RunError(
+            f"{out}: holds games beyond the {cfg.games} the config asks for; use another output folder"
+        )
     out.mkdir(parents=True, exist_ok=True)
     if cfg.source and Path(cfg.source).is_file():
         store.atomic_write(out / "config.toml", Path(cfg.source).read_bytes())
 
     job = job_of(cfg)
     summary = RunSummary(out, cfg.games, 0, "complete")
-    session: dict[str, Any] = {"started": _now(), "status": "running", "games_before": n_done,
-                               "git": store.git_commit()}
+    session: dict[str, Any] = {
+        "started": _now(),
+        "status": "running",
+        "games_before": n_done,
+        "git": store.git_commit(),
+    }
     manifest["sessions"].append(session)
     store.write_manifest(out, manifest)
 
-    timings = {"startup_s": 0.0, "play_wall_s": 0.0, "worker_play_s": 0.0, "worker_encode_s": 0.0,
-               "write_s": 0.0, "shutdown_s": 0.0}
+    timings = {
+        "startup_s": 0.0,
+        "play_wall_s": 0.0,
+        "worker_play_s": 0.0,
+        "worker_encode_s": 0.0,
+        "write_s": 0.0,
+        "shutdown_s": 0.0,
+    }
     ray = None
     started_here = False
     played = 0
@@ -440,22 +562,41 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
             size = chunk_size or cfg.chunk_size or auto_chunk_size(cfg.games - n_done, n_workers)
             chunks = deque(chunk_ranges(todo_ranges, size))
             if progress:
-                print(f"{cfg.name}: {cfg.games - n_done:,} games to play in {len(chunks)} chunks; "
-                      f"{min(n_workers, len(chunks))} workers are loading the game's kernels (compiled once per machine)...",
-                      file=sys.stderr, flush=True)
+                print(
+                    f"{cfg.name}: {cfg.games - n_done:,} games to play in {len(chunks)} chunks; "
+                    f"{min(n_workers, len(chunks))} workers are loading the game's kernels (compiled once per machine)...",
+                    file=sys.stderr,
+                    flush=True,
+                )
             actors, infos = _workers(ray, job, min(n_workers, len(chunks)))
-            summary.workers, summary.nodes, summary.chunk_size = len(actors), len({i["node"] for i in infos}), size
-            session.update(workers=len(actors), nodes=summary.nodes, chunk_size=size,
-                           address=address or os.environ.get("RAY_ADDRESS") or "local",
-                           worker_niceness=sorted({i["niceness"] for i in infos}))
+            summary.workers, summary.nodes, summary.chunk_size = (
+                len(actors),
+                len({i["node"] for i in infos}),
+                size,
+            )
+            session.update(
+                workers=len(actors),
+                nodes=summary.nodes,
+                chunk_size=size,
+                address=address or os.environ.get("RAY_ADDRESS") or "local",
+                worker_niceness=sorted({i["niceness"] for i in infos}),
+            )
             t_ready = time.perf_counter()
             timings["startup_s"] = t_ready - t_start
             timings["worker_warm_s"] = max(i["warm_s"] for i in infos)
 
             from tqdm import tqdm
 
-            bar = tqdm(total=cfg.games, initial=n_done, unit="game", unit_scale=True, disable=not progress,
-                       desc=cfg.name, smoothing=0.05, dynamic_ncols=True)
+            bar = tqdm(
+                total=cfg.games,
+                initial=n_done,
+                unit="game",
+                unit_scale=True,
+                disable=not progress,
+                desc=cfg.name,
+                smoothing=0.05,
+                dynamic_ncols=True,
+            )
             pending: dict[Any, Any] = {}
 
             def submit(actor):
@@ -477,22 +618,36 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                         release_workers()
                         from agents.arena import AgentError
 
-                        if isinstance(getattr(e, "cause", None), AgentError):  # a user agent failed: say where
-                            raise RunError(f"{e.cause}; {n_done + played} of {cfg.games} games are saved") from None
-                        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
-                        raise RunError(f"a worker failed ({type(e).__name__}: {first}); "
-                                       f"{n_done + played} of {cfg.games} games are saved, run the same command to continue") from None
+                        if isinstance(
+                            getattr(e, "cause", None), AgentError
+                        ):  # a user agent failed: say where
+                            raise RunError(
+                                f"{e.cause}; {n_done + played} of {cfg.games} games are saved"
+                            ) from None
+                        first = (
+                            str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+                        )
+                        raise RunError(
+                            f"a worker failed ({type(e).__name__}: {first}); "
+                            f"{n_done + played} of {cfg.games} games are saved, run the same command to continue"
+                        ) from None
                     tw = time.perf_counter()
                     part = store.data_dir(out, cfg.game) / store.part_name(a, b)
                     try:
-                        if isinstance(data, str):  # written by the worker under a hidden name: publish it
+                        if isinstance(
+                            data, str
+                        ):  # written by the worker under a hidden name: publish it
                             store.publish(store.location(data), part)
                         else:
                             store.atomic_write(part, data)
-                    except OSError as e:  # e.g. a full disk: nothing of this chunk is under a part name
-                        raise RunError(f"{part}: could not be written ({e.strerror or e}); {n_done + played} of "
-                                       f"{cfg.games} games are saved: free space (or fix the storage) and run the "
-                                       "same command to continue") from None
+                    except (
+                        OSError
+                    ) as e:  # e.g. a full disk: nothing of this chunk is under a part name
+                        raise RunError(
+                            f"{part}: could not be written ({e.strerror or e}); {n_done + played} of "
+                            f"{cfg.games} games are saved: free space (or fix the storage) and run the "
+                            "same command to continue"
+                        ) from None
                     timings["write_s"] += time.perf_counter() - tw + t.get("write_s", 0.0)
                     timings["worker_play_s"] += t["play_s"]
                     timings["worker_encode_s"] += t["encode_s"]
@@ -506,10 +661,14 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
                     submit(actor)
             finally:
                 bar.close()
-                for ref in pending:  # stopped early: drop the queued chunks (their games stay missing)
+                for (
+                    ref
+                ) in pending:  # stopped early: drop the queued chunks (their games stay missing)
                     try:
                         ray.cancel(ref)
-                    except Exception:  # cancelling is best effort; a late result is simply not written
+                    except (
+                        Exception
+                    ):  # cancelling is best effort; a late result is simply not written
                         pass
             timings["play_wall_s"] = time.perf_counter() - t_ready
             tr = time.perf_counter()
@@ -530,7 +689,9 @@ def _run_locked(cfg, out, manifest, t_start, address, workers, chunk_size, progr
         timings["shutdown_s"] = time.perf_counter() - t_stop
         summary.played = played
         if summary.status == "complete" and cfg.replays and not todo_ranges:
-            export_replays(cfg, out)  # only if an earlier session stopped between its last chunk and its replays
+            export_replays(
+                cfg, out
+            )  # only if an earlier session stopped between its last chunk and its replays
         timings["total_s"] = time.perf_counter() - t_start
         summary.timings = timings
         session.update(finished=_now(), status=summary.status, games_played=played, timings=timings)
@@ -548,7 +709,11 @@ def replay_indices(games: int, k: int) -> list[int]:
 
 def export_replays(cfg, out: Path, actor=None) -> list[Path]:
     """Save the replays of the sample games not saved yet (played by ``actor`` if given, else here)."""
-    todo = [i for i in replay_indices(cfg.games, cfg.replays) if not (out / "replays" / f"game-{i:09d}.json").exists()]
+    todo = [
+        i
+        for i in replay_indices(cfg.games, cfg.replays)
+        if not (out / "replays" / f"game-{i:09d}.json").exists()
+    ]
     if not todo:
         return []
     if actor is not None:

@@ -57,7 +57,9 @@ class FsPath:
             try:
                 fs, path = pafs.FileSystem.from_uri(uri)
             except (ValueError, OSError) as e:
-                raise ResultsError(f"{uri}: not a results location pyarrow can open ({e})") from None
+                raise ResultsError(
+                    f"{uri}: not a results location pyarrow can open ({e})"
+                ) from None
         self.uri, self.fs, self.path = uri.rstrip("/"), fs, path.rstrip("/")
 
     def __truediv__(self, part: str) -> "FsPath":
@@ -203,7 +205,9 @@ def done_ranges(out: Path, game: str) -> list[tuple[int, int]]:
     ranges.sort()
     for (a0, b0), (a1, b1) in zip(ranges, ranges[1:]):
         if a1 < b0:
-            raise ResultsError(f"{d}: part files overlap ({part_name(a0, b0)} and {part_name(a1, b1)})")
+            raise ResultsError(
+                f"{d}: part files overlap ({part_name(a0, b0)} and {part_name(a1, b1)})"
+            )
     return ranges
 
 
@@ -278,10 +282,19 @@ def git_commit() -> dict[str, Any]:
     """The commit of the code that ran (and whether the working tree had changes)."""
     root = Path(__file__).resolve().parents[1]
     try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True,
-                                timeout=10).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
-                               capture_output=True, text=True, timeout=10).stdout.strip() != ""
+        commit = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
+        ).stdout.strip()
+        dirty = (
+            subprocess.run(
+                ["git", "status", "--porcelain", "--untracked-files=no"],
+                cwd=root,
+                capture_output=True,
+                text=True,
+                timeout=10,
+            ).stdout.strip()
+            != ""
+        )
         return {"commit": commit or None, "dirty": dirty}
     except (OSError, subprocess.SubprocessError):
         return {"commit": None, "dirty": None}
@@ -294,14 +307,18 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
     try:
         m = json.loads(p.read_text())
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise ResultsError(f"{p}: unreadable manifest ({e}); restore it, or move the folder aside and run "
-                           "the experiment again into a new output folder") from None
+        raise ResultsError(
+            f"{p}: unreadable manifest ({e}); restore it, or move the folder aside and run "
+            "the experiment again into a new output folder"
+        ) from None
     if not isinstance(m, dict) or m.get("format") != FORMAT:
         raise ResultsError(f"{p}: not a {FORMAT} manifest")
     version = m.get("version")
     if not isinstance(version, int) or version > VERSION:
-        raise ResultsError(f"{p}: written by a newer dynasty-lab (results format version {version!r}; this one "
-                           f"reads up to {VERSION}): upgrade dynasty-lab to use this folder")
+        raise ResultsError(
+            f"{p}: written by a newer dynasty-lab (results format version {version!r}; this one "
+            f"reads up to {VERSION}): upgrade dynasty-lab to use this folder"
+        )
     return m
 
 
@@ -337,7 +354,9 @@ def open_results(out: Path, cfg) -> dict[str, Any]:
     m = read_manifest(out)
     if m is None:
         if data_dir(out, cfg.game).exists() and any(data_dir(out, cfg.game).iterdir()):
-            raise ResultsError(f"{out}: holds part files but no manifest.json; use another output folder")
+            raise ResultsError(
+                f"{out}: holds part files but no manifest.json; use another output folder"
+            )
         return new_manifest(cfg)
     if m.get("identity") != json.loads(json.dumps(cfg.identity())):
         theirs, ours = m.get("identity", {}), json.loads(json.dumps(cfg.identity()))
@@ -350,8 +369,9 @@ def open_results(out: Path, cfg) -> dict[str, Any]:
     return m
 
 
-def open_plan(out, manifest_name: str, fmt: str, identity: dict[str, Any], source: str,
-              kind: str) -> dict[str, Any] | None:
+def open_plan(
+    out, manifest_name: str, fmt: str, identity: dict[str, Any], source: str, kind: str
+) -> dict[str, Any] | None:
     """The manifest ``out/manifest_name`` of a study or tournament folder if ``identity`` made it, None for a
     new folder; a ResultsError (one line) for an unreadable manifest, another config's folder, or a non-empty
     folder without one.  ``kind`` names the planner in messages ("study", "tournament")."""
@@ -368,12 +388,16 @@ def open_plan(out, manifest_name: str, fmt: str, identity: dict[str, Any], sourc
         if m.get("identity") != ident:
             theirs = m.get("identity", {})
             diff = next((k for k in ident if theirs.get(k) != ident[k]), "?")
-            raise ResultsError(f"{source}: {diff}: the {kind} folder {out} was made by another {kind} config "
-                               f"({diff}: {theirs.get(diff)!r} there, {ident.get(diff)!r} in the config); "
-                               "choose another output or delete the folder")
+            raise ResultsError(
+                f"{source}: {diff}: the {kind} folder {out} was made by another {kind} config "
+                f"({diff}: {theirs.get(diff)!r} there, {ident.get(diff)!r} in the config); "
+                "choose another output or delete the folder"
+            )
         return m
     if out.exists() and any(out.iterdir()):
-        raise ResultsError(f"{source}: output: {out} is not empty and holds no {manifest_name}; choose another output")
+        raise ResultsError(
+            f"{source}: output: {out} is not empty and holds no {manifest_name}; choose another output"
+        )
     return None
 
 
@@ -383,6 +407,11 @@ def open_dataset(out) -> ds.Dataset:
     if not d.is_dir():
         raise ResultsError(f"{out}: no results here (expected {d})")
     if isinstance(d, FsPath):
-        return ds.dataset(d.path, filesystem=d.fs, format="parquet", partitioning="hive",
-                          ignore_prefixes=[".", "_"])
+        return ds.dataset(
+            d.path,
+            filesystem=d.fs,
+            format="parquet",
+            partitioning="hive",
+            ignore_prefixes=[".", "_"],
+        )
     return ds.dataset(d, format="parquet", partitioning="hive", ignore_prefixes=[".", "_"])

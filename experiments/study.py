@@ -47,7 +47,17 @@ from experiments.config import ConfigError, ExperimentConfig, from_dict
 FORMAT = "dynasty-lab-study"
 VERSION = 1
 REQUIRED = ("base", "output")
-OPTIONAL = ("name", "description", "axes", "cells", "games", "stop", "baseline", "key", "confidence")
+OPTIONAL = (
+    "name",
+    "description",
+    "axes",
+    "cells",
+    "games",
+    "stop",
+    "baseline",
+    "key",
+    "confidence",
+)
 AXIS_KEYS = ("players", "agents", "options", "components")
 CELL_KEYS = ("name",) + AXIS_KEYS
 STOP_KEYS = ("precision", "max_games", "batch")
@@ -108,9 +118,15 @@ class Study:
 
     def identity(self) -> dict[str, Any]:
         """What determines the study's results (a resumed study must match it)."""
-        return {"base": self.base, "cells": [{"name": c.name, "values": c.values} for c in self.cells],
-                "games": self.games, "stop": None if self.stop is None else vars(self.stop),
-                "key": self.key, "confidence": self.confidence, "baseline": self.baseline}
+        return {
+            "base": self.base,
+            "cells": [{"name": c.name, "values": c.values} for c in self.cells],
+            "games": self.games,
+            "stop": None if self.stop is None else vars(self.stop),
+            "key": self.key,
+            "confidence": self.confidence,
+            "baseline": self.baseline,
+        }
 
 
 def _slug(text: str) -> str:
@@ -157,9 +173,9 @@ def _apply(base: dict, values: dict[str, Any]) -> dict:
     d = copy.deepcopy(base)
     for name, v in values.items():
         if name.startswith("options."):
-            d.setdefault("options", {})[name[len("options."):]] = v
+            d.setdefault("options", {})[name[len("options.") :]] = v
         elif name.startswith("components."):
-            d.setdefault("components", {})[name[len("components."):]] = v
+            d.setdefault("components", {})[name[len("components.") :]] = v
         else:
             d[name] = v
     return d
@@ -177,15 +193,19 @@ def _check_axis_value(source: str, where: str, game: str, name: str, v: Any) -> 
         if name.startswith("options."):
             opt = {o.name: o for o in spec.options}.get(name[8:])
             if opt is None:
-                raise OptionError(f"{game}: unknown option {name[8:]!r} (known: {', '.join(o.name for o in spec.options)})")
+                raise OptionError(
+                    f"{game}: unknown option {name[8:]!r} (known: {', '.join(o.name for o in spec.options)})"
+                )
             opt.encode(v)
         elif name.startswith("components."):
             validate(game, {name[11:]: v})
         elif name == "players":
             if isinstance(v, bool) or not isinstance(v, int) or v not in spec.players():
-                raise OptionError(f"{game}: {v!r} players is not allowed (allowed: {', '.join(map(str, spec.players()))})")
+                raise OptionError(
+                    f"{game}: {v!r} players is not allowed (allowed: {', '.join(map(str, spec.players()))})"
+                )
         elif name == "agents":
-            for a in (v if isinstance(v, list) else [v]):
+            for a in v if isinstance(v, list) else [v]:
                 parse_agent(a)
     except (OptionError, ComponentError, ValueError) as e:
         raise _fail(source, where, str(e)) from None
@@ -220,10 +240,16 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
             raise ConfigError(f"{source}: missing key {k!r} (required: {', '.join(REQUIRED)})")
     base = data["base"]
     if not isinstance(base, dict):
-        raise _fail(source, "base", "expected a table: an experiment config without output and games")
+        raise _fail(
+            source, "base", "expected a table: an experiment config without output and games"
+        )
     for k in BASE_FORBIDDEN:
         if k in base:
-            raise _fail(source, f"base.{k}", f"set by the study, not the base ({'the study output' if k == 'output' else 'games or [stop]'})")
+            raise _fail(
+                source,
+                f"base.{k}",
+                f"set by the study, not the base ({'the study output' if k == 'output' else 'games or [stop]'})",
+            )
     if not isinstance(data["output"], str) or not data["output"].strip():
         raise _fail(source, "output", f"expected a folder name, got {data['output']!r}")
     output = Path(data["output"])
@@ -233,7 +259,11 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
     games = data.get("games")
     stop = None
     if ("games" in data) == ("stop" in data):
-        raise _fail(source, "games", "give either games (per cell) or a [stop] table (precision, max_games, batch)")
+        raise _fail(
+            source,
+            "games",
+            "give either games (per cell) or a [stop] table (precision, max_games, batch)",
+        )
     if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
         raise _fail(source, "games", f"expected a positive integer, got {games!r}")
     if "stop" in data:
@@ -242,27 +272,39 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
             raise _fail(source, "stop", "expected a table with precision, max_games, batch")
         bad = sorted(set(s) - set(STOP_KEYS)) or [k for k in STOP_KEYS if k not in s]
         if bad:
-            raise _fail(source, f"stop.{bad[0]}", f"expected exactly the keys {', '.join(STOP_KEYS)}")
+            raise _fail(
+                source, f"stop.{bad[0]}", f"expected exactly the keys {', '.join(STOP_KEYS)}"
+            )
         p = s["precision"]
         if isinstance(p, bool) or not isinstance(p, (int, float)) or not 0 < p < 1:
-            raise _fail(source, "stop.precision", f"expected a half-width between 0 and 1, got {p!r}")
+            raise _fail(
+                source, "stop.precision", f"expected a half-width between 0 and 1, got {p!r}"
+            )
         for k in ("max_games", "batch"):
             if isinstance(s[k], bool) or not isinstance(s[k], int) or s[k] < 1:
                 raise _fail(source, f"stop.{k}", f"expected a positive integer, got {s[k]!r}")
         if s["batch"] > s["max_games"]:
-            raise _fail(source, "stop.batch", f"{s['batch']} is more than max_games {s['max_games']}")
+            raise _fail(
+                source, "stop.batch", f"{s['batch']} is more than max_games {s['max_games']}"
+            )
         stop = Stop(float(p), s["max_games"], s["batch"])
 
     key = data.get("key", "seat")
     if key not in KEYS:
         raise _fail(source, "key", f"{key!r} is not allowed (allowed: {', '.join(KEYS)})")
     confidence = data.get("confidence", 0.95)
-    if isinstance(confidence, bool) or not isinstance(confidence, float) or not 0.5 <= confidence < 1:
+    if (
+        isinstance(confidence, bool)
+        or not isinstance(confidence, float)
+        or not 0.5 <= confidence < 1
+    ):
         raise _fail(source, "confidence", f"expected a level such as 0.95, got {confidence!r}")
 
     # the cells
     if "axes" in data and "cells" in data:
-        raise _fail(source, "cells", "give either [axes] (a grid) or [[cells]] (an explicit list), not both")
+        raise _fail(
+            source, "cells", "give either [axes] (a grid) or [[cells]] (an explicit list), not both"
+        )
     if "axes" not in data and "cells" not in data:
         raise _fail(source, "axes", "empty sweep: give [axes] or [[cells]]")
     raw_cells: list[tuple[str, dict[str, Any], str]] = []  # (name, values, where)
@@ -276,7 +318,9 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         axes = {n: v for n, v in items}
         for n, vals in items:
             for j, v in enumerate(vals):
-                if isinstance(game, str):  # (a bad base game is reported by the cell's config below)
+                if isinstance(
+                    game, str
+                ):  # (a bad base game is reported by the cell's config below)
                     _check_axis_value(source, f"axes.{n}[{j}]", game, n, v)
         for combo in itertools.product(*[v for _, v in items]):
             values = {n: v for (n, _), v in zip(items, combo)}
@@ -291,7 +335,9 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
                 raise _fail(source, f"cells[{i}]", "expected a table")
             bad = sorted(set(c) - set(CELL_KEYS))
             if bad:
-                raise _fail(source, f"cells[{i}].{bad[0]}", f"unknown key (allowed: {', '.join(CELL_KEYS)})")
+                raise _fail(
+                    source, f"cells[{i}].{bad[0]}", f"unknown key (allowed: {', '.join(CELL_KEYS)})"
+                )
             values: dict[str, Any] = {}
             for k in AXIS_KEYS:
                 if k not in c:
@@ -305,7 +351,11 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
             for n, v in values.items():
                 if isinstance(game, str):
                     _check_axis_value(source, f"cells[{i}].{n}", game, n, v)
-            name = c.get("name") or ",".join(f"{n.split('.', 1)[-1]}={_value_text(v)}" for n, v in values.items()) or "base"
+            name = (
+                c.get("name")
+                or ",".join(f"{n.split('.', 1)[-1]}={_value_text(v)}" for n, v in values.items())
+                or "base"
+            )
             if not isinstance(name, str):
                 raise _fail(source, f"cells[{i}].name", f"expected a string, got {name!r}")
             raw_cells.append((name, values, f"cells[{i}]"))
@@ -321,7 +371,9 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         d["output"] = str(output / "cells" / f"{i:02d}-{_slug(name)}")
         d["name"] = name
         d.setdefault("description", data.get("description", ""))
-        d.setdefault("score_trace", True)  # the design metrics' lead changes (base.score_trace = false: off)
+        d.setdefault(
+            "score_trace", True
+        )  # the design metrics' lead changes (base.score_trace = false: off)
         d["games"] = 60  # a multiple of any number of rotations (1..5 seats); the budget comes next
         probe = from_dict(d, f"{source}: {where} ({name})")
         d["games"] = _round_games(budget, probe)
@@ -330,17 +382,39 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
     baseline = data.get("baseline", 0)
     if isinstance(baseline, str):
         if baseline not in names:
-            raise _fail(source, "baseline", f"no cell named {baseline!r} (cells: {', '.join(names)})")
+            raise _fail(
+                source, "baseline", f"no cell named {baseline!r} (cells: {', '.join(names)})"
+            )
         baseline = names.index(baseline)
-    elif isinstance(baseline, bool) or not isinstance(baseline, int) or not 0 <= baseline < len(built):
-        raise _fail(source, "baseline", f"expected a cell name or an index 0..{len(built) - 1}, got {baseline!r}")
+    elif (
+        isinstance(baseline, bool)
+        or not isinstance(baseline, int)
+        or not 0 <= baseline < len(built)
+    ):
+        raise _fail(
+            source,
+            "baseline",
+            f"expected a cell name or an index 0..{len(built) - 1}, got {baseline!r}",
+        )
 
     name = data.get("name", output.name or "study")
     description = data.get("description", "")
     if not isinstance(name, str) or not isinstance(description, str):
         raise _fail(source, "name", "name and description must be strings")
-    return Study(name=name, description=description, output=output, base=copy.deepcopy(base), cells=tuple(built),
-                 axes=axes, games=games, stop=stop, baseline=baseline, key=key, confidence=confidence, source=source)
+    return Study(
+        name=name,
+        description=description,
+        output=output,
+        base=copy.deepcopy(base),
+        cells=tuple(built),
+        axes=axes,
+        games=games,
+        stop=stop,
+        baseline=baseline,
+        key=key,
+        confidence=confidence,
+        source=source,
+    )
 
 
 def _round_games(games: int, cfg: ExperimentConfig) -> int:
@@ -373,9 +447,20 @@ def open_study(study: Study) -> dict[str, Any]:
     if m is not None:
         return m
     ident = json.loads(json.dumps(study.identity()))
-    return {"format": FORMAT, "version": VERSION, "name": study.name, "identity": ident,
-            "cells": [{"index": c.index, "name": c.name, "values": c.values, "folder": str(c.folder)} for c in study.cells],
-            "baseline": study.baseline, "looks": [], "sessions": [], "complete": False}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": study.name,
+        "identity": ident,
+        "cells": [
+            {"index": c.index, "name": c.name, "values": c.values, "folder": str(c.folder)}
+            for c in study.cells
+        ],
+        "baseline": study.baseline,
+        "looks": [],
+        "sessions": [],
+        "complete": False,
+    }
 
 
 def write_study_manifest(study: Study, m: dict[str, Any]) -> None:
@@ -396,8 +481,15 @@ class StudySummary:
     stopped_by: str = ""
 
 
-def run_study(study: Study, *, workers: int | None = None, address: str | None = None, progress: bool = True,
-              niceness: int | None = None, stop_after_cells: int | None = None) -> StudySummary:
+def run_study(
+    study: Study,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    progress: bool = True,
+    niceness: int | None = None,
+    stop_after_cells: int | None = None,
+) -> StudySummary:
     """Play every cell (resuming what is there); with ``[stop]``, batch after batch until precise.
 
     One Ray session serves every cell, so the workers compile the game once for the whole study.
@@ -452,18 +544,27 @@ def run_study(study: Study, *, workers: int | None = None, address: str | None =
                 cells = [with_games(c, target) for c in study.cells]
                 play(cells)
                 widths = key_intervals(study, cells, look)
-                entry = {"look": look, "games_per_cell": target, "alpha": widths["alpha"],
-                         "max_half_width": widths["max_half_width"], "worst": widths["worst"]}
+                entry = {
+                    "look": look,
+                    "games_per_cell": target,
+                    "alpha": widths["alpha"],
+                    "max_half_width": widths["max_half_width"],
+                    "worst": widths["worst"],
+                }
                 if not any(e["look"] == look for e in m["looks"]):
                     m["looks"].append(entry)
                     write_study_manifest(study, m)
                 if widths["max_half_width"] <= study.stop.precision:
-                    stopped_by = (f"precision reached at look {look} of {study.stop.looks}: every key interval's "
-                                  f"half-width <= {study.stop.precision}")
+                    stopped_by = (
+                        f"precision reached at look {look} of {study.stop.looks}: every key interval's "
+                        f"half-width <= {study.stop.precision}"
+                    )
                     break
                 if target >= study.stop.max_games:
-                    stopped_by = (f"max_games {study.stop.max_games:,} reached before the precision "
-                                  f"(widest half-width {widths['max_half_width']:.4f}, {widths['worst']})")
+                    stopped_by = (
+                        f"max_games {study.stop.max_games:,} reached before the precision "
+                        f"(widest half-width {widths['max_half_width']:.4f}, {widths['worst']})"
+                    )
                     break
             m["final_games"] = target
     except KeyboardInterrupt:
@@ -490,5 +591,7 @@ def final_cells(study: Study) -> list[Cell]:
     if study.stop is None:
         return list(study.cells)
     m = json.loads((study.output / "study.json").read_text())
-    target = m.get("final_games") or (m["looks"][-1]["games_per_cell"] if m.get("looks") else study.stop.batch)
+    target = m.get("final_games") or (
+        m["looks"][-1]["games_per_cell"] if m.get("looks") else study.stop.batch
+    )
     return [with_games(c, target) for c in study.cells]

@@ -19,7 +19,14 @@ import numpy as np
 
 from experiments.report import Image, Table, _html, _md, _plt
 from experiments.study import Study, final_cells
-from experiments.study_stats import METRIC_DOCS, cell_rates, design_metrics, effects, look_alpha, open_cells
+from experiments.study_stats import (
+    METRIC_DOCS,
+    cell_rates,
+    design_metrics,
+    effects,
+    look_alpha,
+    open_cells,
+)
 
 
 def _ci(v: float, lo: float, hi: float) -> str:
@@ -38,7 +45,10 @@ def study_tables(study: Study) -> dict[str, Any]:
     with open_cells(cells, study.baseline) as res:
         rates = cell_rates(res, cells, study.key, alpha)
         eff = effects(res, cells, study.baseline, study.key, alpha)
-        metrics = {c.name: design_metrics(res, f"cell{c.index}", c.config.players, c.config.games, alpha) for c in cells}
+        metrics = {
+            c.name: design_metrics(res, f"cell{c.index}", c.config.players, c.config.games, alpha)
+            for c in cells
+        }
     return {"cells": cells, "alpha": alpha, "rates": rates, "effects": eff, "metrics": metrics}
 
 
@@ -47,7 +57,13 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     out = Path(out_dir) if out_dir else study.output / "report"
     out.mkdir(parents=True, exist_ok=True)
     t = study_tables(study)
-    cells, alpha, rates, eff, metrics = t["cells"], t["alpha"], t["rates"], t["effects"], t["metrics"]
+    cells, alpha, rates, eff, metrics = (
+        t["cells"],
+        t["alpha"],
+        t["rates"],
+        t["effects"],
+        t["metrics"],
+    )
     manifest = json.loads((study.output / "study.json").read_text())
     level = 1 - alpha
     base = cells[study.baseline]
@@ -57,20 +73,29 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     if study.description:
         blocks.append(study.description)
     varied = ", ".join(study.varied) or "nothing"
-    budget = (f"{study.games:,} games per cell" if study.stop is None else
-              f"batches of {study.stop.batch:,} games per cell up to {study.stop.max_games:,}, until every key "
-              f"interval's half-width is at most {study.stop.precision} (stopped: {manifest.get('stopped_by', '?')})")
-    blocks.append(f"Game **{game}**; {len(cells)} cells varying {varied}; baseline cell **{base.name}**; "
-                  f"{budget}. Every cell plays the same deals (master seed {base.config.seed}): game i of every "
-                  f"cell has the same seeds, so cell differences are paired per deal.")
+    budget = (
+        f"{study.games:,} games per cell"
+        if study.stop is None
+        else f"batches of {study.stop.batch:,} games per cell up to {study.stop.max_games:,}, until every key "
+        f"interval's half-width is at most {study.stop.precision} (stopped: {manifest.get('stopped_by', '?')})"
+    )
+    blocks.append(
+        f"Game **{game}**; {len(cells)} cells varying {varied}; baseline cell **{base.name}**; "
+        f"{budget}. Every cell plays the same deals (master seed {base.config.seed}): game i of every "
+        f"cell has the same seeds, so cell differences are paired per deal."
+    )
     if study.stop is None:
-        blocks.append(f"Intervals: {level:.0%} t intervals over deals (n = deals; a deal's mirrored rotations are "
-                      f"averaged first).")
+        blocks.append(
+            f"Intervals: {level:.0%} t intervals over deals (n = deals; a deal's mirrored rotations are "
+            f"averaged first)."
+        )
     else:
-        blocks.append(f"Intervals: t intervals over deals at level 1 - {1 - study.confidence:.2g}/{looks_of(study)} = "
-                      f"{level:.4f} per look (a pre-set uniform alpha-spending schedule over the "
-                      f"{looks_of(study)} planned looks), so each stays valid at {study.confidence:.0%} whatever "
-                      f"look the study stopped at (docs/studies.md).")
+        blocks.append(
+            f"Intervals: t intervals over deals at level 1 - {1 - study.confidence:.2g}/{looks_of(study)} = "
+            f"{level:.4f} per look (a pre-set uniform alpha-spending schedule over the "
+            f"{looks_of(study)} planned looks), so each stays valid at {study.confidence:.0%} whatever "
+            f"look the study stopped at (docs/studies.md)."
+        )
 
     def image(name: str, alt: str) -> Image:
         paths[name] = out / f"{name}.png"
@@ -82,21 +107,39 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     rows = []
     for c in cells:
         r = rates[rates["index"] == c.index].set_index("group")
-        rows.append([c.name, int(c.config.games), int(r["deals"].max()) if len(r) else 0]
-                    + [_ci(r.loc[g, "rate"], r.loc[g, "low"], r.loc[g, "high"]) if g in r.index else "–" for g in groups])
-    blocks.append(Table(caption=f"win rate of each {study.key} with its {level:.4g} interval; n = deals "
-                        f"(games = deals x rotations)", columns=["cell", "games", "deals"] + [f"{study.key} {g}" for g in groups],
-                        rows=rows))
+        rows.append(
+            [c.name, int(c.config.games), int(r["deals"].max()) if len(r) else 0]
+            + [
+                _ci(r.loc[g, "rate"], r.loc[g, "low"], r.loc[g, "high"]) if g in r.index else "–"
+                for g in groups
+            ]
+        )
+    blocks.append(
+        Table(
+            caption=f"win rate of each {study.key} with its {level:.4g} interval; n = deals "
+            f"(games = deals x rotations)",
+            columns=["cell", "games", "deals"] + [f"{study.key} {g}" for g in groups],
+            rows=rows,
+        )
+    )
     fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cells)), 4))
     width = 0.8 / max(1, len(groups))
     for j, g in enumerate(groups):
         r = rates[rates["group"] == g]
         x = r["index"].to_numpy() + (j - (len(groups) - 1) / 2) * width
-        ax.errorbar(x, r["rate"], yerr=[r["rate"] - r["low"], r["high"] - r["rate"]], fmt="o", capsize=3,
-                    label=f"{study.key} {g}")
+        ax.errorbar(
+            x,
+            r["rate"],
+            yerr=[r["rate"] - r["low"], r["high"] - r["rate"]],
+            fmt="o",
+            capsize=3,
+            label=f"{study.key} {g}",
+        )
     ax.set_xticks(range(len(cells)), [c.name for c in cells], rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("win rate")
-    ax.set_title(f"{study.name}: win rate by {study.key} (n = {int(rates['deals'].min()):,}+ deals per cell)")
+    ax.set_title(
+        f"{study.name}: win rate by {study.key} (n = {int(rates['deals'].min()):,}+ deals per cell)"
+    )
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(out / "rates.png", dpi=110)
@@ -109,35 +152,74 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     rows = []
     for c in cells:
         m = metrics[c.name]
-        rows.append([c.name] + [(_ci(m[k]["value"], m[k]["low"], m[k]["high"]) + f" (n={m[k]['n']:,})") if k in m
-                                else "–" for k in names])
-    blocks.append(Table(caption=f"{level:.4g} intervals over deals, n = deals (chi-square: n = games); "
-                        + "; ".join(f"{k}: {METRIC_DOCS[k]}" for k in names), columns=["cell"] + names, rows=rows))
+        rows.append(
+            [c.name]
+            + [
+                (_ci(m[k]["value"], m[k]["low"], m[k]["high"]) + f" (n={m[k]['n']:,})")
+                if k in m
+                else "–"
+                for k in names
+            ]
+        )
+    blocks.append(
+        Table(
+            caption=f"{level:.4g} intervals over deals, n = deals (chi-square: n = games); "
+            + "; ".join(f"{k}: {METRIC_DOCS[k]}" for k in names),
+            columns=["cell"] + names,
+            rows=rows,
+        )
+    )
 
     # effects
     blocks.append((2, f"Effects against the baseline ({base.name})"))
     if len(eff):
         per_cell = eff.groupby("cell", sort=False)["width_ratio"].median()
-        blocks.append("Paired against unpaired: " + "; ".join(
-            f"{c}: the paired interval is **{r:.2f}** of the unpaired width" for c, r in per_cell.items())
+        blocks.append(
+            "Paired against unpaired: "
+            + "; ".join(
+                f"{c}: the paired interval is **{r:.2f}** of the unpaired width"
+                for c, r in per_cell.items()
+            )
             + f" (median over the {study.key}s of each cell; a ratio r means the shared deals give the width of "
-              f"1/r\u00b2 times the games; near 1 where the cells play different games on the same seeds, e.g. "
-              f"another player count).")
-        rows = [[r.cell, f"{study.key} {r.group}", r.deals, _ci(r.effect, r.low, r.high),
-                 _ci(r.unpaired_effect, r.unpaired_effect - r.unpaired_half_width,
-                     r.unpaired_effect + r.unpaired_half_width), r.width_ratio] for r in eff.itertuples()]
-        blocks.append(Table(caption="difference of advantage (win rate - 1/players), cell - baseline; paired over "
-                            "shared deals (n = deals in both) against the unpaired interval of the same difference",
-                            columns=["cell", "group", "n (deals)", "paired effect", "unpaired", "width ratio"], rows=rows))
+            f"1/r\u00b2 times the games; near 1 where the cells play different games on the same seeds, e.g. "
+            f"another player count)."
+        )
+        rows = [
+            [
+                r.cell,
+                f"{study.key} {r.group}",
+                r.deals,
+                _ci(r.effect, r.low, r.high),
+                _ci(
+                    r.unpaired_effect,
+                    r.unpaired_effect - r.unpaired_half_width,
+                    r.unpaired_effect + r.unpaired_half_width,
+                ),
+                r.width_ratio,
+            ]
+            for r in eff.itertuples()
+        ]
+        blocks.append(
+            Table(
+                caption="difference of advantage (win rate - 1/players), cell - baseline; paired over "
+                "shared deals (n = deals in both) against the unpaired interval of the same difference",
+                columns=["cell", "group", "n (deals)", "paired effect", "unpaired", "width ratio"],
+                rows=rows,
+            )
+        )
         fig, ax = plt.subplots(figsize=(max(6, 1.2 * len(cells)), 4))
         others = [c for c in cells if c.index != base.index]
         pos = {c.index: i for i, c in enumerate(others)}
         for j, g in enumerate(groups):
             r = eff[eff["group"] == g]
             x = np.array([pos[i] for i in r["index"]]) + (j - (len(groups) - 1) / 2) * width
-            ax.errorbar(x, r["effect"], yerr=r["half_width"], fmt="o", capsize=3, label=f"{study.key} {g}")
+            ax.errorbar(
+                x, r["effect"], yerr=r["half_width"], fmt="o", capsize=3, label=f"{study.key} {g}"
+            )
         ax.axhline(0, color="grey", lw=0.8)
-        ax.set_xticks(range(len(others)), [c.name for c in others], rotation=30, ha="right", fontsize=8)
+        ax.set_xticks(
+            range(len(others)), [c.name for c in others], rotation=30, ha="right", fontsize=8
+        )
         ax.set_ylabel("advantage (win rate - 1/players) - baseline's")
         ax.set_title(f"effect against {base.name} (paired, n = {int(eff['deals'].min()):,}+ deals)")
         ax.legend(fontsize=8)
@@ -166,7 +248,9 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
         ax.set_yticks(range(len(v1)), [str(x) for x in v1], fontsize=8)
         ax.set_xlabel(a2)
         ax.set_ylabel(a1)
-        ax.set_title(f"largest seat gap (n = {min(m['seat_gap']['n'] for m in metrics.values()):,}+ deals per cell)")
+        ax.set_title(
+            f"largest seat gap (n = {min(m['seat_gap']['n'] for m in metrics.values()):,}+ deals per cell)"
+        )
         fig.colorbar(im, ax=ax)
         fig.tight_layout()
         fig.savefig(out / "heatmap.png", dpi=110)
@@ -176,10 +260,22 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
 
     if study.stop is not None and manifest.get("looks"):
         blocks.append((2, "Looks of the stopping rule"))
-        blocks.append(Table(caption="after each batch: the widest key interval at the look's level",
-                            columns=["look", "games per cell", "level", "widest half-width", "widest interval"],
-                            rows=[[lk["look"], lk["games_per_cell"], 1 - lk["alpha"], lk["max_half_width"], lk["worst"]]
-                             for lk in manifest["looks"]]))
+        blocks.append(
+            Table(
+                caption="after each batch: the widest key interval at the look's level",
+                columns=["look", "games per cell", "level", "widest half-width", "widest interval"],
+                rows=[
+                    [
+                        lk["look"],
+                        lk["games_per_cell"],
+                        1 - lk["alpha"],
+                        lk["max_half_width"],
+                        lk["worst"],
+                    ]
+                    for lk in manifest["looks"]
+                ],
+            )
+        )
 
     md, html_path = out / "report.md", out / "report.html"
     md.write_text(_md(blocks))

@@ -50,7 +50,9 @@ def look_alpha(alpha: float, looks: int) -> float:
     return alpha / max(1, looks)
 
 
-def sequential_estimate(x: np.ndarray, batch: int, max_n: int, precision: float, alpha: float) -> dict[str, float]:
+def sequential_estimate(
+    x: np.ndarray, batch: int, max_n: int, precision: float, alpha: float
+) -> dict[str, float]:
     """The stopping rule on one stream of per-deal values ``x`` (the study's procedure for one
     key interval): look after every ``batch`` values, stop when the half-width at level
     ``1 - alpha/K`` is at most ``precision`` or at ``max_n``.  Returns the estimate, its interval,
@@ -86,8 +88,9 @@ def _group_expr(key: str) -> str:
 ADVANTAGE = "avg(win) - 1.0 / any_value(players)"
 
 
-def deal_stats(res: Results, view: str, key: str, games: int, extra_where: str = "",
-               advantage: bool = False) -> pd.DataFrame:
+def deal_stats(
+    res: Results, view: str, key: str, games: int, extra_where: str = "", advantage: bool = False
+) -> pd.DataFrame:
     """Per group of ``key``: D (deals), mean and variance of the per-deal win rate (or advantage)."""
     g = _group_expr(key)
     w = f"AND {extra_where}" if extra_where else ""
@@ -95,10 +98,13 @@ def deal_stats(res: Results, view: str, key: str, games: int, extra_where: str =
     return res.sql(
         f"SELECT grp, count(*) AS d, avg(x) AS mean, var_samp(x) AS var FROM ("
         f" SELECT deal, {g} AS grp, {x} AS x FROM {_ident(view)} WHERE game_index < {int(games)} {w}"
-        f" GROUP BY deal, grp) GROUP BY grp ORDER BY grp")
+        f" GROUP BY deal, grp) GROUP BY grp ORDER BY grp"
+    )
 
 
-def paired_stats(res: Results, view: str, base: str, key: str, games: int, base_games: int) -> pd.DataFrame:
+def paired_stats(
+    res: Results, view: str, base: str, key: str, games: int, base_games: int
+) -> pd.DataFrame:
     """Per group: D (deals in both), mean and variance of the per-deal difference of advantages
     (win rate - 1/players) ``view - base``, one join on ``deal``."""
     g = _group_expr(key)
@@ -108,7 +114,8 @@ def paired_stats(res: Results, view: str, base: str, key: str, games: int, base_
         f" b AS (SELECT deal, {g} AS grp, {ADVANTAGE} AS x FROM {_ident(base)} WHERE game_index < {int(base_games)} "
         f"           GROUP BY deal, grp)"
         f" SELECT grp, count(*) AS d, avg(a.x - b.x) AS mean, var_samp(a.x - b.x) AS var "
-        f" FROM a JOIN b USING (deal, grp) GROUP BY grp ORDER BY grp")
+        f" FROM a JOIN b USING (deal, grp) GROUP BY grp ORDER BY grp"
+    )
 
 
 def cell_rates(res: Results, cells: Sequence, key: str, alpha: float) -> pd.DataFrame:
@@ -118,9 +125,20 @@ def cell_rates(res: Results, cells: Sequence, key: str, alpha: float) -> pd.Data
         t = deal_stats(res, f"cell{c.index}", key, c.config.games)
         for r in t.itertuples():
             hw = t_half_width(r.var, int(r.d), alpha)
-            rows.append({"cell": c.name, "index": c.index, "group": r.grp, "deals": int(r.d),
-                         "games": int(c.config.games), "rate": r.mean, "low": r.mean - hw, "high": r.mean + hw,
-                         "half_width": hw, "var": r.var})
+            rows.append(
+                {
+                    "cell": c.name,
+                    "index": c.index,
+                    "group": r.grp,
+                    "deals": int(r.d),
+                    "games": int(c.config.games),
+                    "rate": r.mean,
+                    "low": r.mean - hw,
+                    "high": r.mean + hw,
+                    "half_width": hw,
+                    "var": r.var,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -134,8 +152,12 @@ def effects(res: Results, cells: Sequence, baseline: int, key: str, alpha: float
     for c in cells:
         if c.index == b.index:
             continue
-        p = paired_stats(res, f"cell{c.index}", f"cell{b.index}", key, c.config.games, b.config.games)
-        cstats = deal_stats(res, f"cell{c.index}", key, c.config.games, advantage=True).set_index("grp")
+        p = paired_stats(
+            res, f"cell{c.index}", f"cell{b.index}", key, c.config.games, b.config.games
+        )
+        cstats = deal_stats(res, f"cell{c.index}", key, c.config.games, advantage=True).set_index(
+            "grp"
+        )
         for r in p.itertuples():
             hw = t_half_width(r.var, int(r.d), alpha)
             ca, ba = cstats.loc[r.grp], bstats.loc[r.grp]
@@ -144,10 +166,21 @@ def effects(res: Results, cells: Sequence, baseline: int, key: str, alpha: float
             from scipy.stats import norm
 
             hw_u = float(norm.ppf(1 - alpha / 2) * se_u)
-            rows.append({"cell": c.name, "index": c.index, "group": r.grp, "deals": int(r.d),
-                         "effect": r.mean, "low": r.mean - hw, "high": r.mean + hw, "half_width": hw,
-                         "unpaired_effect": diff, "unpaired_half_width": hw_u,
-                         "width_ratio": hw / hw_u if hw_u > 0 else math.nan})
+            rows.append(
+                {
+                    "cell": c.name,
+                    "index": c.index,
+                    "group": r.grp,
+                    "deals": int(r.d),
+                    "effect": r.mean,
+                    "low": r.mean - hw,
+                    "high": r.mean + hw,
+                    "half_width": hw,
+                    "unpaired_effect": diff,
+                    "unpaired_half_width": hw_u,
+                    "width_ratio": hw / hw_u if hw_u > 0 else math.nan,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -157,7 +190,11 @@ def key_intervals(study, cells: Sequence, look: int) -> dict[str, Any]:
     alpha = look_alpha(1 - study.confidence, study.stop.looks if study.stop else 1)
     with open_cells(cells, study.baseline) as res:
         rates = cell_rates(res, cells, study.key, alpha)
-        eff = effects(res, cells, study.baseline, study.key, alpha) if len(cells) > 1 else pd.DataFrame()
+        eff = (
+            effects(res, cells, study.baseline, study.key, alpha)
+            if len(cells) > 1
+            else pd.DataFrame()
+        )
     worst, widest = "", 0.0
     for t, what in ((rates, "rate"), (eff, "effect")):
         for r in t.itertuples() if len(t) else []:
@@ -175,7 +212,9 @@ def _mean_ci(d: int, mean: float, var: float, alpha: float) -> dict[str, float]:
     return {"n": d, "value": mean, "low": mean - hw, "high": mean + hw}
 
 
-def design_metrics(res: Results, view: str, players: int, games: int, alpha: float) -> dict[str, dict[str, float]]:
+def design_metrics(
+    res: Results, view: str, players: int, games: int, alpha: float
+) -> dict[str, dict[str, float]]:
     """Game-design metrics of one cell, each ``{n, value, low, high}`` (n = deals; intervals over deals):
 
     - ``seat_gap``: the largest seat gap, win rate of the best minus the worst seat, interval from
@@ -204,12 +243,23 @@ def design_metrics(res: Results, view: str, players: int, games: int, alpha: flo
         hi, lo = seats.loc[seats["mean"].idxmax(), "grp"], seats.loc[seats["mean"].idxmin(), "grp"]
         d, m, var = res.con.execute(
             f"SELECT count(*), avg(x), var_samp(x) FROM (SELECT deal, avg(win) FILTER (WHERE seat = {int(hi)}) "
-            f"- avg(win) FILTER (WHERE seat = {int(lo)}) AS x FROM {v} WHERE {w} GROUP BY deal)").fetchone()
-        out["seat_gap"] = {**_mean_ci(int(d), m, var, alpha), "best_seat": int(hi), "worst_seat": int(lo)}
-        wins = res.sql(f"SELECT seat, sum(win) AS w FROM {v} WHERE {w} GROUP BY seat ORDER BY seat")["w"].to_numpy()
+            f"- avg(win) FILTER (WHERE seat = {int(lo)}) AS x FROM {v} WHERE {w} GROUP BY deal)"
+        ).fetchone()
+        out["seat_gap"] = {
+            **_mean_ci(int(d), m, var, alpha),
+            "best_seat": int(hi),
+            "worst_seat": int(lo),
+        }
+        wins = res.sql(
+            f"SELECT seat, sum(win) AS w FROM {v} WHERE {w} GROUP BY seat ORDER BY seat"
+        )["w"].to_numpy()
         obs = np.round(wins)
-        out["seat_chi2_p"] = {"n": int(obs.sum()), "value": float(chisquare(obs).pvalue) if obs.sum() else math.nan,
-                              "low": math.nan, "high": math.nan}
+        out["seat_chi2_p"] = {
+            "n": int(obs.sum()),
+            "value": float(chisquare(obs).pvalue) if obs.sum() else math.nan,
+            "low": math.nan,
+            "high": math.nan,
+        }
     row = res.con.execute(
         f"WITH g AS (SELECT deal, game_index, max(win) AS top, sum(win) AS total, any_value(length) AS len, "
         f"           list_sort(list(score), 'DESC') AS s FROM {v} WHERE {w} GROUP BY deal, game_index),"
@@ -217,28 +267,36 @@ def design_metrics(res: Results, view: str, players: int, games: int, alpha: flo
         f"         avg(CASE WHEN total < 0.5 THEN 1.0 ELSE 0.0 END) AS side, avg(len) AS len, "
         f"         avg(CASE WHEN len(s) >= 2 THEN s[1] - s[2] END) AS margin FROM g GROUP BY deal)"
         f" SELECT count(*), avg(tie), var_samp(tie), avg(side), var_samp(side), avg(len), var_samp(len), "
-        f" avg(margin), var_samp(margin) FROM per").fetchone()
+        f" avg(margin), var_samp(margin) FROM per"
+    ).fetchone()
     d = int(row[0])
     for i, name in enumerate(("tie_rate", "no_winner_rate", "length", "margin")):
         out[name] = _mean_ci(d, row[1 + 2 * i], row[2 + 2 * i], alpha)
-    if "trace_points" in {r[0] for r in res.con.execute(f"DESCRIBE {v}").fetchall()}:  # results written before the score trace lack it
+    if "trace_points" in {
+        r[0] for r in res.con.execute(f"DESCRIBE {v}").fetchall()
+    }:  # results written before the score trace lack it
         row = res.con.execute(
             f"WITH g AS (SELECT deal, game_index, any_value(lead_changes) AS lc, any_value(decided_at) AS da, "
             f"           any_value(trace_points) AS tp FROM {v} WHERE {w} AND trace_points > 0 GROUP BY deal, game_index),"
             f" per AS (SELECT deal, avg(lc) AS lc, avg(CASE WHEN da > 0 AND tp > 1 THEN (da - 1.0) / (tp - 1) END) AS ds "
             f"         FROM g GROUP BY deal)"
-            f" SELECT count(lc), avg(lc), var_samp(lc), count(ds), avg(ds), var_samp(ds) FROM per").fetchone()
+            f" SELECT count(lc), avg(lc), var_samp(lc), count(ds), avg(ds), var_samp(ds) FROM per"
+        ).fetchone()
         if row[0]:  # a run with score_trace = false has none
             out["lead_changes"] = _mean_ci(int(row[0]), row[1], row[2], alpha)
         if row[3]:
             out["decided_share"] = _mean_ci(int(row[3]), row[4], row[5], alpha)
     agents = deal_stats(res, view, "agent", games)
     if len(agents) >= 2:
-        hi, lo = agents.loc[agents["mean"].idxmax(), "grp"], agents.loc[agents["mean"].idxmin(), "grp"]
+        hi, lo = (
+            agents.loc[agents["mean"].idxmax(), "grp"],
+            agents.loc[agents["mean"].idxmin(), "grp"],
+        )
         d, m, var = res.con.execute(
             f"SELECT count(*), avg(x), var_samp(x) FROM (SELECT deal, avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) "
             f"- avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) AS x FROM {v} WHERE {w} GROUP BY deal)",
-            [hi, lo]).fetchone()
+            [hi, lo],
+        ).fetchone()
         out["skill_gap"] = {**_mean_ci(int(d), m, var, alpha), "best_agent": hi, "worst_agent": lo}
     return out
 
@@ -250,7 +308,8 @@ def agent_edge(res: Results, view: str, label: str, games: int, alpha: float) ->
     d, m, var = res.con.execute(
         f"SELECT count(x), avg(x), var_samp(x) FROM (SELECT deal, avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) "
         f"- avg(win) FILTER (WHERE CAST(agent AS VARCHAR) <> ?) AS x FROM {v} WHERE {w} GROUP BY deal)",
-        [label, label]).fetchone()
+        [label, label],
+    ).fetchone()
     return {**_mean_ci(int(d), m, var, alpha), "agent": label}
 
 

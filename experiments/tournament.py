@@ -71,7 +71,9 @@ class Lineup:
     players: int
     agents: tuple[int, ...]
     config: ExperimentConfig
-    run: dict = dataclasses.field(default_factory=dict, compare=False)  # the run config as a TOML table
+    run: dict = dataclasses.field(
+        default_factory=dict, compare=False
+    )  # the run config as a TOML table
 
     @property
     def folder(self) -> Path:
@@ -99,8 +101,15 @@ class Tournament:
     round_deals: int = 0  # deals per round (see run_tournament); 0 = all at once
 
     def identity(self) -> dict[str, Any]:
-        return {"game": self.game, "players": list(self.players), "pool": list(self.pool), "deals": self.deals,
-                "seed": self.seed, "schedule": self.schedule, "options": self.options}
+        return {
+            "game": self.game,
+            "players": list(self.players),
+            "pool": list(self.pool),
+            "deals": self.deals,
+            "seed": self.seed,
+            "schedule": self.schedule,
+            "options": self.options,
+        }
 
     def lineups_of(self, players: int) -> list[Lineup]:
         return [x for x in self.lineups if x.players == players]
@@ -126,7 +135,9 @@ def load_tournament(path: str | Path) -> Tournament:
     try:
         text = path.read_text()
     except OSError as e:
-        raise ConfigError(f"{path}: cannot read the tournament config ({e.strerror or e})") from None
+        raise ConfigError(
+            f"{path}: cannot read the tournament config ({e.strerror or e})"
+        ) from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -138,15 +149,22 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
     """Validate a tournament table; :class:`ConfigError` naming the file and field if bad."""
     unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
     if unknown:
-        raise _fail(source, f"unknown key {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})")
+        raise _fail(
+            source, f"unknown key {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})"
+        )
     missing = [k for k in REQUIRED if k not in data]
     if missing:
         raise _fail(source, f"missing key {missing[0]!r} (required: {', '.join(REQUIRED)})")
     players = data["players"]
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
-    if not isinstance(players, list) or not players or not all(isinstance(p, int) and not isinstance(p, bool)
-                                                                for p in players):
-        raise _fail(source, f"players: expected a player count or a list of them, got {data['players']!r}")
+    if (
+        not isinstance(players, list)
+        or not players
+        or not all(isinstance(p, int) and not isinstance(p, bool) for p in players)
+    ):
+        raise _fail(
+            source, f"players: expected a player count or a list of them, got {data['players']!r}"
+        )
     if len(set(players)) != len(players):
         raise _fail(source, f"players: {players} lists a player count twice")
     pool = data["pool"]
@@ -174,43 +192,78 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
     # Validate the pool once, each agent through an ordinary run config; labels must be distinct.
     labels: list[str] = []
     for i, entry in enumerate(pool):
-        base = {"game": data["game"], "players": players[0], "agents": [entry], "games": 1, "seed": 0,
-                "output": str(out / "_check"), "seats": "fixed", "options": data.get("options", {})}
+        base = {
+            "game": data["game"],
+            "players": players[0],
+            "agents": [entry],
+            "games": 1,
+            "seed": 0,
+            "output": str(out / "_check"),
+            "seats": "fixed",
+            "options": data.get("options", {}),
+        }
         try:
             cfg = from_dict(base, source)
         except ConfigError as e:
-            msg = str(e)[len(source) + 2:]
+            msg = str(e)[len(source) + 2 :]
             if msg.startswith("agents[0]: "):
-                msg = f"pool[{i}]: " + msg[len("agents[0]: "):]
+                msg = f"pool[{i}]: " + msg[len("agents[0]: ") :]
             raise _fail(source, msg) from None
         label = cfg.agents[0].label
         if label in labels:
-            raise _fail(source, f"pool[{i}]: {label!r} is in the pool twice (a copy needs its own label: "
-                                f"{{kind = ..., label = \"{label}-b\"}})")
+            raise _fail(
+                source,
+                f"pool[{i}]: {label!r} is in the pool twice (a copy needs its own label: "
+                f'{{kind = ..., label = "{label}-b"}})',
+            )
         labels.append(label)
 
     lineups: list[Lineup] = []
     for n in players:
         if n > len(pool):
-            raise _fail(source, f"players: {n} players need a pool of at least {n} agents (the pool has {len(pool)})")
+            raise _fail(
+                source,
+                f"players: {n} players need a pool of at least {n} agents (the pool has {len(pool)})",
+            )
         for agents in schedule(len(pool), n, sched):
             idx = len(lineups)
-            run = {"name": f"{name} p{n} lineup {idx}", "description": f"lineup {idx} of tournament {name}",
-                   "game": data["game"], "players": n, "agents": [pool[a] for a in agents], "seats": "rotate",
-                   "games": deals * n, "seed": seed, "output": str(out / "lineups" / f"p{n}-{idx:03d}"),
-                   "options": data.get("options", {})}
+            run = {
+                "name": f"{name} p{n} lineup {idx}",
+                "description": f"lineup {idx} of tournament {name}",
+                "game": data["game"],
+                "players": n,
+                "agents": [pool[a] for a in agents],
+                "seats": "rotate",
+                "games": deals * n,
+                "seed": seed,
+                "output": str(out / "lineups" / f"p{n}-{idx:03d}"),
+                "options": data.get("options", {}),
+            }
             if "chunk_size" in data:
                 run["chunk_size"] = data["chunk_size"]
             where = f"{source}, lineup {idx}"  # not a file: the lineup folder gets no copy of the tournament's TOML
             try:
                 cfg = from_dict(run, where)
             except ConfigError as e:
-                raise _fail(source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2:]}") from None
+                raise _fail(
+                    source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2 :]}"
+                ) from None
             lineups.append(Lineup(idx, n, tuple(agents), cfg, run))
-    return Tournament(name=name, description=description, game=data["game"], players=tuple(players),
-                      pool=tuple(labels), deals=deals, seed=seed, output=out, schedule=sched,
-                      options=dict(lineups[0].config.options), lineups=tuple(lineups), source=source,
-                      round_deals=min(round_deals, deals))
+    return Tournament(
+        name=name,
+        description=description,
+        game=data["game"],
+        players=tuple(players),
+        pool=tuple(labels),
+        deals=deals,
+        seed=seed,
+        output=out,
+        schedule=sched,
+        options=dict(lineups[0].config.options),
+        lineups=tuple(lineups),
+        source=source,
+        round_deals=min(round_deals, deals),
+    )
 
 
 def to_toml(table: dict[str, Any]) -> str:
@@ -231,7 +284,9 @@ def to_toml(table: dict[str, Any]) -> str:
 
     lines = [f"{k} = {value(v)}" for k, v in table.items() if k != "options"]
     if table.get("options"):
-        lines += ["", "[options]"] + [f"{json.dumps(k)} = {value(v)}" for k, v in table["options"].items()]
+        lines += ["", "[options]"] + [
+            f"{json.dumps(k)} = {value(v)}" for k, v in table["options"].items()
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -250,11 +305,24 @@ def open_tournament(t: Tournament) -> dict[str, Any]:
     if m is not None:
         return m
     ident = json.loads(json.dumps(t.identity()))
-    return {"format": FORMAT, "version": VERSION, "name": t.name, "description": t.description,
-            "identity": ident,
-            "lineups": [{"index": x.index, "players": x.players, "agents": [t.pool[a] for a in x.agents],
-                         "folder": str(x.folder.relative_to(t.output))} for x in t.lineups],
-            "sessions": [], "complete": False}
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "name": t.name,
+        "description": t.description,
+        "identity": ident,
+        "lineups": [
+            {
+                "index": x.index,
+                "players": x.players,
+                "agents": [t.pool[a] for a in x.agents],
+                "folder": str(x.folder.relative_to(t.output)),
+            }
+            for x in t.lineups
+        ],
+        "sessions": [],
+        "complete": False,
+    }
 
 
 def write_manifest(t: Tournament, m: dict[str, Any]) -> None:
@@ -278,9 +346,15 @@ def games_done(lineup: Lineup) -> int:
     return sum(b - a for a, b in store.done_ranges(lineup.folder, lineup.config.game))
 
 
-def run_tournament(t: Tournament, *, workers: int | None = None, address: str | None = None,
-                   progress: bool = True, niceness: int | None = None,
-                   stop_after_lineups: int | None = None) -> TournamentSummary:
+def run_tournament(
+    t: Tournament,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    progress: bool = True,
+    niceness: int | None = None,
+    stop_after_lineups: int | None = None,
+) -> TournamentSummary:
     """Play every lineup's missing games; one Ray session (and one set of warm workers) for all.
 
     ``stop_after_lineups`` ends the session after that many lineup runs, as an interruption would.
@@ -317,9 +391,15 @@ def run_tournament(t: Tournament, *, workers: int | None = None, address: str | 
                 if progress:
                     import sys
 
-                    print(f"deals up to {target} of {t.deals}, lineup {i + 1} of {len(t.lineups)} ({x.players} "
-                          f"players): {', '.join(x.labels)}", file=sys.stderr, flush=True)
-                cfg.output.mkdir(parents=True, exist_ok=True)  # the lineup's run config, as dynasty run keeps it
+                    print(
+                        f"deals up to {target} of {t.deals}, lineup {i + 1} of {len(t.lineups)} ({x.players} "
+                        f"players): {', '.join(x.labels)}",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                cfg.output.mkdir(
+                    parents=True, exist_ok=True
+                )  # the lineup's run config, as dynasty run keeps it
                 store.atomic_write(cfg.output / "config.toml", to_toml(x.run).encode())
                 s = runner.run(cfg, workers=workers, progress=progress)
                 runs += 1

@@ -73,13 +73,21 @@ from experiments.config import ConfigError, ExperimentConfig, from_dict
 
 REQUIRED = ("base", "output", "search", "trials", "games")
 OPTIONAL = ("name", "description", "objective", "recheck", "recheck_games", "min_skill_gap", "seed")
-OBJECTIVES = {"seat_gap": "largest seat gap (best seat's win rate - worst seat's), minimised",
-              "tie_rate": "share of games with tied winners, minimised",
-              "no_winner_rate": "share of games no seat won, minimised",
-              "agent_edge": "the tuned agent's win rate minus the other agents', maximised"}
+OBJECTIVES = {
+    "seat_gap": "largest seat gap (best seat's win rate - worst seat's), minimised",
+    "tie_rate": "share of games with tied winners, minimised",
+    "no_winner_rate": "share of games no seat won, minimised",
+    "agent_edge": "the tuned agent's win rate minus the other agents', maximised",
+}
 MAXIMISED = ("agent_edge",)  # Optuna minimises -value for these
 AGENT_KEY = re.compile(r"^agents\[(\d+)\]\.([a-z_]+)$")
-AGENT_PARAMS = {"uct_c": float, "prior": float, "rollout_depth": int, "simulations": int, "rollout": str}
+AGENT_PARAMS = {
+    "uct_c": float,
+    "prior": float,
+    "rollout_depth": int,
+    "simulations": int,
+    "rollout": str,
+}
 TUNED = "tuned "  # the tuned agent's label: TUNED + its canonical label
 RECHECK_SALT = 0x726563686B  # "rechk": the fresh deals' master seed is hash64(seed, this)
 
@@ -90,7 +98,9 @@ class Tune:
     description: str
     output: Path
     base: dict[str, Any]
-    search: dict[str, tuple]  # path -> (low, high) (int, or float for a float agent parameter), or a tuple of choices
+    search: dict[
+        str, tuple
+    ]  # path -> (low, high) (int, or float for a float agent parameter), or a tuple of choices
     trials: int
     games: int
     objective: str = "seat_gap"
@@ -110,8 +120,14 @@ class Tune:
         return None
 
     def identity(self) -> dict[str, Any]:
-        return {"base": self.base, "search": {k: list(v) for k, v in self.search.items()}, "games": self.games,
-                "objective": self.objective, "min_skill_gap": self.min_skill_gap, "seed": self.seed}
+        return {
+            "base": self.base,
+            "search": {k: list(v) for k, v in self.search.items()},
+            "games": self.games,
+            "objective": self.objective,
+            "min_skill_gap": self.min_skill_gap,
+            "seed": self.seed,
+        }
 
 
 def load_tune(path: str | Path) -> Tune:
@@ -151,16 +167,25 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
     agent_keys = [k for k in search if isinstance(k, str) and k.startswith("agents[")]
     if agent_keys and len(agent_keys) != len(search):
         other = next(k for k in search if k not in agent_keys)
-        raise fail(f"search.{other}", "objective \"agent_edge\" searches one agent's parameters only "
-                                      "(agents[i].<parameter>); tune component values in another tuning")
+        raise fail(
+            f"search.{other}",
+            'objective "agent_edge" searches one agent\'s parameters only '
+            "(agents[i].<parameter>); tune component values in another tuning",
+        )
     if agent_keys:
         ranges.update(_agent_ranges(base, {k: search[k] for k in agent_keys}, fail))
     for path, rng in search.items():
         if path in ranges:
             continue
-        if (not isinstance(rng, list) or len(rng) != 2 or any(isinstance(v, bool) or not isinstance(v, int) for v in rng)
-                or rng[0] >= rng[1]):
-            raise fail(f"search.{path}", f"expected [low, high] integers with low < high, got {rng!r}")
+        if (
+            not isinstance(rng, list)
+            or len(rng) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in rng)
+            or rng[0] >= rng[1]
+        ):
+            raise fail(
+                f"search.{path}", f"expected [low, high] integers with low < high, got {rng!r}"
+            )
         try:
             validate(str(game), {path: rng[0]})
             validate(str(game), {path: rng[1]})
@@ -176,14 +201,24 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
     if objective not in OBJECTIVES:
         raise fail("objective", f"{objective!r} is not known (known: {', '.join(OBJECTIVES)})")
     if agent_keys and objective != "agent_edge":
-        raise fail("objective", f"a search over an agent's parameters ({agent_keys[0]}) needs objective = "
-                                f"\"agent_edge\", got {objective!r}")
+        raise fail(
+            "objective",
+            f"a search over an agent's parameters ({agent_keys[0]}) needs objective = "
+            f'"agent_edge", got {objective!r}',
+        )
     if objective == "agent_edge" and not agent_keys:
-        raise fail("objective", "\"agent_edge\" tunes an agent: search its parameters (agents[i].<parameter>)")
+        raise fail(
+            "objective",
+            '"agent_edge" tunes an agent: search its parameters (agents[i].<parameter>)',
+        )
     if objective == "agent_edge" and data.get("min_skill_gap") is not None:
-        raise fail("min_skill_gap", "not used with objective \"agent_edge\"")
+        raise fail("min_skill_gap", 'not used with objective "agent_edge"')
     recheck = data.get("recheck", 3)
-    if isinstance(recheck, bool) or not isinstance(recheck, int) or not 0 <= recheck <= data["trials"]:
+    if (
+        isinstance(recheck, bool)
+        or not isinstance(recheck, int)
+        or not 0 <= recheck <= data["trials"]
+    ):
         raise fail("recheck", f"expected 0..{data['trials']} candidates, got {recheck!r}")
     recheck_games = data.get("recheck_games", 5 * data["games"])
     if isinstance(recheck_games, bool) or not isinstance(recheck_games, int) or recheck_games < 1:
@@ -197,10 +232,21 @@ def tune_from_dict(data: dict[str, Any], source: str = "tune") -> Tune:
     if comps:
         probe.setdefault("components", {}).update(comps)
     from_dict(probe, f"{source}: base")
-    return Tune(name=data.get("name", output.name), description=data.get("description", ""), output=output,
-                base=copy.deepcopy(base), search=ranges, trials=data["trials"], games=data["games"],
-                objective=objective, recheck=recheck, recheck_games=recheck_games,
-                min_skill_gap=None if msg is None else float(msg), seed=int(data.get("seed", 0)), source=source)
+    return Tune(
+        name=data.get("name", output.name),
+        description=data.get("description", ""),
+        output=output,
+        base=copy.deepcopy(base),
+        search=ranges,
+        trials=data["trials"],
+        games=data["games"],
+        objective=objective,
+        recheck=recheck,
+        recheck_games=recheck_games,
+        min_skill_gap=None if msg is None else float(msg),
+        seed=int(data.get("seed", 0)),
+        source=source,
+    )
 
 
 def _agent_ranges(base: dict[str, Any], keys: dict[str, Any], fail) -> dict[str, tuple]:
@@ -213,34 +259,60 @@ def _agent_ranges(base: dict[str, Any], keys: dict[str, Any], fail) -> dict[str,
     for key, rng in keys.items():
         m = AGENT_KEY.match(key)
         if not m:
-            raise fail(f"search.{key}", "expected agents[<index>].<parameter>, e.g. agents[0].uct_c")
+            raise fail(
+                f"search.{key}", "expected agents[<index>].<parameter>, e.g. agents[0].uct_c"
+            )
         i, param = int(m[1]), m[2]
         if not isinstance(agents, list) or len(agents) != players:
-            raise fail(f"search.{key}", f"base.agents must list one agent per seat ({players}) so that agents[{i}] "
-                                        f"names one of them, got {agents!r}")
+            raise fail(
+                f"search.{key}",
+                f"base.agents must list one agent per seat ({players}) so that agents[{i}] "
+                f"names one of them, got {agents!r}",
+            )
         if i >= len(agents):
-            raise fail(f"search.{key}", f"base.agents has {len(agents)} agents (agents[0]..agents[{len(agents) - 1}])")
+            raise fail(
+                f"search.{key}",
+                f"base.agents has {len(agents)} agents (agents[0]..agents[{len(agents) - 1}])",
+            )
         if index is not None and i != index:
             raise fail(f"search.{key}", f"one agent is tuned at a time (agents[{index}] already)")
         index = i
         if not _is_mcts(agents[i]):
-            raise fail(f"search.{key}", f"agents[{i}] is {agents[i]!r}; only an MCTS agent has parameters to tune")
+            raise fail(
+                f"search.{key}",
+                f"agents[{i}] is {agents[i]!r}; only an MCTS agent has parameters to tune",
+            )
         if param not in AGENT_PARAMS:
-            raise fail(f"search.{key}", f"{param!r} is not a tunable MCTS parameter "
-                                        f"(tunable: {', '.join(AGENT_PARAMS)})")
+            raise fail(
+                f"search.{key}",
+                f"{param!r} is not a tunable MCTS parameter (tunable: {', '.join(AGENT_PARAMS)})",
+            )
         kind = AGENT_PARAMS[param]
         if kind is str:
-            if (not isinstance(rng, list) or len(rng) < 2 or len(set(map(str, rng))) != len(rng)
-                    or not all(isinstance(v, str) for v in rng)):
-                raise fail(f"search.{key}", f"expected a list of at least two distinct choices, got {rng!r}")
+            if (
+                not isinstance(rng, list)
+                or len(rng) < 2
+                or len(set(map(str, rng))) != len(rng)
+                or not all(isinstance(v, str) for v in rng)
+            ):
+                raise fail(
+                    f"search.{key}",
+                    f"expected a list of at least two distinct choices, got {rng!r}",
+                )
             ends = list(rng)
             out[key] = tuple(rng)
         else:
             num = (int,) if kind is int else (int, float)
-            if (not isinstance(rng, list) or len(rng) != 2 or any(isinstance(v, bool) or not isinstance(v, num) for v in rng)
-                    or rng[0] >= rng[1]):
+            if (
+                not isinstance(rng, list)
+                or len(rng) != 2
+                or any(isinstance(v, bool) or not isinstance(v, num) for v in rng)
+                or rng[0] >= rng[1]
+            ):
                 what = "integers" if kind is int else "numbers"
-                raise fail(f"search.{key}", f"expected [low, high] {what} with low < high, got {rng!r}")
+                raise fail(
+                    f"search.{key}", f"expected [low, high] {what} with low < high, got {rng!r}"
+                )
             ends = list(rng)
             out[key] = (kind(rng[0]), kind(rng[1]))
         for v in ends:
@@ -277,13 +349,20 @@ def _slug(values: dict[str, Any]) -> str:
     return re.sub(r"[^A-Za-z0-9=,._+-]+", "_", ",".join(f"{k}={v}" for k, v in values.items()))[:80]
 
 
-def cell_config(tune: Tune, values: dict[str, int], folder: Path, games: int, seed: int | None = None,
-                name: str = "") -> ExperimentConfig:
+def cell_config(
+    tune: Tune,
+    values: dict[str, int],
+    folder: Path,
+    games: int,
+    seed: int | None = None,
+    name: str = "",
+) -> ExperimentConfig:
     d = copy.deepcopy(tune.base)
     d.setdefault("score_trace", True)  # every design metric can be the objective or reported
     if tune.agent is not None:  # an agent's parameters (the printed run: its base parameters)
-        d["agents"][tune.agent] = tuned_spec(d["agents"][tune.agent],
-                                             {AGENT_KEY.match(k)[2]: v for k, v in values.items()})
+        d["agents"][tune.agent] = tuned_spec(
+            d["agents"][tune.agent], {AGENT_KEY.match(k)[2]: v for k, v in values.items()}
+        )
         values = {}
     d.setdefault("components", {}).update(values)
     if not d["components"]:
@@ -327,12 +406,18 @@ def objective_value(metrics: dict[str, Any], tune: Tune) -> float:
     if tune.min_skill_gap is not None:
         sg = metrics.get("skill_gap", {}).get("value", -math.inf)
         if sg < tune.min_skill_gap:
-            v += 1.0 + (tune.min_skill_gap - sg)  # constraint violated: worse than any feasible value
+            v += 1.0 + (
+                tune.min_skill_gap - sg
+            )  # constraint violated: worse than any feasible value
     return float(v)
 
 
-def search(tune: Tune, evaluate: Callable[[dict[str, int]], float], storage: str | None = None,
-           study_name: str = "tune"):
+def search(
+    tune: Tune,
+    evaluate: Callable[[dict[str, int]], float],
+    storage: str | None = None,
+    study_name: str = "tune",
+):
     """Optuna's TPE search (seeded) over the ranges of ``tune.search``, resumable from ``storage``:
     finished trials are kept, and a trial that did not finish (left running by a killed process,
     or failed by an interrupt) is asked again with its values, once.
@@ -343,12 +428,19 @@ def search(tune: Tune, evaluate: Callable[[dict[str, int]], float], storage: str
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    study = optuna.create_study(study_name=study_name, storage=storage, direction="minimize", load_if_exists=True)
+    study = optuna.create_study(
+        study_name=study_name, storage=storage, direction="minimize", load_if_exists=True
+    )
     stored = study.get_trials(deepcopy=False)
-    study.sampler = optuna.samplers.TPESampler(seed=tune.seed + len(stored),
-                                               n_startup_trials=min(8, max(2, tune.trials // 3)))
+    study.sampler = optuna.samplers.TPESampler(
+        seed=tune.seed + len(stored), n_startup_trials=min(8, max(2, tune.trials // 3))
+    )
     S = optuna.trial.TrialState
-    settled = {json.dumps(trial_values(t.params), sort_keys=True) for t in stored if t.state in (S.COMPLETE, S.WAITING)}
+    settled = {
+        json.dumps(trial_values(t.params), sort_keys=True)
+        for t in stored
+        if t.state in (S.COMPLETE, S.WAITING)
+    }
     for t in stored:
         if t.state == S.RUNNING:  # its process was killed mid-trial
             study.tell(t.number, state=S.FAIL)
@@ -375,7 +467,9 @@ def search(tune: Tune, evaluate: Callable[[dict[str, int]], float], storage: str
 
 
 def _round(v: Any) -> Any:
-    return round(v, 4) if isinstance(v, float) else v  # 4 digits: part of an agent's label and a folder's name
+    return (
+        round(v, 4) if isinstance(v, float) else v
+    )  # 4 digits: part of an agent's label and a folder's name
 
 
 def trial_values(params: dict[str, Any]) -> dict[str, Any]:
@@ -388,7 +482,10 @@ def best_candidates(study, k: int) -> list:
     import optuna
 
     done = [t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]
-    unique = {json.dumps(trial_values(t.params), sort_keys=True): t for t in sorted(done, key=lambda t: -t.value)}
+    unique = {
+        json.dumps(trial_values(t.params), sort_keys=True): t
+        for t in sorted(done, key=lambda t: -t.value)
+    }
     return sorted(unique.values(), key=lambda t: t.value)[:k]
 
 
@@ -408,17 +505,24 @@ def run_tune(tune: Tune, *, workers: int | None = None, progress: bool = True) -
     ident = json.loads(json.dumps(tune.identity()))
     if ident_file.exists():
         if json.loads(ident_file.read_text()).get("identity") != ident:
-            raise ResultsError(f"{tune.source}: output: {out} was made by another tuning config; choose another output")
+            raise ResultsError(
+                f"{tune.source}: output: {out} was made by another tuning config; choose another output"
+            )
     elif any(out.iterdir()):
-        raise ResultsError(f"{tune.source}: output: {out} is not empty and holds no tune.json; choose another output")
+        raise ResultsError(
+            f"{tune.source}: output: {out} is not empty and holds no tune.json; choose another output"
+        )
     atomic_write(ident_file, (json.dumps({"identity": ident}, indent=1) + "\n").encode())
-    if tune.source and Path(tune.source).is_file():  # the tuning's config, as studies and tournaments keep theirs
+    if (
+        tune.source and Path(tune.source).is_file()
+    ):  # the tuning's config, as studies and tournaments keep theirs
         atomic_write(out / "tune.toml", Path(tune.source).read_bytes())
     started = not ray.is_initialized()
     if started:
         runner._start_ray(None, workers)
     trials: dict[str, dict[str, Any]] = {}
     try:
+
         def evaluate(values: dict[str, int]) -> float:
             cfg = cell_config(tune, values, out / "trials" / _slug(values), tune.games)
             runner.run(cfg, workers=workers, progress=progress)
@@ -436,21 +540,39 @@ def run_tune(tune: Tune, *, workers: int | None = None, progress: bool = True) -
                 cfg = cell_config(tune, values, out / "trials" / _slug(values), tune.games)
                 trials[_slug(values)] = {"values": values, "metrics": measure(cfg, tune.objective)}
         ranked = best_candidates(study, tune.recheck)
-        seed = int(hash64(np.int64(tune.base["seed"]), np.int64(RECHECK_SALT))) & (2**63 - 1)  # fresh deals
-        printed = cell_config(tune, {}, out / "recheck" / "printed", tune.recheck_games, seed,
-                              "base parameters" if tune.agent is not None else "printed values")
+        seed = int(hash64(np.int64(tune.base["seed"]), np.int64(RECHECK_SALT))) & (
+            2**63 - 1
+        )  # fresh deals
+        printed = cell_config(
+            tune,
+            {},
+            out / "recheck" / "printed",
+            tune.recheck_games,
+            seed,
+            "base parameters" if tune.agent is not None else "printed values",
+        )
         runner.run(printed, workers=workers, progress=progress)
         rechecks = []
         for t in ranked:
             values = trial_values(t.params)
-            cfg = cell_config(tune, values, out / "recheck" / _slug(values), tune.recheck_games, seed)
+            cfg = cell_config(
+                tune, values, out / "recheck" / _slug(values), tune.recheck_games, seed
+            )
             runner.run(cfg, workers=workers, progress=progress)
-            rechecks.append({"values": values, "search_value": t.value, "metrics": measure(cfg, tune.objective),
-                             "config": cfg})
+            rechecks.append(
+                {
+                    "values": values,
+                    "search_value": t.value,
+                    "metrics": measure(cfg, tune.objective),
+                    "config": cfg,
+                }
+            )
     finally:
         if started:
             runner._POOL.update(key=None, actors=[])
             ray.shutdown()
     from experiments.tune_report import write_tune_report
 
-    return write_tune_report(tune, study, trials, rechecks, printed, measure(printed, tune.objective))
+    return write_tune_report(
+        tune, study, trials, rechecks, printed, measure(printed, tune.objective)
+    )

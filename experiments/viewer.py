@@ -54,7 +54,9 @@ def game_drawing(name: str):
         return None
 
 
-def hidden_words(spec, state: np.ndarray, seat: int, k: int = DETERMINIZATIONS) -> tuple[np.ndarray, list[np.ndarray]]:
+def hidden_words(
+    spec, state: np.ndarray, seat: int, k: int = DETERMINIZATIONS
+) -> tuple[np.ndarray, list[np.ndarray]]:
     """(bool mask of the state words ``seat`` cannot see, the ``k`` determinized states)."""
     hidden = np.zeros(state.shape[0], np.bool_)
     samples = []
@@ -89,8 +91,10 @@ def masked_text(full: str, others: list[str]) -> str:
             if v == line:
                 continue
             ok = [False] * len(toks)
-            for b in difflib.SequenceMatcher(None, toks, _TOKEN.findall(v), autojunk=False).get_matching_blocks():
-                ok[b.a:b.a + b.size] = [True] * b.size
+            for b in difflib.SequenceMatcher(
+                None, toks, _TOKEN.findall(v), autojunk=False
+            ).get_matching_blocks():
+                ok[b.a : b.a + b.size] = [True] * b.size
             keep = [k and o for k, o in zip(keep, ok)]
         text = "".join(t if k or not re.match(r"\w", t) else "?" for t, k in zip(toks, keep))
         out.append(re.sub(r"\?(?: \?)+", "?", text))
@@ -154,15 +158,31 @@ def replay_steps(replay: dict[str, Any]) -> dict[str, Any]:
         views = {"full": [intern(_svg(drawing, st, None)), intern(full_text)]}
         for p in range(n):
             hidden, samples = hidden_words(spec, st, p)
-            text = masked_text(full_text, [spec.render(c) for c in samples]) if hidden.any() else full_text
+            text = (
+                masked_text(full_text, [spec.render(c) for c in samples])
+                if hidden.any()
+                else full_text
+            )
             views[str(p)] = [intern(_svg(drawing, st, hidden)), intern(text)]
-        return {"kind": kind, "label": label, "seat": seat, "to_move": g.current_player,
-                "scores": _scores(spec, drawing, st, n), "views": views}
+        return {
+            "kind": kind,
+            "label": label,
+            "seat": seat,
+            "to_move": g.current_player,
+            "scores": _scores(spec, drawing, st, n),
+            "views": views,
+        }
 
     seen = len(g.chance_outcomes())
     setup = [_chance_text(o) for o in g.chance_outcomes()]
-    steps = [snapshot("setup", "setup" + (": " + "; ".join(setup[:6]) + (" ..." if len(setup) > 6 else "")
-                                          if setup else ""), None)]
+    steps = [
+        snapshot(
+            "setup",
+            "setup"
+            + (": " + "; ".join(setup[:6]) + (" ..." if len(setup) > 6 else "") if setup else ""),
+            None,
+        )
+    ]
     for d in replay["decisions"]:
         g.apply(int(d["action"]))
         steps.append(snapshot("decision", f"seat {d['player']}: {d['name']}", int(d["player"])))
@@ -170,10 +190,28 @@ def replay_steps(replay: dict[str, Any]) -> dict[str, Any]:
         if len(now) > seen:
             new = [_chance_text(o) for o in now[seen:]]
             seen = len(now)
-            steps.append(snapshot("chance", "chance: " + "; ".join(new[:8]) + (f" ... ({len(new)} outcomes)" if len(new) > 8 else ""), None))
-    return {"game": spec.name, "title": spec.title, "players": n, "options": replay["options"],
-            "seed": replay["seed"], "final_scores": replay.get("scores"), "win_shares": replay.get("win_shares"),
-            "experiment": replay.get("experiment"), "play": replay.get("play"), "strings": strings, "steps": steps}
+            steps.append(
+                snapshot(
+                    "chance",
+                    "chance: "
+                    + "; ".join(new[:8])
+                    + (f" ... ({len(new)} outcomes)" if len(new) > 8 else ""),
+                    None,
+                )
+            )
+    return {
+        "game": spec.name,
+        "title": spec.title,
+        "players": n,
+        "options": replay["options"],
+        "seed": replay["seed"],
+        "final_scores": replay.get("scores"),
+        "win_shares": replay.get("win_shares"),
+        "experiment": replay.get("experiment"),
+        "play": replay.get("play"),
+        "strings": strings,
+        "steps": steps,
+    }
 
 
 def _svg(drawing, state: np.ndarray, hidden: np.ndarray | None) -> str:
@@ -289,16 +327,22 @@ def _score_chart(steps: list[dict], n: int) -> tuple[str, dict]:
     def Y(v):
         return y0 + h - h * (v - lo) / (hi - lo)
 
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{x0 + w + 110}" height="{y0 + h + 30}" font-size="11">',
-             f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="#fff" stroke="#999"/>',
-             f'<text x="2" y="{y0 + 8}">{hi:g}</text><text x="2" y="{y0 + h}">{lo:g}</text>',
-             f'<text x="{x0}" y="{y0 + h + 24}">step (decisions and chance) → ; scores (provisional during the game)</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{x0 + w + 110}" height="{y0 + h + 30}" font-size="11">',
+        f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="#fff" stroke="#999"/>',
+        f'<text x="2" y="{y0 + 8}">{hi:g}</text><text x="2" y="{y0 + h}">{lo:g}</text>',
+        f'<text x="{x0}" y="{y0 + h + 24}">step (decisions and chance) → ; scores (provisional during the game)</text>',
+    ]
     for p in range(n):
         pts = " ".join(f"{X(i):.1f},{Y(y[p]):.1f}" for i, y in enumerate(ys))
         c = SEAT_COLOURS[p % len(SEAT_COLOURS)]
         parts.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.5" points="{pts}"/>')
-        parts.append(f'<text x="{x0 + w + 6}" y="{y0 + 14 + 14 * p}" fill="{c}">seat {p}: {ys[-1][p]:g}</text>')
-    parts.append(f'<line id="cursor" x1="{x0}" x2="{x0}" y1="{y0}" y2="{y0 + h}" stroke="#000" stroke-dasharray="3,2"/>')
+        parts.append(
+            f'<text x="{x0 + w + 6}" y="{y0 + 14 + 14 * p}" fill="{c}">seat {p}: {ys[-1][p]:g}</text>'
+        )
+    parts.append(
+        f'<line id="cursor" x1="{x0}" x2="{x0}" y1="{y0}" y2="{y0 + h}" stroke="#000" stroke-dasharray="3,2"/>'
+    )
     parts.append("</svg>")
     return "".join(parts), {"x0": x0, "w": w}
 
@@ -309,12 +353,16 @@ def page_html(data: dict[str, Any]) -> str:
     chart, geo = _score_chart(data["steps"], n)
     data = dict(data, chart=geo)
     exp = data.get("experiment") or {}
-    agents = exp.get("agents") or (data.get("play") or {}).get("agents")  # dynasty run / dynasty play
+    agents = exp.get("agents") or (data.get("play") or {}).get(
+        "agents"
+    )  # dynasty run / dynasty play
     meta = [f"{n} players", f"seed {data['seed']}"]
     if agents:
         meta.append("agents: " + ", ".join(f"seat {p} {a}" for p, a in enumerate(agents)))
     if "game_index" in exp:
-        meta.append(f"game {exp['game_index']} (deal {exp.get('deal')}, rotation {exp.get('rotation')})")
+        meta.append(
+            f"game {exp['game_index']} (deal {exp.get('deal')}, rotation {exp.get('rotation')})"
+        )
     if data.get("final_scores") is not None:
         meta.append("final scores " + ", ".join(f"{s:g}" for s in data["final_scores"]))
         wins = data.get("win_shares") or []
@@ -322,7 +370,8 @@ def page_html(data: dict[str, Any]) -> str:
         meta.append("winner: seat " + ", ".join(winners) if winners else "no seat won")
     opts = ", ".join(f"{k} = {v}" for k, v in data["options"].items())
     buttons = '<button data-view="full">full state (f)</button>' + "".join(
-        f'<button data-view="{p}">seat {p} ({p})</button>' for p in range(n))
+        f'<button data-view="{p}">seat {p} ({p})</button>' for p in range(n)
+    )
     raw = json.dumps(data, separators=(",", ":")).encode()
     payload = base64.b64encode(gzip.compress(raw, compresslevel=9, mtime=0)).decode()
     title = f"{data['title']} replay"
@@ -330,7 +379,7 @@ def page_html(data: dict[str, Any]) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>{_CSS}</style></head><body>
 <h1>{html.escape(title)}</h1>
-<div id="meta">{html.escape('; '.join(meta))}<br><span class="hint">options: {html.escape(opts)}</span></div>
+<div id="meta">{html.escape("; ".join(meta))}<br><span class="hint">options: {html.escape(opts)}</span></div>
 <div id="controls"><button id="prev">&#9664;</button><input type="range" id="slider" min="0" value="0">
 <button id="next">&#9654;</button><span class="hint">keys: &larr; &rarr; step, PageUp/PageDown 10 steps, Home/End, f full state, 0-{n - 1} a seat's view</span></div>
 <div id="views">{buttons} <span id="viewname" class="hint"></span></div>
@@ -383,8 +432,10 @@ def replay_files(target: str | Path) -> list[Path]:
         folder = target / "replays" if (target / "replays").is_dir() else target
         files = sorted(folder.glob("*.json"))
         if not files:
-            raise ViewerError(f"{target}: no replays here (a results folder keeps them in replays/; "
-                              "set `replays = N` in the experiment config)")
+            raise ViewerError(
+                f"{target}: no replays here (a results folder keeps them in replays/; "
+                "set `replays = N` in the experiment config)"
+            )
         return files
     if not target.exists():
         raise ViewerError(f"{target}: no such file or folder")
@@ -396,7 +447,9 @@ def write_pages(targets: list[str | Path], out_dir: str | Path | None = None) ->
     pages = []
     for t in targets:
         for f in replay_files(t):
-            pages.append(write_page(f, Path(out_dir) / f.with_suffix(".html").name if out_dir else None))
+            pages.append(
+                write_page(f, Path(out_dir) / f.with_suffix(".html").name if out_dir else None)
+            )
     return pages
 
 
@@ -407,8 +460,10 @@ def notable_games(res) -> list[tuple[str, int]]:
     """(why, game index) of a run's notable games: the longest, and the biggest upset (the
     winner whose agent has the lowest overall win rate against the best agent at the table)."""
     out = []
-    row = res.con.execute("SELECT game_index, length FROM results WHERE seat = 0 "
-                          "ORDER BY length DESC, game_index LIMIT 1").fetchone()
+    row = res.con.execute(
+        "SELECT game_index, length FROM results WHERE seat = 0 "
+        "ORDER BY length DESC, game_index LIMIT 1"
+    ).fetchone()
     if row:
         out.append((f"the longest game ({int(row[1])} decisions)", int(row[0])))
     row = res.con.execute("""
@@ -418,8 +473,13 @@ def notable_games(res) -> list[tuple[str, int]]:
         FROM results w JOIN r USING (agent) JOIN best USING (game_index)
         WHERE w.win > 0 ORDER BY gap DESC, w.game_index LIMIT 1""").fetchone()
     if row and row[1] > 0:
-        out.append((f"the biggest upset: {row[2]} (overall win rate {row[3]:.3f}) won at a table with an agent "
-                    f"winning {row[4]:.3f} overall", int(row[0])))
+        out.append(
+            (
+                f"the biggest upset: {row[2]} (overall win rate {row[3]:.3f}) won at a table with an agent "
+                f"winning {row[4]:.3f} overall",
+                int(row[0]),
+            )
+        )
     return out
 
 
@@ -443,14 +503,26 @@ def lineup_blocks(lineups, out: Path) -> list:
             folder.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(rep, indent=1))
             page = write_page(path)
-            lines.append(f"- [lineup {x.index}: {' / '.join(x.labels)}](viewer/{page.name}): {_describe(rep)}")
-        except Exception as e:  # e.g. a user agent, whose games are not re-played: say why, keep the report
-            lines.append(f"- lineup {x.index} ({' / '.join(x.labels)}): no page ({type(e).__name__}: {e})")
+            lines.append(
+                f"- [lineup {x.index}: {' / '.join(x.labels)}](viewer/{page.name}): {_describe(rep)}"
+            )
+        except (
+            Exception
+        ) as e:  # e.g. a user agent, whose games are not re-played: say why, keep the report
+            lines.append(
+                f"- lineup {x.index} ({' / '.join(x.labels)}): no page ({type(e).__name__}: {e})"
+            )
     if not lines:
         return blocks + ["No lineup has played its first game yet."]
-    more = (f"\n(the first {MAX_LINEUP_PAGES} of {len(lineups)} lineups)" if len(lineups) > MAX_LINEUP_PAGES else "")
-    return blocks + ["Each page steps through one game (board, decisions, chance, scores, each seat's view; "
-                     "docs/viewer.md).\n" + "\n".join(lines) + more]
+    more = (
+        f"\n(the first {MAX_LINEUP_PAGES} of {len(lineups)} lineups)"
+        if len(lineups) > MAX_LINEUP_PAGES
+        else ""
+    )
+    return blocks + [
+        "Each page steps through one game (board, decisions, chance, scores, each seat's view; "
+        "docs/viewer.md).\n" + "\n".join(lines) + more
+    ]
 
 
 def _describe(rep: dict) -> str:
@@ -467,19 +539,25 @@ def report_blocks(res, results, manifest: dict, out: Path) -> list:
 
     blocks: list = [(2, "Games to watch")]
     if isinstance(results, FsPath) or isinstance(out, FsPath):
-        return blocks + ["Viewer pages are written for local results folders only; copy the folder and run "
-                         "`dynasty view RESULTS/replays`."]
+        return blocks + [
+            "Viewer pages are written for local results folders only; copy the folder and run "
+            "`dynasty view RESULTS/replays`."
+        ]
     lines, folder = [], out / "viewer"
     try:
         for path in sorted((Path(results) / "replays").glob("*.json")):
             page = write_page(path, folder / path.with_suffix(".html").name)
-            lines.append(f"- [{path.stem}](viewer/{page.name}): sample game; {_describe(load_replay(path))}")
+            lines.append(
+                f"- [{path.stem}](viewer/{page.name}): sample game; {_describe(load_replay(path))}"
+            )
         picked = notable_games(res)
         if picked:
             from experiments.config import load_config
             from experiments.runner import ChunkContext, job_of
 
-            cfg = load_config(Path(results) / "config.toml")  # the config as given, kept by dynasty run
+            cfg = load_config(
+                Path(results) / "config.toml"
+            )  # the config as given, kept by dynasty run
             ctx = ChunkContext(job_of(cfg))
             for why, i in picked:
                 rep = ctx.replay(i)
@@ -492,5 +570,7 @@ def report_blocks(res, results, manifest: dict, out: Path) -> list:
         lines.append(f"(viewer pages could not be written: {type(e).__name__}: {e})")
     if not lines:
         return blocks + ["This run kept no sample replays (`replays = N` in the config keeps N)."]
-    return blocks + ["Each page steps through one game (board, decisions, chance, scores, each seat's view; "
-                     "docs/viewer.md).\n" + "\n".join(lines)]
+    return blocks + [
+        "Each page steps through one game (board, decisions, chance, scores, each seat's view; "
+        "docs/viewer.md).\n" + "\n".join(lines)
+    ]

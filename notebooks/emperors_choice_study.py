@@ -27,10 +27,18 @@ def answer(study, tables) -> pd.DataFrame:
     for c in tables["cells"]:
         m = tables["metrics"][c.name]
         r = tables["rates"][tables["rates"]["cell"] == c.name].set_index("group")
-        rows.append({"cell": c.name, "deals": m["seat_gap"]["n"], "seat0": r.loc[0, "rate"],
-                     "seat_gap": m["seat_gap"]["value"], "gap_low": m["seat_gap"]["low"],
-                     "gap_high": m["seat_gap"]["high"], "chi2_p": m["seat_chi2_p"]["value"],
-                     "margin": m["margin"]["value"]})
+        rows.append(
+            {
+                "cell": c.name,
+                "deals": m["seat_gap"]["n"],
+                "seat0": r.loc[0, "rate"],
+                "seat_gap": m["seat_gap"]["value"],
+                "gap_low": m["seat_gap"]["low"],
+                "gap_high": m["seat_gap"]["high"],
+                "chi2_p": m["seat_chi2_p"]["value"],
+                "margin": m["margin"]["value"],
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -27,8 +27,16 @@ def answer(study, tables) -> pd.DataFrame:
     rows = []
     for c in tables["cells"]:
         m = tables["metrics"][c.name]["no_winner_rate"]
-        rows.append({"agents": "+".join(c.values["agents"]), "ee_vote_weight": c.values["components.two_player.ee_vote_weight"],
-                     "deals": m["n"], "emperor_wins": m["value"], "low": m["low"], "high": m["high"]})
+        rows.append(
+            {
+                "agents": "+".join(c.values["agents"]),
+                "ee_vote_weight": c.values["components.two_player.ee_vote_weight"],
+                "deals": m["n"],
+                "emperor_wins": m["value"],
+                "low": m["low"],
+                "high": m["high"],
+            }
+        )
     return pd.DataFrame(rows)
 
 

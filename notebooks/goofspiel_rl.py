@@ -67,7 +67,9 @@ def train(episodes=2000, rounds=3, seed=0):
 
     model, X, Y, curve = None, [], [], []
     for i in range(rounds):
-        x, y, mean_return = collect(model, episodes, epsilon=0.3 if model is not None else 1.0, seed=seed + i)
+        x, y, mean_return = collect(
+            model, episodes, epsilon=0.3 if model is not None else 1.0, seed=seed + i
+        )
         curve.append(mean_return)
         X.append(x)
         Y.append(y)
@@ -89,7 +91,7 @@ options = {{ num_cards = 6 }}
 pool = ["random", "heuristic", "dynasty_lab.envs.policy:TensorPolicy"]
 deals = {deals}
 seed = 7
-output = "{out / 'tournament'}"
+output = "{out / "tournament"}"
 ''')
     from experiments.cli import main as dynasty
 
@@ -107,8 +109,11 @@ def main(out="results/rl/goofspiel", episodes=2000, deals=200, rounds=3):
     model, curve, greedy = train(episodes, rounds)
     policy_file = out / "policy.joblib"
     joblib.dump({"model": model, "fields": FIELDS}, policy_file)
-    print(f"mean win share against random while learning (epsilon-greedy), by round: "
-          + ", ".join(f"{c:.3f}" for c in curve) + f"; greedy: {greedy:.3f} ({max(episodes // 4, 50)} games)")
+    print(
+        f"mean win share against random while learning (epsilon-greedy), by round: "
+        + ", ".join(f"{c:.3f}" for c in curve)
+        + f"; greedy: {greedy:.3f} ({max(episodes // 4, 50)} games)"
+    )
     code, report = evaluate(policy_file, out, deals)
     print(f"dynasty tournament exit code {code}; report: {report}")
     return {"curve": curve, "greedy": greedy, "code": code, "report": report}
@@ -117,6 +122,8 @@ def main(out="results/rl/goofspiel", episodes=2000, deals=200, rounds=3):
 # %%
 if __name__ == "__main__":
     args = sys.argv[1:]
-    main(args[0] if args else "results/rl/goofspiel",
-         int(args[1]) if len(args) > 1 else 2000,
-         int(args[2]) if len(args) > 2 else 200)
+    main(
+        args[0] if args else "results/rl/goofspiel",
+        int(args[1]) if len(args) > 1 else 2000,
+        int(args[2]) if len(args) > 2 else 200,
+    )

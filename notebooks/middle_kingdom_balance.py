@@ -25,7 +25,14 @@ import pandas as pd  # noqa: E402
 from experiments.report import load_results, wilson  # noqa: E402
 
 GOALS = ["palace", "harvest", "market", "heir", "emperor", "dragon"]
-SOURCES = ["f_vp_goals", "f_vp_cards", "f_vp_tokens", "f_vp_missing_types", "f_vp_peasants", "f_vp_philosopher"]
+SOURCES = [
+    "f_vp_goals",
+    "f_vp_cards",
+    "f_vp_tokens",
+    "f_vp_missing_types",
+    "f_vp_peasants",
+    "f_vp_philosopher",
+]
 
 
 def goal_value(df: pd.DataFrame) -> pd.DataFrame:
@@ -33,17 +40,31 @@ def goal_value(df: pd.DataFrame) -> pd.DataFrame:
     for g in GOALS:
         for held, part in df.groupby(df[f"f_goal_{g}"] > 0):
             lo, hi = wilson(part["win"].sum(), len(part))
-            rows.append({"goal": g, "held": bool(held), "n": len(part), "win_rate": part["win"].mean(),
-                         "ci_low": lo, "ci_high": hi})
+            rows.append(
+                {
+                    "goal": g,
+                    "held": bool(held),
+                    "n": len(part),
+                    "win_rate": part["win"].mean(),
+                    "ci_low": lo,
+                    "ci_high": hi,
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def points_by_source(df: pd.DataFrame) -> pd.DataFrame:
-    return df.groupby(df["rank"] == 1)[SOURCES].mean().rename(index={True: "winners", False: "others"})
+    return (
+        df.groupby(df["rank"] == 1)[SOURCES].mean().rename(index={True: "winners", False: "others"})
+    )
 
 
 def seat_by_agent(df: pd.DataFrame) -> pd.DataFrame:
-    return df.groupby(["agent", "seat"])["win"].agg(["count", "mean"]).rename(columns={"count": "n", "mean": "win_rate"})
+    return (
+        df.groupby(["agent", "seat"])["win"]
+        .agg(["count", "mean"])
+        .rename(columns={"count": "n", "mean": "win_rate"})
+    )
 
 
 def main(results: str = "results/demo", out: str | None = None) -> dict:
@@ -61,8 +82,14 @@ def main(results: str = "results/demo", out: str | None = None) -> dict:
     for i, held in enumerate((False, True)):
         part = goals[goals["held"] == held]
         x = [j + (0.2 if held else -0.2) for j in range(len(part))]
-        ax.bar(x, part["win_rate"], width=0.4, label="held at the end" if held else "not held",
-               yerr=[part["win_rate"] - part["ci_low"], part["ci_high"] - part["win_rate"]], capsize=3)
+        ax.bar(
+            x,
+            part["win_rate"],
+            width=0.4,
+            label="held at the end" if held else "not held",
+            yerr=[part["win_rate"] - part["ci_low"], part["ci_high"] - part["win_rate"]],
+            capsize=3,
+        )
     ax.set_xticks(range(len(GOALS)), GOALS)
     ax.set_ylabel("win rate (95% Wilson)")
     ax.set_title("Middle Kingdom: win rate by goal card held at the end")

@@ -28,10 +28,18 @@ def answer(study, tables) -> pd.DataFrame:
     rows = []
     for c in tables["cells"]:
         m = tables["metrics"][c.name]
-        rows.append({"players": c.values["players"], "noble_vp_table": c.values["options.noble_vp_table"],
-                     "deals": m["seat_gap"]["n"], "seat_gap": m["seat_gap"]["value"], "gap_low": m["seat_gap"]["low"],
-                     "gap_high": m["seat_gap"]["high"], "worst_seat": m["seat_gap"]["worst_seat"],
-                     "chi2_p": m["seat_chi2_p"]["value"]})
+        rows.append(
+            {
+                "players": c.values["players"],
+                "noble_vp_table": c.values["options.noble_vp_table"],
+                "deals": m["seat_gap"]["n"],
+                "seat_gap": m["seat_gap"]["value"],
+                "gap_low": m["seat_gap"]["low"],
+                "gap_high": m["seat_gap"]["high"],
+                "worst_seat": m["seat_gap"]["worst_seat"],
+                "chi2_p": m["seat_chi2_p"]["value"],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -43,12 +51,16 @@ def main(games: int | None = None, output: str | None = None, workers: int | Non
     paths = make_study_report(study)
     ans = answer(study, tables)
     eff = tables["effects"]
-    same = eff[eff["cell"].str.startswith(f"players={study.cells[study.baseline].values['players']},")]
+    same = eff[
+        eff["cell"].str.startswith(f"players={study.cells[study.baseline].values['players']},")
+    ]
     print(ans.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if len(same):
-        print(f"Noble tables against the printed one at the baseline's player count: largest |effect| "
-              f"{same['effect'].abs().max():.4f}; the paired interval is {same['width_ratio'].median():.2f} "
-              f"of the unpaired width (n = {int(same['deals'].min()):,} deals)")
+        print(
+            f"Noble tables against the printed one at the baseline's player count: largest |effect| "
+            f"{same['effect'].abs().max():.4f}; the paired interval is {same['width_ratio'].median():.2f} "
+            f"of the unpaired width (n = {int(same['deals'].min()):,} deals)"
+        )
     print(f"report: {paths['markdown']}")
     return {"study": study, "tables": tables, "answer": ans, "paths": paths}
 

@@ -30,12 +30,18 @@ def answer(study, tables) -> pd.DataFrame:
     for c in tables["cells"]:
         m = tables["metrics"][c.name]
         e = eff[(eff["cell"] == c.name) & (eff["group"] == 0)]
-        rows.append({"cell": c.name, "deals": m["tie_rate"]["n"],
-                     "seat0_effect": float(e["effect"].iloc[0]) if len(e) else 0.0,
-                     "effect_low": float(e["low"].iloc[0]) if len(e) else 0.0,
-                     "effect_high": float(e["high"].iloc[0]) if len(e) else 0.0,
-                     "width_ratio": float(e["width_ratio"].iloc[0]) if len(e) else float("nan"),
-                     "tie_rate": m["tie_rate"]["value"], "margin": m["margin"]["value"]})
+        rows.append(
+            {
+                "cell": c.name,
+                "deals": m["tie_rate"]["n"],
+                "seat0_effect": float(e["effect"].iloc[0]) if len(e) else 0.0,
+                "effect_low": float(e["low"].iloc[0]) if len(e) else 0.0,
+                "effect_high": float(e["high"].iloc[0]) if len(e) else 0.0,
+                "width_ratio": float(e["width_ratio"].iloc[0]) if len(e) else float("nan"),
+                "tie_rate": m["tie_rate"]["value"],
+                "margin": m["margin"]["value"],
+            }
+        )
     return pd.DataFrame(rows)
 
 

@@ -44,7 +44,11 @@ def _hash_files(files: tuple[Path, ...]) -> str:
 
 
 def _py(folder: Path, recursive: bool = True) -> list[Path]:
-    return sorted(folder.rglob("*.py") if recursive else folder.glob("*.py")) if folder.is_dir() else []
+    return (
+        sorted(folder.rglob("*.py") if recursive else folder.glob("*.py"))
+        if folder.is_dir()
+        else []
+    )
 
 
 def dependency_group(py_file: str | Path) -> tuple[str, tuple[Path, ...]]:

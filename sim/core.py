@@ -152,7 +152,9 @@ def _one_per_type(disp):
     base = disp.get_call_template
 
     def get_call_template(args, kws):
-        return base(tuple(_unliteral_int(a) for a in args), {k: _unliteral_int(v) for k, v in kws.items()})
+        return base(
+            tuple(_unliteral_int(a) for a in args), {k: _unliteral_int(v) for k, v in kws.items()}
+        )
 
     disp.get_call_template = get_call_template
     return disp
@@ -283,7 +285,9 @@ def unused_rewind_secrets(state, observer):
         raise ValueError("rewind_secrets is not among this run's kernels (sim.core.run_kernels)")
 
 
-def run_kernels(kernels: Kernels, *, heuristic: bool = True, search: bool = True, evaluate: bool = True) -> tuple:
+def run_kernels(
+    kernels: Kernels, *, heuristic: bool = True, search: bool = True, evaluate: bool = True
+) -> tuple:
     """``tuple(kernels)`` for an entry, with a stand-in in each slot the caller will not call:
     ``determinize``, ``info_key`` and ``rewind_secrets`` unless ``search`` (MCTS), ``heuristic``
     unless ``heuristic`` or ``search``, ``evaluate`` unless ``evaluate`` or ``search``.
@@ -293,7 +297,11 @@ def run_kernels(kernels: Kernels, *, heuristic: bool = True, search: bool = True
     compiles neither the game's search kernels nor, without heuristic agents, its heuristic."""
     unused = {}
     if not search:
-        unused.update(determinize=unused_determinize, info_key=unused_info_key, rewind_secrets=unused_rewind_secrets)
+        unused.update(
+            determinize=unused_determinize,
+            info_key=unused_info_key,
+            rewind_secrets=unused_rewind_secrets,
+        )
     if not (heuristic or search):
         unused["heuristic"] = unused_heuristic
     if not (evaluate or search):
@@ -423,8 +431,12 @@ def kernels_from(*modules) -> Kernels:
     """A game's :class:`Kernels`: each field is the function of that name in the first of
     ``modules`` that defines one.  Without one, ``current_player`` and ``is_terminal`` read
     the header, and ``info_key`` / ``rewind_secrets`` take the contract's defaults."""
-    defaults = {"current_player": header_current_player, "is_terminal": header_is_terminal,
-                "info_key": missing_info_key, "rewind_secrets": keep_secrets}
+    defaults = {
+        "current_player": header_current_player,
+        "is_terminal": header_is_terminal,
+        "info_key": missing_info_key,
+        "rewind_secrets": keep_secrets,
+    }
     found = {}
     for name in Kernels._fields:
         for module in modules:
@@ -473,8 +485,11 @@ def _load8(typingctx, mask, i):
 
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
-        ptr = builder.bitcast(builder.gep(ary.data, [args[1]]), llvmlite.ir.IntType(64).as_pointer())
+        ptr = builder.bitcast(
+            builder.gep(ary.data, [args[1]]), llvmlite.ir.IntType(64).as_pointer()
+        )
         return builder.load(ptr, align=1)
+
     return sig, codegen
 
 
@@ -487,6 +502,7 @@ def bit_count(typingctx, m):
 
     def codegen(context, builder, signature, args):
         return builder.ctpop(context.cast(builder, args[0], signature.args[0], nb.types.int64))
+
     return nb.types.int64(m), codegen
 
 
@@ -500,6 +516,7 @@ def lowest_bit(typingctx, m):
     def codegen(context, builder, signature, args):
         v = context.cast(builder, args[0], signature.args[0], nb.types.int64)
         return builder.cttz(v, llvmlite.ir.Constant(llvmlite.ir.IntType(1), 1))
+
     return nb.types.int64(m), codegen
 
 
@@ -532,9 +549,13 @@ def _bits64(typingctx, mask, i):
     def codegen(context, builder, signature, args):
         ary = context.make_array(signature.args[0])(context, builder, args[0])
         vt = llvmlite.ir.VectorType(llvmlite.ir.IntType(8), 64)
-        v = builder.load(builder.bitcast(builder.gep(ary.data, [args[1]]), vt.as_pointer()), align=1)
-        return builder.bitcast(builder.icmp_unsigned("!=", v, llvmlite.ir.Constant(vt, None)),
-                               llvmlite.ir.IntType(64))
+        v = builder.load(
+            builder.bitcast(builder.gep(ary.data, [args[1]]), vt.as_pointer()), align=1
+        )
+        return builder.bitcast(
+            builder.icmp_unsigned("!=", v, llvmlite.ir.Constant(vt, None)), llvmlite.ir.IntType(64)
+        )
+
     return sig, codegen
 
 
@@ -580,10 +601,14 @@ def _nth_bit_swar(m, r):
 def _pdep(typingctx, src, mask):
     """BMI2's parallel bit deposit of the ``uint64`` values: the low bits of ``src`` placed, in
     order, at the set bits of ``mask``."""
+
     def codegen(context, builder, signature, args):
         i64 = llvmlite.ir.IntType(64)
-        fn = builder.module.declare_intrinsic("llvm.x86.bmi.pdep.64", fnty=llvmlite.ir.FunctionType(i64, [i64, i64]))
+        fn = builder.module.declare_intrinsic(
+            "llvm.x86.bmi.pdep.64", fnty=llvmlite.ir.FunctionType(i64, [i64, i64])
+        )
         return builder.call(fn, args)
+
     return nb.types.uint64(nb.types.uint64, nb.types.uint64), codegen
 
 
@@ -607,8 +632,11 @@ def fast_pdep(cpu_name=None, features=None) -> bool:
         from llvmlite import binding
 
         cpu_name, features = binding.get_host_cpu_name(), binding.get_host_cpu_features()
-    return bool(features.get("bmi2", False)) and cpu_name not in ("znver1", "znver2") \
+    return (
+        bool(features.get("bmi2", False))
+        and cpu_name not in ("znver1", "znver2")
         and not cpu_name.startswith("bdver")
+    )
 
 
 # The index of the set bit of ``m`` (a 64-bit set) with ``r`` set bits below it (``r`` less
@@ -750,7 +778,9 @@ class Option:
             return self.choices.index(value)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise OptionError(f"option {self.name!r}: expected an integer, got {value!r}")
-        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+        if (self.low is not None and value < self.low) or (
+            self.high is not None and value > self.high
+        ):
             raise OptionError(f"option {self.name!r}: {value} is outside {self.low}..{self.high}")
         return int(value)
 
@@ -828,7 +858,9 @@ class GameSpec:
             raise OptionError(
                 f"{self.name}: unknown option {unknown[0]!r} (known: {', '.join(sorted(known)) or 'none'})"
             )
-        codes = np.array([o.encode(options.get(o.name, o.default)) for o in self.options], dtype=np.int32)
+        codes = np.array(
+            [o.encode(options.get(o.name, o.default)) for o in self.options], dtype=np.int32
+        )
         return np.concatenate([codes.reshape(len(self.options)), self.data.astype(np.int32)])
 
     def decode_options(self, arr: np.ndarray) -> dict[str, Any]:

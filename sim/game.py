@@ -34,8 +34,15 @@ class Game:
     options : rule options by name; omitted ones take their defaults.
     """
 
-    def __init__(self, name: str, players: int, seed: int = 0, options: dict[str, Any] | None = None,
-                 *, _state: np.ndarray | None = None):
+    def __init__(
+        self,
+        name: str,
+        players: int,
+        seed: int = 0,
+        options: dict[str, Any] | None = None,
+        *,
+        _state: np.ndarray | None = None,
+    ):
         self.spec = get_game(name)
         self.spec.check_players(players, options)
         self.options = self.spec.decode_options(self.spec.encode_options(options))
@@ -43,7 +50,11 @@ class Game:
         self.players = int(players)
         self.seed = int(seed)
         k = self.spec.kernels
-        self.state = _state if _state is not None else k.new_state(np.int64(self.seed), np.int64(players), self._opt)
+        self.state = (
+            _state
+            if _state is not None
+            else k.new_state(np.int64(self.seed), np.int64(players), self._opt)
+        )
         self._mask = np.zeros(self.spec.num_actions, np.bool_)
         self.history: list[dict[str, Any]] = []
 
@@ -116,7 +127,11 @@ class Game:
                     f"{action!r} is not legal for seat {self.current_player}; legal: {', '.join(legal.values())}"
                 )
             action = matches[0]
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
+        if (
+            isinstance(action, bool)
+            or not isinstance(action, (int, np.integer))
+            or int(action) not in legal
+        ):
             try:
                 name = self.action_name(int(action))
             except Exception:
@@ -161,8 +176,9 @@ class Game:
         Path(path).write_text(json.dumps(self.to_replay(), indent=1))
 
     @classmethod
-    def from_replay(cls, replay: dict[str, Any] | str | Path, *, use_seed: bool = False,
-                    game: str | None = None) -> "Game":
+    def from_replay(
+        cls, replay: dict[str, Any] | str | Path, *, use_seed: bool = False, game: str | None = None
+    ) -> "Game":
         """Re-play a replay and check it.
 
         By default the deal is rebuilt from the recorded chance outcomes alone (as another
@@ -192,7 +208,9 @@ class Game:
             try:
                 state = spec.state_from_chance(n, opt, rep["chance"])
             except (ValueError, TypeError, KeyError, IndexError) as e:
-                raise fail(f"chance: {str(e).splitlines()[0] if str(e) else type(e).__name__}") from None
+                raise fail(
+                    f"chance: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
+                ) from None
             g = cls(spec.name, n, rep["seed"], rep["options"], _state=state)
         inv = invariants_of(spec.name)
         memo = np.zeros(inv.memo_size, np.int64)
@@ -208,27 +226,35 @@ class Game:
             e = int(inv.check(g.state, before, np.int64(action), mask, memo, stats))
             at = "the start" if i == 0 else f"decision {i - 1}"
             if e:
-                raise fail(f"after {at} the game breaks its invariant {error_name(inv, e)}: the chance outcomes "
-                           f"or decisions do not describe a game of {spec.name}")
+                raise fail(
+                    f"after {at} the game breaks its invariant {error_name(inv, e)}: the chance outcomes "
+                    f"or decisions do not describe a game of {spec.name}"
+                )
             try:
                 played = g.chance_outcomes()
             except ValueError as err:
                 raise fail(f"after {at}: {err}") from None
-            if played[:len(chance)] != chance[:len(played)]:
-                raise fail(f"after {at} the chance outcomes of the re-play differ from the replay's")
+            if played[: len(chance)] != chance[: len(played)]:
+                raise fail(
+                    f"after {at} the chance outcomes of the re-play differ from the replay's"
+                )
 
         checked(g.state.copy(), -1, 0)
         for i, d in enumerate(rep["decisions"]):
             if g.is_over:
                 raise fail(f"decision {i}: the game is already over")
             if g.current_player != d["player"]:
-                raise fail(f"decision {i}: seat {g.current_player} is to move, the replay says {d['player']}")
+                raise fail(
+                    f"decision {i}: seat {g.current_player} is to move, the replay says {d['player']}"
+                )
             legal = g.legal_actions()
             if d["action"] not in legal:
                 raise fail(f"decision {i}: action {d['action']} is not legal here")
             name = g.action_name(d["action"])
             if name != d["name"]:
-                raise fail(f"decision {i}: action {d['action']} is {name!r} here, {d['name']!r} in the replay")
+                raise fail(
+                    f"decision {i}: action {d['action']} is {name!r} here, {d['name']!r} in the replay"
+                )
             before = g.state.copy()
             g.apply(d["action"])
             checked(before, d["action"], i + 1)
@@ -237,7 +263,11 @@ class Game:
             raise fail("the chance outcomes of the re-play differ from the replay's")
         if "scores" in rep and g.scores != [float(s) for s in rep["scores"]]:
             raise fail(f"final scores differ: {g.scores} here, {rep['scores']} in the replay")
-        if "win_shares" in rep and g.is_over and g.win_shares != [float(s) for s in rep["win_shares"]]:
+        if (
+            "win_shares" in rep
+            and g.is_over
+            and g.win_shares != [float(s) for s in rep["win_shares"]]
+        ):
             raise fail(f"win shares differ: {g.win_shares} here, {rep['win_shares']} in the replay")
         return g
 

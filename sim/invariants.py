@@ -26,13 +26,21 @@ from collections import namedtuple
 import numba as nb
 import numpy as np
 
-CHECK_SIG = nb.types.int64(nb.types.int32[::1], nb.types.int32[::1], nb.types.int64, nb.types.boolean[::1],
-                           nb.types.int64[::1], nb.types.int64[::1])
+CHECK_SIG = nb.types.int64(
+    nb.types.int32[::1],
+    nb.types.int32[::1],
+    nb.types.int64,
+    nb.types.boolean[::1],
+    nb.types.int64[::1],
+    nb.types.int64[::1],
+)
 CHECK_T = nb.types.FunctionType(CHECK_SIG)
 
 # Generic error codes (the driver's): far above any game's own codes.
 G_FIRST = 1000
-G_NO_LEGAL, G_MASK_COUNT, G_TOO_LONG, G_ILLEGAL, G_SHARES, G_HEADER, G_SCORES = range(G_FIRST, G_FIRST + 7)
+G_NO_LEGAL, G_MASK_COUNT, G_TOO_LONG, G_ILLEGAL, G_SHARES, G_HEADER, G_SCORES = range(
+    G_FIRST, G_FIRST + 7
+)
 GENERIC_ERRORS = {
     G_NO_LEGAL: "no legal action before the end of the game",
     G_MASK_COUNT: "legal_mask returned a count other than the mask's",

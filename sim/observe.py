@@ -71,10 +71,13 @@ class Observation:
 def fields_text(fields: tuple[Field, ...], t: np.ndarray) -> str:
     lines = []
     for f in fields:
-        v = t[f.offset:f.offset + f.length]
+        v = t[f.offset : f.offset + f.length]
         if np.any(v):
-            vals = " ".join(f"{x:g}" for x in v) if f.length <= 64 else " ".join(
-                f"{i}:{x:g}" for i, x in enumerate(v) if x)
+            vals = (
+                " ".join(f"{x:g}" for x in v)
+                if f.length <= 64
+                else " ".join(f"{i}:{x:g}" for i, x in enumerate(v) if x)
+            )
             lines.append(f"{f.name}: {vals}")
     return "\n".join(lines)
 
@@ -85,21 +88,32 @@ def layout_table(obs: Observation) -> str:
     seat0 = [f for f in obs.fields if f.name.startswith("seat0.")]
     seat1 = [f for f in obs.fields if f.name.startswith("seat1.")]
     stride = seat1[0].offset - seat0[0].offset if seat0 and seat1 else 0
-    nseats = len({f.name.split(".")[0] for f in obs.fields if f.name.startswith("seat") and "." in f.name})
+    nseats = len(
+        {f.name.split(".")[0] for f in obs.fields if f.name.startswith("seat") and "." in f.name}
+    )
     for f in obs.fields:
         if f.name.startswith("seat") and "." in f.name and not f.name.startswith("seat0."):
             continue
         if f.name.startswith("seat0."):
             name = "seat{s}." + f.name.split(".", 1)[1]
-            rows.append(f"| {f.offset} + {stride}s | {f.length} | `{name}` | seat s = 0..{nseats - 1}: "
-                        f"`layout.{f.name.split('.', 1)[1]}` |")
+            rows.append(
+                f"| {f.offset} + {stride}s | {f.length} | `{name}` | seat s = 0..{nseats - 1}: "
+                f"`layout.{f.name.split('.', 1)[1]}` |"
+            )
             continue
         rows.append(f"| {f.offset} | {f.length} | `{f.name}` | {f.doc} |")
     return "\n".join(rows)
 
 
-def masked_fields(layout, regions, maxp: int, ps: int, pl: int, extra: tuple[Field, ...] = (),
-                  nblocks: int | None = None):
+def masked_fields(
+    layout,
+    regions,
+    maxp: int,
+    ps: int,
+    pl: int,
+    extra: tuple[Field, ...] = (),
+    nblocks: int | None = None,
+):
     """Fields and the state index vector of a masked-state tensor.
 
     ``regions``: (name, start, length, doc) slices of the state outside the player blocks,
@@ -116,8 +130,14 @@ def masked_fields(layout, regions, maxp: int, ps: int, pl: int, extra: tuple[Fie
         fields.append(Field(name, off, length, doc))
         index.extend(range(start, start + length))
         off += length
-    fnames = sorted(((v, k) for k, v in vars(layout).items()
-                     if k.startswith("F_") and isinstance(v, int) and 0 <= v < ps), key=lambda x: (x[0], x[1]))
+    fnames = sorted(
+        (
+            (v, k)
+            for k, v in vars(layout).items()
+            if k.startswith("F_") and isinstance(v, int) and 0 <= v < ps
+        ),
+        key=lambda x: (x[0], x[1]),
+    )
     starts = []
     for v, k in fnames:
         if starts and starts[-1][0] == v:
@@ -126,8 +146,7 @@ def masked_fields(layout, regions, maxp: int, ps: int, pl: int, extra: tuple[Fie
     for seat in range(maxp if nblocks is None else nblocks):
         for i, (v, k) in enumerate(starts):
             end = starts[i + 1][0] if i + 1 < len(starts) else ps
-            fields.append(Field(f"seat{seat}.{k}", off + v, end - v,
-                                f"seat {seat}: layout.{k}"))
+            fields.append(Field(f"seat{seat}.{k}", off + v, end - v, f"seat {seat}: layout.{k}"))
         index.extend(range(pl + seat * ps, pl + (seat + 1) * ps))
         off += ps
     for f in extra:
@@ -148,5 +167,7 @@ def regions_between(layout, names, end: int, docs: dict | None = None):
     each runs to the next one's start, the last to ``end``."""
     docs = docs or {}
     starts = [getattr(layout, n) for n in names] + [end]
-    return [(n, starts[i], starts[i + 1] - starts[i], docs.get(n, f"layout.{n}"))
-            for i, n in enumerate(names)]
+    return [
+        (n, starts[i], starts[i + 1] - starts[i], docs.get(n, f"layout.{n}"))
+        for i, n in enumerate(names)
+    ]

@@ -26,7 +26,9 @@ def _discover() -> dict[str, str]:
 
     found = {}
     for info in pkgutil.iter_modules(sim.__path__):
-        if info.ispkg and not info.name.startswith("_"):  # sim/_name/: work in progress, not registered
+        if info.ispkg and not info.name.startswith(
+            "_"
+        ):  # sim/_name/: work in progress, not registered
             found[info.name] = f"sim.{info.name}"
     return found
 

@@ -48,18 +48,24 @@ def _parse(source: Any, where: str) -> Any:
         return source
     if isinstance(source, (bytes, bytearray)):
         text = bytes(source)
-    elif isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+    elif isinstance(source, Path) or (
+        isinstance(source, str) and not source.lstrip().startswith("{")
+    ):
         path = Path(source)
         try:
             if path.stat().st_size > MAX_REPLAY_BYTES:
-                raise ReplayError(f"{where}: larger than {MAX_REPLAY_BYTES // 2**20} MiB; not a replay")
+                raise ReplayError(
+                    f"{where}: larger than {MAX_REPLAY_BYTES // 2**20} MiB; not a replay"
+                )
             text = path.read_bytes()
         except OSError as e:
             raise ReplayError(f"{where}: cannot read the replay ({e.strerror or e})") from None
     elif isinstance(source, str):
         text = source.encode("utf-8", "surrogatepass")
     else:
-        raise ReplayError(f"{where}: expected a replay file, JSON text or dict, got {type(source).__name__}")
+        raise ReplayError(
+            f"{where}: expected a replay file, JSON text or dict, got {type(source).__name__}"
+        )
     if len(text) > MAX_REPLAY_BYTES:
         raise ReplayError(f"{where}: larger than {MAX_REPLAY_BYTES // 2**20} MiB; not a replay")
     try:
@@ -76,7 +82,9 @@ def _no_constant(name: str):
     raise ReplayError(f"not valid JSON for a replay: {name} is not a number")
 
 
-def read_replay(source: Any, *, game: str | None = None, where: str | None = None) -> dict[str, Any]:
+def read_replay(
+    source: Any, *, game: str | None = None, where: str | None = None
+) -> dict[str, Any]:
     """A validated replay dict from a path, JSON text or dict; :class:`ReplayError` if bad.
 
     ``game``: the game expected (a replay of another game is refused)."""
@@ -94,8 +102,10 @@ def read_replay(source: Any, *, game: str | None = None, where: str | None = Non
         raise fail(f"not a {REPLAY_FORMAT} file (format={_short(data.get('format'))})")
     version = data.get("version")
     if version != REPLAY_VERSION or not _is_int(version):
-        raise fail(f"replay format version {_short(version)} is not supported: this is version {REPLAY_VERSION} "
-                   f"of dynasty-lab's replays (docs/replay-format.md)")
+        raise fail(
+            f"replay format version {_short(version)} is not supported: this is version {REPLAY_VERSION} "
+            f"of dynasty-lab's replays (docs/replay-format.md)"
+        )
     unknown = sorted(k for k in data if k not in REQUIRED + OPTIONAL)
     if unknown:
         raise fail(f"unknown key {_short(unknown[0])} (allowed: {', '.join(REQUIRED + OPTIONAL)})")
@@ -104,13 +114,17 @@ def read_replay(source: Any, *, game: str | None = None, where: str | None = Non
         raise fail(f"missing key {missing[0]!r} (required: {', '.join(REQUIRED)})")
     name = data["game"]
     if not isinstance(name, str) or name not in game_names():
-        raise fail(f"game: {_short(name)} is not a registered game (known: {', '.join(game_names())})")
+        raise fail(
+            f"game: {_short(name)} is not a registered game (known: {', '.join(game_names())})"
+        )
     if game is not None and name != game:
         raise fail(f"game: this is a replay of {name}, not of {game}")
     spec = get_game(name)
     n = data["players"]
     if not _is_int(n) or n not in spec.players():
-        raise fail(f"players: expected one of {', '.join(map(str, spec.players()))}, got {_short(n)}")
+        raise fail(
+            f"players: expected one of {', '.join(map(str, spec.players()))}, got {_short(n)}"
+        )
     options = data["options"]
     if not isinstance(options, dict):
         raise fail(f"options: expected an object of option: value, got {_short(options)}")
@@ -124,27 +138,43 @@ def read_replay(source: Any, *, game: str | None = None, where: str | None = Non
         raise fail(f"seed: expected a 64-bit integer, got {_short(seed)}")
     chance = data["chance"]
     if not isinstance(chance, list) or len(chance) > MAX_CHANCE:
-        raise fail(f"chance: expected a list of at most {MAX_CHANCE:,} chance outcomes, got {_short(chance)}")
+        raise fail(
+            f"chance: expected a list of at most {MAX_CHANCE:,} chance outcomes, got {_short(chance)}"
+        )
     problem = _chance_problem(name, n, decoded, chance)
     if problem:
         raise fail(f"chance: {problem}")
     decisions = data["decisions"]
     if not isinstance(decisions, list) or len(decisions) > spec.max_decisions:
-        raise fail(f"decisions: expected a list of at most {spec.max_decisions:,} decisions, got {_short(decisions)}")
+        raise fail(
+            f"decisions: expected a list of at most {spec.max_decisions:,} decisions, got {_short(decisions)}"
+        )
     for i, d in enumerate(decisions):
         if not isinstance(d, dict) or set(d) != set(DECISION_KEYS):
-            raise fail(f"decisions[{i}]: expected {{\"player\": seat, \"action\": id, \"name\": text}}, got {_short(d)}")
+            raise fail(
+                f'decisions[{i}]: expected {{"player": seat, "action": id, "name": text}}, got {_short(d)}'
+            )
         if not _is_int(d["player"]) or not 0 <= d["player"] < n:
-            raise fail(f"decisions[{i}].player: expected a seat 0..{n - 1}, got {_short(d['player'])}")
+            raise fail(
+                f"decisions[{i}].player: expected a seat 0..{n - 1}, got {_short(d['player'])}"
+            )
         if not _is_int(d["action"]) or not 0 <= d["action"] < spec.num_actions:
-            raise fail(f"decisions[{i}].action: expected an action id 0..{spec.num_actions - 1}, got {_short(d['action'])}")
+            raise fail(
+                f"decisions[{i}].action: expected an action id 0..{spec.num_actions - 1}, got {_short(d['action'])}"
+            )
         if not isinstance(d["name"], str):
             raise fail(f"decisions[{i}].name: expected a string, got {_short(d['name'])}")
     for key in ("scores", "win_shares"):
         if key in data:
             v = data[key]
-            if not isinstance(v, list) or len(v) != n or not all(
-                    isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in v):
+            if (
+                not isinstance(v, list)
+                or len(v) != n
+                or not all(
+                    isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                    for x in v
+                )
+            ):
                 raise fail(f"{key}: expected {n} finite numbers, got {_short(v)}")
     for key in ("experiment", "play", "fuzz"):
         if key in data and not isinstance(data[key], dict):
@@ -154,7 +184,9 @@ def read_replay(source: Any, *, game: str | None = None, where: str | None = Non
 
 def source_name(source: Any) -> str:
     """How errors name a replay: its path, or "replay" for text and dicts."""
-    if isinstance(source, Path) or (isinstance(source, str) and not source.lstrip().startswith("{")):
+    if isinstance(source, Path) or (
+        isinstance(source, str) and not source.lstrip().startswith("{")
+    ):
         return str(source)
     return "replay"
 

@@ -19,12 +19,24 @@ from pathlib import Path
 
 import aiohttp
 
-KEY_CODES = {"ArrowRight": 39, "ArrowLeft": 37, "ArrowUp": 38, "ArrowDown": 40, "Home": 36, "End": 35,
-             "PageUp": 33, "PageDown": 34}
+KEY_CODES = {
+    "ArrowRight": 39,
+    "ArrowLeft": 37,
+    "ArrowUp": 38,
+    "ArrowDown": 40,
+    "Home": 36,
+    "End": 35,
+    "PageUp": 33,
+    "PageDown": 34,
+}
 
 
 def chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+    return (
+        shutil.which("chromium")
+        or shutil.which("chromium-browser")
+        or shutil.which("google-chrome")
+    )
 
 
 class Page:
@@ -39,9 +51,14 @@ class Page:
         m, p = msg.get("method"), msg.get("params", {})
         if m == "Runtime.exceptionThrown":
             d = p.get("exceptionDetails", {})
-            self.errors.append("exception: " + str(d.get("exception", {}).get("description") or d.get("text")))
+            self.errors.append(
+                "exception: " + str(d.get("exception", {}).get("description") or d.get("text"))
+            )
         elif m == "Runtime.consoleAPICalled" and p.get("type") in ("error", "assert"):
-            self.errors.append("console.error: " + " ".join(str(a.get("value", a.get("description"))) for a in p.get("args", [])))
+            self.errors.append(
+                "console.error: "
+                + " ".join(str(a.get("value", a.get("description"))) for a in p.get("args", []))
+            )
         elif m == "Log.entryAdded" and p.get("entry", {}).get("level") == "error":
             self.errors.append("log: " + p["entry"].get("text", ""))
 
@@ -63,8 +80,12 @@ class Page:
             raise RuntimeError(f"{expr}: {r['exceptionDetails']}")
         return r["result"].get("value")
 
-    async def open(self, url: str, ready: str = "document.body && document.body.dataset.ready === '1'",
-                   timeout: float = 60) -> None:
+    async def open(
+        self,
+        url: str,
+        ready: str = "document.body && document.body.dataset.ready === '1'",
+        timeout: float = 60,
+    ) -> None:
         await self.send("Page.navigate", url=url)
         t = time.monotonic()
         while not await self.eval(f"!!({ready})"):
@@ -75,8 +96,14 @@ class Page:
     async def key(self, key: str) -> None:
         code = KEY_CODES.get(key, ord(key.upper()) if len(key) == 1 else 0)
         extra = {"text": key} if len(key) == 1 else {}
-        await self.send("Input.dispatchKeyEvent", type="keyDown", key=key, code=key if len(key) > 1 else f"Key{key.upper()}",
-                        windowsVirtualKeyCode=code, **extra)
+        await self.send(
+            "Input.dispatchKeyEvent",
+            type="keyDown",
+            key=key,
+            code=key if len(key) > 1 else f"Key{key.upper()}",
+            windowsVirtualKeyCode=code,
+            **extra,
+        )
         await self.send("Input.dispatchKeyEvent", type="keyUp", key=key, windowsVirtualKeyCode=code)
 
     async def text(self, selector: str) -> str:
@@ -100,11 +127,26 @@ class Browser:
         # Chromium's helper processes (zygote, renderer, crashpad) may still write into the profile for
         # a moment after the browser exits, so it runs in its own process group, the whole group is
         # stopped at the end, and the profile is removed after it (with retries, never failing a test).
-        self.tmp = tempfile.TemporaryDirectory(prefix="dynasty-chromium-", ignore_cleanup_errors=True)
+        self.tmp = tempfile.TemporaryDirectory(
+            prefix="dynasty-chromium-", ignore_cleanup_errors=True
+        )
         self.proc = subprocess.Popen(
-            [exe, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--remote-debugging-port=0",
-             f"--user-data-dir={self.tmp.name}", f"--window-size={self.size[0]},{self.size[1]}", "about:blank"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True)
+            [
+                exe,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--remote-debugging-port=0",
+                f"--user-data-dir={self.tmp.name}",
+                f"--window-size={self.size[0]},{self.size[1]}",
+                "about:blank",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,
+        )
         port = None
         t = time.monotonic()
         while port is None and time.monotonic() - t < 60:
@@ -126,8 +168,13 @@ class Browser:
         page = Page(self.ws)
         for domain in ("Page", "Runtime", "Log"):
             await page.send(f"{domain}.enable")
-        await page.send("Emulation.setDeviceMetricsOverride", width=self.size[0], height=self.size[1],
-                        deviceScaleFactor=1, mobile=False)
+        await page.send(
+            "Emulation.setDeviceMetricsOverride",
+            width=self.size[0],
+            height=self.size[1],
+            deviceScaleFactor=1,
+            mobile=False,
+        )
         return page
 
     async def __aexit__(self, *exc) -> None:

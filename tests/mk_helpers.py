@@ -8,9 +8,13 @@ from sim.middle_kingdom.view import GOAL_LABEL
 
 def act(g, seat, name):
     """Seat ``seat`` takes the legal action whose name is, or starts with, ``name``."""
-    assert g.current_player == seat, f"seat {g.current_player} is to move, not {seat}:\n{g.render()}"
+    assert g.current_player == seat, (
+        f"seat {g.current_player} is to move, not {seat}:\n{g.render()}"
+    )
     legal = g.legal_action_names()
-    hits = [a for a, n in legal.items() if n == name] or [a for a, n in legal.items() if n.startswith(name)]
+    hits = [a for a, n in legal.items() if n == name] or [
+        a for a, n in legal.items() if n.startswith(name)
+    ]
     assert hits, f"{name!r} not legal for seat {seat}; legal: {list(legal.values())}"
     g.apply(hits[0])
 
@@ -52,7 +56,12 @@ def carried(g, seat):
 
 def row_names(g):
     from sim.middle_kingdom.view import card_name
-    return [card_name(g.state, int(g.state[L.ROW + i])) for i in range(L.KMAX) if g.state[L.ROW + i] >= 0]
+
+    return [
+        card_name(g.state, int(g.state[L.ROW + i]))
+        for i in range(L.KMAX)
+        if g.state[L.ROW + i] >= 0
+    ]
 
 
 def decision(g):

@@ -47,14 +47,19 @@ def test_transitive_ladder_top_takes_nearly_all_mass():
     assert a.table()["agent"].iloc[0] == "e" and a.alpha > 0
     assert np.isnan(a.low).all()  # no resamples: the point value only
     shuffled = [3, 0, 4, 1, 2]  # the agents' order does not matter
-    b = alpha_rank(bt_wins(np.array([0.0, 0.5, 1.0, 1.5, 2.0])[shuffled]), [agents[i] for i in shuffled])
+    b = alpha_rank(
+        bt_wins(np.array([0.0, 0.5, 1.0, 1.5, 2.0])[shuffled]), [agents[i] for i in shuffled]
+    )
     assert b.mass[2] > 0.99
 
 
-@pytest.mark.parametrize("strengths, copies, each", [
-    ([1.0, 1.0, 0.0, 0.5], (0, 1), 0.5),  # two copies of the best agent share the mass
-    ([0.0, 0.0, 1.0], (0, 1), None),  # two copies of a weak agent: equally little
-])
+@pytest.mark.parametrize(
+    "strengths, copies, each",
+    [
+        ([1.0, 1.0, 0.0, 0.5], (0, 1), 0.5),  # two copies of the best agent share the mass
+        ([0.0, 0.0, 1.0], (0, 1), None),  # two copies of a weak agent: equally little
+    ],
+)
 def test_copies_get_equal_mass(strengths, copies, each):
     a = alpha_rank(bt_wins(strengths), [f"x{i}" for i in range(len(strengths))])
     i, j = copies
@@ -128,10 +133,15 @@ def test_report_section_and_plot(tmp_path):
     comps = wins + np.swapaxes(wins, 1, 2)
     r = fit_ratings(wins, comps, agents, bootstrap=100)
     images = []
-    blocks = alpharank_blocks(r, 2, tmp_path, lambda name, alt: images.append(name) or Image(name, alt))
+    blocks = alpharank_blocks(
+        r, 2, tmp_path, lambda name, alt: images.append(name) or Image(name, alt)
+    )
     assert blocks[0] == (3, "2 players: alpha-Rank")
     table = next(b for b in blocks if isinstance(b, Table))
-    assert sorted(row[0] for row in table.rows) == sorted(agents) and "100 bootstrap resamples" in table.caption
+    assert (
+        sorted(row[0] for row in table.rows) == sorted(agents)
+        and "100 bootstrap resamples" in table.caption
+    )
     assert sum(float(row[1]) for row in table.rows) == pytest.approx(1.0, abs=2e-3)
     assert images == ["alpharank_2p.png"] and (tmp_path / "alpharank_2p.png").stat().st_size > 0
 
@@ -142,7 +152,11 @@ def test_without_openspiel_one_line_and_no_crash(monkeypatch):
 
     monkeypatch.setattr(ratings, "_alpharank_module", missing)
     line = alpharank_missing()
-    assert line.startswith("alpha-Rank needs OpenSpiel") and "[alpharank]" in line and "open_spiel" in line
+    assert (
+        line.startswith("alpha-Rank needs OpenSpiel")
+        and "[alpharank]" in line
+        and "open_spiel" in line
+    )
     assert "\n" not in line
     with pytest.raises(ImportError):
         alpha_rank(cyclic(), ["r", "p", "s"])

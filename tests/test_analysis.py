@@ -21,9 +21,17 @@ PARTS = 4
 
 def write_folder(tmp_path, name, **kw):
     """A results folder written in this process (no Ray): the config's games in ``PARTS`` part files."""
-    d = {"name": name, "game": "goofspiel", "players": 3, "agents": ["heuristic", "random", "random"],
-         "seats": "rotate", "games": 900, "seed": 4242, "output": str(tmp_path / name),
-         "replays": 0}
+    d = {
+        "name": name,
+        "game": "goofspiel",
+        "players": 3,
+        "agents": ["heuristic", "random", "random"],
+        "seats": "rotate",
+        "games": 900,
+        "seed": 4242,
+        "output": str(tmp_path / name),
+        "replays": 0,
+    }
     d.update(kw)
     cfg = from_dict(d, f"{name}.toml")
     out = cfg.output
@@ -31,8 +39,10 @@ def write_folder(tmp_path, name, **kw):
     ctx = ChunkContext(job_of(cfg))
     bounds = np.linspace(0, cfg.games, PARTS + 1).astype(int)
     for a, b in zip(bounds[:-1], bounds[1:]):
-        store.atomic_write(store.data_dir(out, cfg.game) / store.part_name(int(a), int(b)),
-                           ctx.encode(ctx.play(int(a), int(b))))
+        store.atomic_write(
+            store.data_dir(out, cfg.game) / store.part_name(int(a), int(b)),
+            ctx.encode(ctx.play(int(a), int(b))),
+        )
     m["complete"] = True
     store.write_manifest(out, m)
     return cfg
@@ -46,15 +56,27 @@ def goof(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def mk(tmp_path_factory):
-    cfg = write_folder(tmp_path_factory.mktemp("an"), "mk", game="middle_kingdom", players=4, agents=["heuristic", "random", "random", "random"],
-                       games=400)
+    cfg = write_folder(
+        tmp_path_factory.mktemp("an"),
+        "mk",
+        game="middle_kingdom",
+        players=4,
+        agents=["heuristic", "random", "random", "random"],
+        games=400,
+    )
     return cfg, load_results(cfg.output)
 
 
 def pandas_rates(df, by):
     g = df.groupby(by, observed=True, sort=True)
-    return pd.DataFrame({"n": g.size(), "wins": g["win"].sum(), "mean_score": g["score"].mean(),
-                         "mean_rank": g["rank"].mean()}).reset_index()
+    return pd.DataFrame(
+        {
+            "n": g.size(),
+            "wins": g["win"].sum(),
+            "mean_score": g["score"].mean(),
+            "mean_rank": g["rank"].mean(),
+        }
+    ).reset_index()
 
 
 def pandas_summary(v: pd.Series) -> list[float]:
@@ -69,10 +91,16 @@ def test_rates_equal_the_in_memory_group_by(goof, by):
         got = res.rates(by)
     want = pandas_rates(df, by)
     cols = [by] if isinstance(by, str) else by
-    assert [tuple(r) for r in got[cols].astype(str).to_numpy()] == [tuple(r) for r in want[cols].astype(str).to_numpy()]
+    assert [tuple(r) for r in got[cols].astype(str).to_numpy()] == [
+        tuple(r) for r in want[cols].astype(str).to_numpy()
+    ]
     assert got["n"].tolist() == want["n"].tolist()
-    np.testing.assert_allclose(got[["wins", "mean_score", "mean_rank"]].to_numpy(float),
-                               want[["wins", "mean_score", "mean_rank"]].to_numpy(float), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        got[["wins", "mean_score", "mean_rank"]].to_numpy(float),
+        want[["wins", "mean_score", "mean_rank"]].to_numpy(float),
+        rtol=1e-12,
+        atol=1e-12,
+    )
     assert ((got["ci_low"] <= got["win_rate"]) & (got["win_rate"] <= got["ci_high"])).all()
 
 
@@ -84,8 +112,10 @@ def test_game_count_and_tied_shares(goof):
     assert (df["win"] % 1 != 0).any()  # ties with fractional shares are in the data
 
 
-@pytest.mark.parametrize("column,by,where", [("score", "seat", None), ("score", "agent", None),
-                                             ("length", None, "seat = 0")])
+@pytest.mark.parametrize(
+    "column,by,where",
+    [("score", "seat", None), ("score", "agent", None), ("length", None, "seat = 0")],
+)
 def test_summaries_from_streamed_histograms_are_exact(goof, column, by, where):
     cfg, df = goof
     with Results(cfg.output) as res:
@@ -96,8 +126,9 @@ def test_summaries_from_streamed_histograms_are_exact(goof, column, by, where):
     groups = list(sub.groupby(by, observed=True, sort=True)) if by else [(None, sub)]
     assert len(got) == len(groups)
     for (_, g), (_, row) in zip(groups, got.iterrows()):
-        np.testing.assert_allclose(row[analysis.SUMMARY_COLUMNS].to_numpy(float), pandas_summary(g[column]),
-                                   rtol=1e-12)
+        np.testing.assert_allclose(
+            row[analysis.SUMMARY_COLUMNS].to_numpy(float), pandas_summary(g[column]), rtol=1e-12
+        )
     assert hist["count"].sum() == len(sub)
 
 
@@ -108,7 +139,9 @@ def test_box_statistics_match_numpy_percentiles(mk):
     for s, (seat, g) in zip(stats, df.groupby("seat")):
         q1, med, q3 = np.percentile(g["score"], [25, 50, 75])
         assert (s["label"], s["q1"], s["med"], s["q3"]) == (str(seat), q1, med, q3)
-        inside = g["score"][(g["score"] >= q1 - 1.5 * (q3 - q1)) & (g["score"] <= q3 + 1.5 * (q3 - q1))]
+        inside = g["score"][
+            (g["score"] >= q1 - 1.5 * (q3 - q1)) & (g["score"] <= q3 + 1.5 * (q3 - q1))
+        ]
         assert (s["whislo"], s["whishi"]) == (inside.min(), inside.max())
 
 
@@ -124,9 +157,11 @@ def test_feature_aggregates_equal_the_in_memory_ones(mk):
         assert row.wins_held == pytest.approx(df.loc[held, "win"].sum(), abs=1e-9)
         assert row.wins_not == pytest.approx(df.loc[~held, "win"].sum(), abs=1e-9)
     win = df["win"] > 0
-    np.testing.assert_allclose(means[["winners", "others", "all"]].to_numpy(float),
-                               np.array([[df.loc[win, f].mean(), df.loc[~win, f].mean(), df[f].mean()] for f in feats]),
-                               rtol=1e-12)
+    np.testing.assert_allclose(
+        means[["winners", "others", "all"]].to_numpy(float),
+        np.array([[df.loc[win, f].mean(), df.loc[~win, f].mean(), df[f].mean()] for f in feats]),
+        rtol=1e-12,
+    )
 
 
 def test_many_distinct_values_fall_back_to_bins_and_say_so(goof, monkeypatch):
@@ -147,10 +182,13 @@ def test_histogram_summary_handles_a_single_value():
 
 def test_load_results_refuses_a_folder_too_large_for_memory(goof):
     cfg, _ = goof
-    with pytest.raises(store.ResultsError, match=r"rows x .* columns would take about .* select fewer columns"):
+    with pytest.raises(
+        store.ResultsError, match=r"rows x .* columns would take about .* select fewer columns"
+    ):
         load_results(cfg.output, max_bytes=10_000)
-    assert list(load_results(cfg.output, ["game_index", "seat", "win"], max_bytes=200_000).columns) == \
-        ["game_index", "seat", "win"]
+    assert list(
+        load_results(cfg.output, ["game_index", "seat", "win"], max_bytes=200_000).columns
+    ) == ["game_index", "seat", "win"]
 
 
 def test_report_and_results_of_an_empty_folder(goof, tmp_path):
@@ -176,8 +214,10 @@ def test_a_folder_continued_by_a_later_version_reads_whole(tmp_path):
         pq.write_table(t.drop_columns(["lead_changes", "decided_at", "trace_points"]), p)
     with Results(cfg.output) as res:
         assert res.games == cfg.games
-        traced = res.con.execute("SELECT count(*), sum(lead_changes) FROM results "
-                                 "WHERE seat = 0 AND trace_points IS NOT NULL").fetchone()
+        traced = res.con.execute(
+            "SELECT count(*), sum(lead_changes) FROM results "
+            "WHERE seat = 0 AND trace_points IS NOT NULL"
+        ).fetchone()
     kept = pd.concat([pq.read_table(p).to_pandas() for p in parts[0::2]])
     kept = kept[kept["seat"] == 0]
     assert traced == (len(kept), kept["lead_changes"].sum())

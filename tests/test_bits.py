@@ -18,14 +18,23 @@ def _bits(values):
     return out
 
 
-@pytest.mark.parametrize("dtype,high", [(np.int32, 2**31 - 1), (np.int64, 2**63 - 1), (np.uint64, 2**63 - 1)])
+@pytest.mark.parametrize(
+    "dtype,high", [(np.int32, 2**31 - 1), (np.int64, 2**63 - 1), (np.uint64, 2**63 - 1)]
+)
 def test_bit_count_and_lowest_bit_agree_with_python(dtype, high):
     rng = np.random.default_rng(5)
-    values = np.concatenate([
-        np.array([0, 1, 2, 3, high], dtype),
-        (np.uint64(1) << rng.integers(0, 31 if dtype == np.int32 else 63, 200).astype(np.uint64)).astype(dtype),
-        rng.integers(0, high, 500, dtype=np.int64 if dtype != np.uint64 else np.uint64).astype(dtype),
-    ])
+    values = np.concatenate(
+        [
+            np.array([0, 1, 2, 3, high], dtype),
+            (
+                np.uint64(1)
+                << rng.integers(0, 31 if dtype == np.int32 else 63, 200).astype(np.uint64)
+            ).astype(dtype),
+            rng.integers(0, high, 500, dtype=np.int64 if dtype != np.uint64 else np.uint64).astype(
+                dtype
+            ),
+        ]
+    )
     got = _bits(values)
     for v, (count, low) in zip(values.tolist(), got.tolist()):
         assert count == bin(v).count("1"), v

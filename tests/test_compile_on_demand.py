@@ -27,10 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_importing_the_agents_compiles_no_entry():
-    code = ("import agents.arena as a, agents.mcts as m; "
-            "print([e._ready for e in (a.play_chunk, a.play_chunk_no_search, a.choose_action_search, "
-            "a.choose_action_no_search, m.search)])")
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    code = (
+        "import agents.arena as a, agents.mcts as m; "
+        "print([e._ready for e in (a.play_chunk, a.play_chunk_no_search, a.choose_action_search, "
+        "a.choose_action_no_search, m.search)])"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == str([False] * 5)
 
 
@@ -38,11 +42,28 @@ def test_run_kernels_fill_only_the_slots_a_run_does_not_call():
     spec = get_game("middle_kingdom")
     k = spec.kernels
     assert run_kernels(k) == tuple(k)
-    lean = dict(zip(KERNEL_SIGNATURES._fields, run_kernels(k, heuristic=False, search=False, evaluate=False)))
-    kept = ("new_state", "current_player", "legal_mask", "apply", "is_terminal", "returns", "features")
+    lean = dict(
+        zip(
+            KERNEL_SIGNATURES._fields, run_kernels(k, heuristic=False, search=False, evaluate=False)
+        )
+    )
+    kept = (
+        "new_state",
+        "current_player",
+        "legal_mask",
+        "apply",
+        "is_terminal",
+        "returns",
+        "features",
+    )
     assert all(lean[name] is getattr(k, name) for name in kept)
-    assert all(lean[name] is not getattr(k, name) for name in KERNEL_SIGNATURES._fields if name not in kept)
-    assert dict(zip(KERNEL_SIGNATURES._fields, kernels_of_run(spec, [RANDOM, HEURISTIC])))["heuristic"] is k.heuristic
+    assert all(
+        lean[name] is not getattr(k, name) for name in KERNEL_SIGNATURES._fields if name not in kept
+    )
+    assert (
+        dict(zip(KERNEL_SIGNATURES._fields, kernels_of_run(spec, [RANDOM, HEURISTIC])))["heuristic"]
+        is k.heuristic
+    )
     assert kernels_of_run(spec, [RANDOM, MCTS]) == tuple(k)
 
 
@@ -52,8 +73,17 @@ def _play(spec, n, kinds, seeds, trace):
         seats[:] = 1
         seats[np.arange(len(seeds)), np.arange(len(seeds)) % n] = 0
     timing, traces = {}, ({} if trace else None)
-    out = play_games(spec, seeds, n, spec.encode_options({}), seats, np.array(kinds),
-                     np.zeros((len(kinds), N_AGENT_PARAMS)), timing=timing, trace=traces)
+    out = play_games(
+        spec,
+        seeds,
+        n,
+        spec.encode_options({}),
+        seats,
+        np.array(kinds),
+        np.zeros((len(kinds), N_AGENT_PARAMS)),
+        timing=timing,
+        trace=traces,
+    )
     return (*out, timing["decisions"], *(traces.values() if trace else ()))
 
 
@@ -66,7 +96,9 @@ def test_same_games_through_the_entry_with_and_without_search(game, monkeypatch)
     lean = [_play(spec, n, kinds, seeds, trace) for kinds, trace in cases]
     # the same games through the entry with the search and every kernel of the game
     monkeypatch.setattr(arena, "play_chunk_no_search", arena.play_chunk)
-    monkeypatch.setattr(arena, "kernels_of_run", lambda spec, kinds, trace=False: tuple(spec.kernels))
+    monkeypatch.setattr(
+        arena, "kernels_of_run", lambda spec, kinds, trace=False: tuple(spec.kernels)
+    )
     full = [_play(spec, n, kinds, seeds, trace) for kinds, trace in cases]
     for a, b in zip(lean, full):
         assert len(a) == len(b)
@@ -84,11 +116,18 @@ def test_same_choices_through_both_choose_action_entries():
     while not k.is_terminal(state):
         for kind in (HEURISTIC, RANDOM):
             params = np.zeros(N_AGENT_PARAMS)
-            a = arena.choose_action_no_search(lean, state, kind, params, new_rng(np.int64(picked)), mask)
-            b = arena.choose_action_search(tuple(k), state, kind, params, new_rng(np.int64(picked)), mask)
+            a = arena.choose_action_no_search(
+                lean, state, kind, params, new_rng(np.int64(picked)), mask
+            )
+            b = arena.choose_action_search(
+                tuple(k), state, kind, params, new_rng(np.int64(picked)), mask
+            )
             assert a == b
-        state_a = int(arena.choose_action(lean, state, RANDOM, np.zeros(N_AGENT_PARAMS), new_rng(np.int64(picked)),
-                                          mask))
+        state_a = int(
+            arena.choose_action(
+                lean, state, RANDOM, np.zeros(N_AGENT_PARAMS), new_rng(np.int64(picked)), mask
+            )
+        )
         k.apply(state, np.int64(state_a))
         picked += 1
     assert picked > 50
@@ -114,24 +153,48 @@ def test_kernels_warmed_from_python_load_in_another_process(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
     warm = "from sim import get_game; from experiments.runner import warm_leaf_kernels; warm_leaf_kernels(get_game('goofspiel'))"
     subprocess.run([sys.executable, "-c", warm], cwd=ROOT, env=env, check=True)
-    play = ("import numpy as np; from sim import get_game; from agents.arena import play_games, HEURISTIC, RANDOM; "
-            "spec = get_game('goofspiel'); play_games(spec, [1, 2], 2, spec.encode_options({}), "
-            "np.array([[0, 1], [1, 0]]), [HEURISTIC, RANDOM], np.zeros((2, 8)), trace={})")
-    out = subprocess.run([sys.executable, "-c", play], cwd=ROOT, env={**env, "NUMBA_DEBUG_CACHE": "1"},
-                         capture_output=True, text=True, check=True)
-    saved = [line for line in out.stdout.splitlines() if "saved" in line and "sim.goofspiel" in line]
+    play = (
+        "import numpy as np; from sim import get_game; from agents.arena import play_games, HEURISTIC, RANDOM; "
+        "spec = get_game('goofspiel'); play_games(spec, [1, 2], 2, spec.encode_options({}), "
+        "np.array([[0, 1], [1, 0]]), [HEURISTIC, RANDOM], np.zeros((2, 8)), trace={})"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", play],
+        cwd=ROOT,
+        env={**env, "NUMBA_DEBUG_CACHE": "1"},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    saved = [
+        line for line in out.stdout.splitlines() if "saved" in line and "sim.goofspiel" in line
+    ]
     assert not saved, saved[:4]
     assert any("loaded" in line and "sim.goofspiel" in line for line in out.stdout.splitlines())
 
 
 def test_a_local_run_prints_no_token_authentication_notice(tmp_path):
-    cfg = {"name": "quiet", "game": "goofspiel", "players": 2, "agents": ["random"], "games": 20, "seed": 5,
-           "output": str(tmp_path / "out"), "replays": 0}
+    cfg = {
+        "name": "quiet",
+        "game": "goofspiel",
+        "players": 2,
+        "agents": ["random"],
+        "games": 20,
+        "seed": 5,
+        "output": str(tmp_path / "out"),
+        "replays": 0,
+    }
     path = tmp_path / "quiet.toml"
     path.write_text("".join(f"{k} = {json.dumps(v)}\n" for k, v in cfg.items()))
     env = {k: v for k, v in os.environ.items() if k not in ("RAY_AUTH_MODE", "RAY_ADDRESS")}
-    proc = subprocess.run([sys.executable, "-m", "experiments.cli", "run", str(path), "--quiet", "--workers", "1"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "run", str(path), "--quiet", "--workers", "1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Token authentication" not in proc.stderr + proc.stdout
     assert (tmp_path / "out" / "manifest.json").exists()
@@ -141,16 +204,26 @@ def test_a_local_run_prints_no_token_authentication_notice(tmp_path):
 def test_local_studies_and_tournaments_print_no_token_notice(tmp_path, command):
     """Studies and tournaments import Ray themselves: they state the mode before that import too."""
     if command == "study":
-        text = (f'output = "{tmp_path / "out"}"\ngames = 20\n[base]\ngame = "goofspiel"\nplayers = 2\n'
-                f'agents = ["random"]\nseed = 5\n[axes.options]\nnum_cards = [4, 5]\n')
+        text = (
+            f'output = "{tmp_path / "out"}"\ngames = 20\n[base]\ngame = "goofspiel"\nplayers = 2\n'
+            f'agents = ["random"]\nseed = 5\n[axes.options]\nnum_cards = [4, 5]\n'
+        )
     else:
-        text = (f'game = "goofspiel"\nplayers = 2\npool = ["random", "heuristic"]\ndeals = 4\nseed = 5\n'
-                f'output = "{tmp_path / "out"}"\n')
+        text = (
+            f'game = "goofspiel"\nplayers = 2\npool = ["random", "heuristic"]\ndeals = 4\nseed = 5\n'
+            f'output = "{tmp_path / "out"}"\n'
+        )
     path = tmp_path / f"{command}.toml"
     path.write_text(text)
     env = {k: v for k, v in os.environ.items() if k not in ("RAY_AUTH_MODE", "RAY_ADDRESS")}
-    proc = subprocess.run([sys.executable, "-m", "experiments.cli", command, str(path), "--quiet", "--workers", "1"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", command, str(path), "--quiet", "--workers", "1"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "Token authentication" not in proc.stderr + proc.stdout
 

@@ -97,7 +97,9 @@ def test_clear_errors_for_bad_input():
     with pytest.raises(OptionError, match="advanced.*3 players"):
         Game("middle_kingdom", 4, options={"variant": "advanced"})
     g = Game("middle_kingdom", 4, 1)
-    with pytest.raises(IllegalActionError, match=r"'take Dragon' is not legal for seat 0; legal: bid 0"):
+    with pytest.raises(
+        IllegalActionError, match=r"'take Dragon' is not legal for seat 0; legal: bid 0"
+    ):
         g.apply("take Dragon")
     with pytest.raises(IllegalActionError, match=r"action 13 \(pass\) is not legal for seat 0"):
         g.apply(13)

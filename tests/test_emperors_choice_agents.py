@@ -9,7 +9,14 @@ from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, play_games
 from sim import get_game
 from sim.core import new_rng
 from sim.emperors_choice import layout as L
-from sim.emperors_choice.rules import apply, determinize, info_key, is_terminal, legal_mask, new_state
+from sim.emperors_choice.rules import (
+    apply,
+    determinize,
+    info_key,
+    is_terminal,
+    legal_mask,
+    new_state,
+)
 
 SPEC = get_game("emperors_choice")
 
@@ -19,8 +26,15 @@ def test_heuristic_beats_random(n):
     games = 600
     seat_agent = np.full((games, n), 1, np.int64)  # agent 1 = random
     seat_agent[np.arange(games), np.arange(games) % n] = 0  # agent 0 = heuristic, rotating seats
-    _, wins, _, _ = play_games(SPEC, np.arange(games) + 700 * n, n, SPEC.encode_options({}), seat_agent,
-                               np.array([HEURISTIC, RANDOM]), np.zeros((2, N_AGENT_PARAMS)))
+    _, wins, _, _ = play_games(
+        SPEC,
+        np.arange(games) + 700 * n,
+        n,
+        SPEC.encode_options({}),
+        seat_agent,
+        np.array([HEURISTIC, RANDOM]),
+        np.zeros((2, N_AGENT_PARAMS)),
+    )
     share = wins[np.arange(games), np.arange(games) % n].sum()
     low = binomtest(int(round(share)), games).proportion_ci(method="wilson").low
     assert low > 1 / n, f"{n}p: heuristic wins {share / games:.3f}, interval low {low:.3f}"
@@ -40,10 +54,14 @@ def test_determinize_keeps_the_observers_key_and_changes_hidden_cards():
                 determinize(c, obs, arng)
                 assert info_key(c, obs) == info_key(s, obs)
                 # the observer's own hand and every known card stay where they are
-                own = s[L.LOC:L.LOC + L.MAXC] == L.LOC_HAND + obs
-                known = s[L.KNOWN:L.KNOWN + L.MAXC] == 1
-                assert (c[L.LOC:L.LOC + L.MAXC][own | known] == s[L.LOC:L.LOC + L.MAXC][own | known]).all()
-                changed += int(not np.array_equal(c[L.LOC:L.LOC + L.MAXC], s[L.LOC:L.LOC + L.MAXC]))
+                own = s[L.LOC : L.LOC + L.MAXC] == L.LOC_HAND + obs
+                known = s[L.KNOWN : L.KNOWN + L.MAXC] == 1
+                assert (
+                    c[L.LOC : L.LOC + L.MAXC][own | known] == s[L.LOC : L.LOC + L.MAXC][own | known]
+                ).all()
+                changed += int(
+                    not np.array_equal(c[L.LOC : L.LOC + L.MAXC], s[L.LOC : L.LOC + L.MAXC])
+                )
             legal_mask(s, mask)
             apply(s, int(rng.choice(np.flatnonzero(mask))))
     assert changed > 0
@@ -81,7 +99,9 @@ def test_mcts_plays_complete_games_choosing_its_reveals():
     sims = 8
     reveals = 0
     for n, seed in ((3, 21), (4, 22)):
-        g = Game("emperors_choice", players=n, seed=seed, options={"reveal_mode": "optional_subset"})
+        g = Game(
+            "emperors_choice", players=n, seed=seed, options={"reveal_mode": "optional_subset"}
+        )
         params = mcts_params(sims)
         while not g.is_over:
             legal = g.legal_actions()
@@ -104,7 +124,10 @@ def test_heuristic_info_key_and_determinize_at_the_ordering_decisions():
     seat's key changes with the choice made, and ``determinize`` keeps every seat's key."""
     from sim.emperors_choice.heuristic import heuristic
     from sim.emperors_choice.rules import pb
-    from tests.test_emperors_choice_rules import always_instant_seal_and_messenger, three_bid_time_cards
+    from tests.test_emperors_choice_rules import (
+        always_instant_seal_and_messenger,
+        three_bid_time_cards,
+    )
 
     rng = new_rng(11)
     s, p, (emp, con, eu) = three_bid_time_cards(trust=0)

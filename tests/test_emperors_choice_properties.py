@@ -74,12 +74,24 @@ def recount(s):
                 elif e.startswith("vp_per_castle_"):
                     chars += int(e.rsplit("_", 1)[1]) * castles
                 elif e.startswith("vp_per_legalist_and_confucianist_"):
-                    chars += int(e.rsplit("_", 1)[1]) * int(s[b + L.F_TAB + L.LEGAL] + s[b + L.F_TAB + L.CONF])
+                    chars += int(e.rsplit("_", 1)[1]) * int(
+                        s[b + L.F_TAB + L.LEGAL] + s[b + L.F_TAB + L.CONF]
+                    )
         palace = comp["palace_levels"][int(s[b + L.F_PALACE])]["end_vp"]
-        treasures = sum(r["end_vp"] for i, r in enumerate(comp["treasure_cards"]) if s[L.TREASURE + i] == p)
-        tributes = sum(int(s[b + L.F_TRIB + i]) * r["vp"] for i, r in enumerate(comp["tribute_cards"]))
-        parts = dict(trust=int(s[b + L.F_TRUST]) // 2, palace=palace, gold=int(s[b + L.F_GOLD]), chars=chars,
-                     treasures=treasures, tributes=tributes)
+        treasures = sum(
+            r["end_vp"] for i, r in enumerate(comp["treasure_cards"]) if s[L.TREASURE + i] == p
+        )
+        tributes = sum(
+            int(s[b + L.F_TRIB + i]) * r["vp"] for i, r in enumerate(comp["tribute_cards"])
+        )
+        parts = dict(
+            trust=int(s[b + L.F_TRUST]) // 2,
+            palace=palace,
+            gold=int(s[b + L.F_GOLD]),
+            chars=chars,
+            treasures=treasures,
+            tributes=tributes,
+        )
         out.append(parts)
     return out
 
@@ -89,12 +101,20 @@ def test_random_games_keep_every_invariant(n):
     opts = SPEC.encode_options({})
     errors, decisions, finals, kinds = run(n, GAMES, 1_000_000 * n, opts, SAMPLE)
     bad = np.flatnonzero(errors)
-    assert len(bad) == 0, f"{len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
+    assert len(bad) == 0, (
+        f"{len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
+    )
     assert decisions.max() <= SPEC.max_decisions
     # the ordering decisions are reached: bid-time effects (D-A4), pending immediate tiles (D-M2)
     assert kinds[L.DK_ORDER] > 0 and kinds[L.DK_IMM] > 0 and kinds[L.DK_REVEAL] == 0
-    fields = dict(trust=L.F_VP_TRUST, palace=L.F_VP_PALACE, gold=L.F_VP_GOLD, chars=L.F_VP_CHARS,
-                  treasures=L.F_VP_TREASURE, tributes=L.F_VP_TRIBUTE)
+    fields = dict(
+        trust=L.F_VP_TRUST,
+        palace=L.F_VP_PALACE,
+        gold=L.F_VP_GOLD,
+        chars=L.F_VP_CHARS,
+        treasures=L.F_VP_TREASURE,
+        tributes=L.F_VP_TRIBUTE,
+    )
     for s in finals:
         assert s[3] == -1
         for p, parts in enumerate(recount(s)):
@@ -104,14 +124,24 @@ def test_random_games_keep_every_invariant(n):
             assert s[b + L.F_SCORE] == s[b + L.F_VP]
 
 
-@pytest.mark.parametrize("options", [
-    {"policy_start": "random", "cmax_scope": "current_active_displays", "soldier_payment_penalty": "3vp_per_missing",
-     "trust_overflow": "uncapped_then_minus10", "auction_cube_loss": "frozen_until_owner_turn",
-     "treasure_once_per_round": "true", "immediate_tiles_timing": "always_instant",
-     "final_tiebreak_power": "lexicographic_sorted_powers", "starting_bonus_mode": "none",
-     "reveal_mode": "optional_subset"},
-    {"reveal_mode": "optional_subset"},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {
+            "policy_start": "random",
+            "cmax_scope": "current_active_displays",
+            "soldier_payment_penalty": "3vp_per_missing",
+            "trust_overflow": "uncapped_then_minus10",
+            "auction_cube_loss": "frozen_until_owner_turn",
+            "treasure_once_per_round": "true",
+            "immediate_tiles_timing": "always_instant",
+            "final_tiebreak_power": "lexicographic_sorted_powers",
+            "starting_bonus_mode": "none",
+            "reveal_mode": "optional_subset",
+        },
+        {"reveal_mode": "optional_subset"},
+    ],
+)
 def test_every_option_flag_keeps_the_invariants(options):
     opts = SPEC.encode_options(options)
     for n in (3, 4, 5):
@@ -135,7 +165,9 @@ def test_each_option_value_keeps_the_invariants_in_10000_games(name, value):
     for n in (3, 4, 5):
         errors, decisions, _, kinds = run(n, 3334, 31_000 * n + 7, opts, 1)
         bad = np.flatnonzero(errors)
-        assert len(bad) == 0, f"{n}p: {len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
+        assert len(bad) == 0, (
+            f"{n}p: {len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
+        )
         assert decisions.max() <= SPEC.max_decisions
         if name in REACHES:
             assert kinds[REACHES[name]] > 0

@@ -12,7 +12,13 @@ from sim.emperors_choice import SPEC
 from sim.emperors_choice import layout as L
 from sim.emperors_choice import rules as R
 from sim.emperors_choice.scenario import (
-    balance_supply, clear_cards, give, position, set_player, set_tiles, to_move,
+    balance_supply,
+    clear_cards,
+    give,
+    position,
+    set_player,
+    set_tiles,
+    to_move,
 )
 
 WANG, LI, MENG = 0, 1, 2
@@ -37,7 +43,7 @@ def cubes(s, p):
 
 
 def tribs(s, p):
-    return int(s[R.pb(p) + L.F_TRIB:R.pb(p) + L.F_TRIB + L.N_TRIB].sum())
+    return int(s[R.pb(p) + L.F_TRIB : R.pb(p) + L.F_TRIB + L.N_TRIB].sum())
 
 
 def tiles_in_order(s, n):
@@ -87,7 +93,9 @@ def test_t01_card_limit_and_rising_total():
     R.apply(a, L.A_CUBE)
     assert mask(a)[L.A_CONFIRM]
     R.apply(a, L.A_CONFIRM)
-    assert a[R.pb(LI) + L.F_DECLARED] == 8 and a[L.G_HIGH] == 8 and R.count_loc(a, L.LOC_BID + LI) == 2
+    assert (
+        a[R.pb(LI) + L.F_DECLARED] == 8 and a[L.G_HIGH] == 8 and R.count_loc(a, L.LOC_BID + LI) == 2
+    )
     b = s.copy()
     R.apply(b, L.A_CARD + cav2)
     R.apply(b, L.A_CARD + so3)
@@ -120,7 +128,11 @@ def test_t02_pass_loses_the_item_at_rank_m_with_a_choice_on_ties():
     assert set(np.flatnonzero(m)) == {L.A_CARD + off, L.A_CUBE}
     a = s.copy()
     R.apply(a, L.A_CARD + off)
-    assert a[L.LOC + off] == L.LOC_DISCARD and a[L.LOC + gen] == L.LOC_HAND + LI and a[L.LOC + cav] == L.LOC_HAND + LI
+    assert (
+        a[L.LOC + off] == L.LOC_DISCARD
+        and a[L.LOC + gen] == L.LOC_HAND + LI
+        and a[L.LOC + cav] == L.LOC_HAND + LI
+    )
     assert a[R.pb(LI) + L.F_CUBES] == 4 and a[L.G_DECISION] == L.DK_WITHDRAW
     b = s.copy()
     supply = int(b[L.G_SUPPLY])
@@ -137,7 +149,11 @@ def test_t03_too_few_items_nothing_lost():
     set_player(s, p, bid_cubes=1, cubes=3)
     s[L.G_FIRST] = 0
     R.apply(s, L.A_PASS)
-    assert s[R.pb(p) + L.F_TILE] == 4 and s[L.LOC + c1] == L.LOC_HAND + p and s[R.pb(p) + L.F_CUBES] == 4
+    assert (
+        s[R.pb(p) + L.F_TILE] == 4
+        and s[L.LOC + c1] == L.LOC_HAND + p
+        and s[R.pb(p) + L.F_CUBES] == 4
+    )
     assert s[L.G_DECISION] == L.DK_WITHDRAW
 
 
@@ -228,8 +244,14 @@ def test_d_a4_eunuch_with_a_trust_card_asks_for_the_order():
     R.apply(b, L.A_CARD + eu)  # Eunuch first: 1 - 2 -> 0 (-2 VP), then +1
     assert trust(b, p) == 1 and vp(b, p) == 8
     for x in (a, b):  # one Tribute, the cards on display, the next seat to bid
-        assert tribs(x, p) == 1 and x[L.LOC + eu] == L.LOC_BID + p and x[L.LOC + con] == L.LOC_BID + p
-        assert x[L.G_DECISION] == L.DK_BID and x[H_CURRENT] != p and not x[L.BID_FX:L.BID_FX + L.MAXC].any()
+        assert (
+            tribs(x, p) == 1 and x[L.LOC + eu] == L.LOC_BID + p and x[L.LOC + con] == L.LOC_BID + p
+        )
+        assert (
+            x[L.G_DECISION] == L.DK_BID
+            and x[H_CURRENT] != p
+            and not x[L.BID_FX : L.BID_FX + L.MAXC].any()
+        )
 
 
 def bid_effect_orders(s, p):
@@ -284,11 +306,13 @@ def test_d_a4_empress_concubine_and_eunuch_in_one_bid_every_order_is_offered():
     assert {(t, v) for _, t, v, _ in orders} == {(0, 10), (2, 6), (1, 8)}
     assert all(k == 1 for *_, k in orders)  # the Eunuch's Tribute in every order
     name = {c: f"resolve {CARD_NAMES[c]} [#{c}] now" for c in (emp, con, eu)}
-    assert sorted((path, t, v) for path, t, v, _ in orders) == sorted([
-        ((name[emp], name[con]), 0, 10),  # Empress, Concubine, then the Eunuch
-        ((name[emp], name[eu]), 1, 8),  # Empress, Eunuch, then the Concubine
-        ((name[eu],), 2, 6),  # the Eunuch, then both
-    ])
+    assert sorted((path, t, v) for path, t, v, _ in orders) == sorted(
+        [
+            ((name[emp], name[con]), 0, 10),  # Empress, Concubine, then the Eunuch
+            ((name[emp], name[eu]), 1, 8),  # Empress, Eunuch, then the Concubine
+            ((name[eu],), 2, 6),  # the Eunuch, then both
+        ]
+    )
 
 
 def test_t23_bid_recount_after_cubes_are_lost():
@@ -338,7 +362,11 @@ def test_t04_management_resupply():
     R.apply(s, L.A_RECRUIT)
     assert s[R.pb(LI) + L.F_GOLD] == 1 and s[L.LOC + gen] == L.LOC_HAND + LI
     R.apply(s, L.A_RAISE)
-    assert s[R.pb(LI) + L.F_GOLD] == 0 and s[R.pb(LI) + L.F_PALACE] == 1 and s[L.G_DECISION] == L.DK_SIDE
+    assert (
+        s[R.pb(LI) + L.F_GOLD] == 0
+        and s[R.pb(LI) + L.F_PALACE] == 1
+        and s[L.G_DECISION] == L.DK_SIDE
+    )
     R.apply(s, L.A_OPT)  # level 1 side A: gold:1
     assert s[R.pb(LI) + L.F_GOLD] == 1 and s[L.G_DECISION] == L.DK_RESUPPLY
     m = mask(s)
@@ -378,7 +406,10 @@ def test_t06_book_preservation_via_score_and_flip():
     assert after[MENG] - before[MENG] == 13 and after[LI] - before[LI] == 5
     # the second decree (Wang Ben, Trust 10 > 8) has begun: its +3 VP waits for his order (R-D2)
     assert s[H_CURRENT] == WANG and s[L.G_DECISION] == L.DK_DECREE1 and after[WANG] == before[WANG]
-    assert sum(int(s[R.pb(p) + L.F_TAB + L.BOOK]) for p in range(3)) == 0 and s[L.REMOVED + L.BOOK] == 3
+    assert (
+        sum(int(s[R.pb(p) + L.F_TAB + L.BOOK]) for p in range(3)) == 0
+        and s[L.REMOVED + L.BOOK] == 3
+    )
     assert tribs(s, LI) == 1 and tribs(s, MENG) == 1 and tribs(s, WANG) == 0
     assert card_at(s, 5) == 1 and s[L.POLICY + 2 * 5 + 1] == 1
     assert trust(s, MENG) == 12 - 4  # round 2 costs 4
@@ -412,16 +443,25 @@ def test_decree_parts_are_done_in_the_order_the_player_picks():
     s = decree_position(0)
     start = names(s)
     assert start[0] == "decree +3 VP now" and "decree Tribute draw now" not in start
-    assert sum(n.startswith("score ") for n in start) == 7 and sum(n.startswith("flip ") for n in start) == 7
+    assert (
+        sum(n.startswith("score ") for n in start) == 7
+        and sum(n.startswith("flip ") for n in start) == 7
+    )
     assert "no flip" not in start  # declining the flip waits until after the scoring
     v = vp(s, MENG)
     R.apply(s, L.A_FLIP + 2)
     assert names(s)[0] == "decree +3 VP now" and not any(n.startswith("flip ") for n in names(s))
     R.apply(s, L.A_SCORE + 0)  # the +3 VP comes after the scoring; the tile is done
-    assert s[R.pb(MENG) + L.F_VP_DECREE] == 3 and s[H_CURRENT] == WANG and s[L.G_DECISION] == L.DK_DECREE1
+    assert (
+        s[R.pb(MENG) + L.F_VP_DECREE] == 3
+        and s[H_CURRENT] == WANG
+        and s[L.G_DECISION] == L.DK_DECREE1
+    )
     # Wang Ben, Score + Tribute: +3 VP, Tribute draw, score -- no flip
     w = names(s)
-    assert w[:2] == ["decree +3 VP now", "decree Tribute draw now"] and not any(n.startswith("flip ") for n in w)
+    assert w[:2] == ["decree +3 VP now", "decree Tribute draw now"] and not any(
+        n.startswith("flip ") for n in w
+    )
     assert not any(n.startswith("score 1 ") for n in w)  # card 1 carries the disc placed just now
     R.apply(s, L.A_OPT)
     assert s[R.pb(WANG) + L.F_VP_DECREE] == 3 and names(s)[0] == "decree Tribute draw now"
@@ -437,7 +477,9 @@ def test_decree_score_then_no_flip_or_a_late_flip():
     assert vp(s, MENG) >= 3 and s[R.pb(MENG) + L.F_VP_DECREE] == 3  # +3 VP already given
     assert s[H_CURRENT] == MENG and s[L.G_DECISION] == L.DK_DECREE1
     after = names(s)
-    assert after[0] == "no flip" and len(after) == 8 and all(n.startswith("flip ") for n in after[1:])
+    assert (
+        after[0] == "no flip" and len(after) == 8 and all(n.startswith("flip ") for n in after[1:])
+    )
     side = card_at(s, 6)
     R.apply(s, L.A_FLIP + 6)  # a flip after the scoring: the card's disc and side change stays
     assert card_at(s, 6) == 1 - side and s[H_CURRENT] == WANG
@@ -481,7 +523,7 @@ def test_decree_tribute_before_or_after_the_scoring_with_one_tribute_left(tribut
     set_tiles(s, LI, book=1)
     set_tiles(s, MENG, book=0)
     set_tiles(s, WANG, book=0)
-    s[L.TRIB_DECK:L.TRIB_DECK + L.N_TRIB] = 0
+    s[L.TRIB_DECK : L.TRIB_DECK + L.N_TRIB] = 0
     s[L.TRIB_DECK + 2] = 1  # a 4-VP Tribute
     for p in range(3):
         set_player(s, p, vp=10)
@@ -543,7 +585,12 @@ def test_t08_border_defence_win():
     set_player(s, LI, cubes=4, vp=10)
     set_policy(s, 3, "border_defence")
     R.score_side(s, 3, card_at(s, 3), 0, False)
-    assert vp(s, LI) == 24 and cubes(s, LI) == 2 and s[L.LOC + cmd] == L.LOC_HAND + LI and s[L.KNOWN + cmd] == 1
+    assert (
+        vp(s, LI) == 24
+        and cubes(s, LI) == 2
+        and s[L.LOC + cmd] == L.LOC_HAND + LI
+        and s[L.KNOWN + cmd] == 1
+    )
 
 
 @pytest.mark.parametrize("strength", [10, 12])
@@ -579,7 +626,9 @@ def test_t12_book_burning():
     set_policy(s, 5, "no_books_6vp_then_burn")
     R.score_side(s, 5, card_at(s, 5), 0, False)
     assert [vp(s, p) for p in range(3)] == [16, 10, 10]
-    assert all(s[R.pb(p) + L.F_TAB + L.BOOK] == 0 for p in range(3)) and all(tribs(s, p) == 0 for p in range(3))
+    assert all(s[R.pb(p) + L.F_TAB + L.BOOK] == 0 for p in range(3)) and all(
+        tribs(s, p) == 0 for p in range(3)
+    )
 
 
 def test_t13_great_wall_length():
@@ -595,7 +644,11 @@ def test_t17_trust_overflow():
         set_player(s, p, trust=t, vp=v)
     a = s.copy()
     R.trust_gain(a, 0, 4)
-    assert [trust(a, p) for p in range(3)] == [20, 0, 0] and [vp(a, p) for p in range(3)] == [10, 6, 0]
+    assert [trust(a, p) for p in range(3)] == [20, 0, 0] and [vp(a, p) for p in range(3)] == [
+        10,
+        6,
+        0,
+    ]
     b = s.copy()
     set_player(b, 0, trust=26)
     R.trust_gain(b, 0, 4)
@@ -629,14 +682,14 @@ def test_t19_executed_disc_reset_puts_a_tribute_under_the_last_card():
     for c in (0, 2, 3, 4, 5):
         s[L.POLICY + 2 * c + 1] = 1
     s[L.G_DISCS] = 5
-    deck = int(s[L.TRIB_DECK:L.TRIB_DECK + L.N_TRIB].sum())
+    deck = int(s[L.TRIB_DECK : L.TRIB_DECK + L.N_TRIB].sum())
     R.score_policy(s, 1, 0)
     assert s[L.G_DISCS] == 0 and all(s[L.POLICY + 2 * c + 1] == 0 for c in range(7))
-    assert s[L.UNDER + 6 * L.N_TRIB:L.UNDER + 7 * L.N_TRIB].sum() == 1
+    assert s[L.UNDER + 6 * L.N_TRIB : L.UNDER + 7 * L.N_TRIB].sum() == 1
     held = tribs(s, 2)
     R.score_policy(s, 6, 2)
-    assert tribs(s, 2) >= held + 1 and s[L.UNDER + 6 * L.N_TRIB:L.UNDER + 7 * L.N_TRIB].sum() == 0
-    assert int(s[L.TRIB_DECK:L.TRIB_DECK + L.N_TRIB].sum()) <= deck - 1
+    assert tribs(s, 2) >= held + 1 and s[L.UNDER + 6 * L.N_TRIB : L.UNDER + 7 * L.N_TRIB].sum() == 0
+    assert int(s[L.TRIB_DECK : L.TRIB_DECK + L.N_TRIB].sum()) <= deck - 1
 
 
 def test_t20_centralization():
@@ -647,13 +700,17 @@ def test_t20_centralization():
     set_policy(s, 0, "soldiers_vp_and_top_pays")
     R.score_side(s, 0, card_at(s, 0), 0, False)
     assert [vp(s, p) for p in range(3)] == [14, 14, 11]
-    assert [cubes(s, p) for p in range(3)] == [2, 2, 1] and [int(s[R.pb(p) + L.F_GOLD]) for p in range(3)] == [2, 2, 0]
+    assert [cubes(s, p) for p in range(3)] == [2, 2, 1] and [
+        int(s[R.pb(p) + L.F_GOLD]) for p in range(3)
+    ] == [2, 2, 0]
     z = position(3)
     tiles_in_order(z, 3)
     for p in range(3):
         set_player(z, p, cubes=0, vp=10, gold=0)
     R.score_side(z, 0, card_at(z, 0), 0, False)
-    assert [vp(z, p) for p in range(3)] == [10, 10, 10] and all(z[R.pb(p) + L.F_GOLD] == 0 for p in range(3))
+    assert [vp(z, p) for p in range(3)] == [10, 10, 10] and all(
+        z[R.pb(p) + L.F_GOLD] == 0 for p in range(3)
+    )
 
 
 def test_t21_final_scoring_order():
@@ -677,7 +734,10 @@ def test_t22_barbarian_drawn_at_setup_raises_strength():
     found = False
     for seed in range(40):
         s = position(5, seed=seed)
-        removed = int(s[L.REMOVED + L.BARB1] * s[L.DAT + L.D_BARB] + s[L.REMOVED + L.BARB2] * s[L.DAT + L.D_BARB + 1])
+        removed = int(
+            s[L.REMOVED + L.BARB1] * s[L.DAT + L.D_BARB]
+            + s[L.REMOVED + L.BARB2] * s[L.DAT + L.D_BARB + 1]
+        )
         assert s[L.G_BARB] == 2 + removed
         found |= removed > 0
     assert found
@@ -713,13 +773,16 @@ def always_instant_seal_and_messenger():
         set_player(s, p, trust=28 if p == 0 else 12, vp=10)
     set_tiles(s, 0, legalist=3)
     set_policy(s, 1, "legalist_tiers")
-    s[L.SETS:L.SETS + L.MAX_SETS * L.N_TILE] = 0
+    s[L.SETS : L.SETS + L.MAX_SETS * L.N_TILE] = 0
     s[L.SETS + L.SEAL] = s[L.SETS + L.MESSENGER] = 1
     s[L.G_PHASE], s[L.G_MG_IDX], s[L.G_MG_STEP] = L.PH_MGMT, 0, 0
     to_move(s, 0, L.DK_SET)
     R.apply(s, L.A_SET + 0)
     assert s[L.G_DECISION] == L.DK_IMM and s[H_CURRENT] == 0
-    assert list(np.flatnonzero(mask(s))) == [L.A_IMM + L.MESSENGER - L.JADE, L.A_IMM + L.SEAL - L.JADE]
+    assert list(np.flatnonzero(mask(s))) == [
+        L.A_IMM + L.MESSENGER - L.JADE,
+        L.A_IMM + L.SEAL - L.JADE,
+    ]
     return s
 
 
@@ -739,7 +802,7 @@ def test_always_instant_the_player_orders_the_immediate_tiles_of_a_taken_set(fir
     assert s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0
     assert trust(s, 0) == final_trust and vp(s, 0) == 19 and [trust(s, p) for p in (1, 2)] == [2, 2]
     assert s[L.REMOVED + L.SEAL] == 1 and s[L.REMOVED + L.MESSENGER] == 1
-    assert not s[R.pb(0) + L.F_PENDING:R.pb(0) + L.F_PENDING + L.N_TILE].any()
+    assert not s[R.pb(0) + L.F_PENDING : R.pb(0) + L.F_PENDING + L.N_TILE].any()
 
 
 def starting_bonus_options(effects=None, **opts):
@@ -773,7 +836,9 @@ def test_starting_bonus_tiles_are_drawn_and_resolved_one_player_at_a_time():
             assert all(s[R.pb(x) + L.F_BONUS_TILE] == 0 for x in later)
             seen += len(later) > 0
             R.apply(s, L.A_OPT)
-        assert sorted(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4)) == sorted(set(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4)))
+        assert sorted(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4)) == sorted(
+            set(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4))
+        )
     assert seen > 0
 
 
@@ -787,7 +852,7 @@ def test_starting_bonus_chance_log_follows_the_draw_then_resolve_order():
     for seed in range(5):
         s = R.new_state(seed, 3, opts)
         events = [e["event"] for e in chance_outcomes(s)]
-        tail = events[events.index("start_player") + 1:]
+        tail = events[events.index("start_player") + 1 :]
         assert tail.count("starting_bonus") == 3
         for j in range(3):  # bonus, then the bag tile(s) it drew (Barbarians are replaced)
             k = tail.index("starting_bonus")
@@ -832,11 +897,27 @@ def test_component_data_errors_name_the_table_row_and_field():
 
     comp = load_components()
     cases = [
-        (("withdrawal_tiles", 0, "effect"), "gold:3+fireworks:1", r"withdrawal_tiles row 1 \(W1\) field 'effect': unknown icon"),
-        (("palace_levels", 4, "side_a"), "palace_up:1", r"palace_levels row 5 field 'side_a': a palace level cannot raise"),
-        (("character_cards", 2, "power_rule"), "doubled", r"Military Commander\): power_rule 'doubled'"),
+        (
+            ("withdrawal_tiles", 0, "effect"),
+            "gold:3+fireworks:1",
+            r"withdrawal_tiles row 1 \(W1\) field 'effect': unknown icon",
+        ),
+        (
+            ("palace_levels", 4, "side_a"),
+            "palace_up:1",
+            r"palace_levels row 5 field 'side_a': a palace level cannot raise",
+        ),
+        (
+            ("character_cards", 2, "power_rule"),
+            "doubled",
+            r"Military Commander\): power_rule 'doubled'",
+        ),
         (("policy_cards", 3, "scoring_id"), "nothing", r"policy_cards row 4: scoring_id 'nothing'"),
-        (("tribute_cards", 0, "count"), -1, r"tribute_cards row 1: field 'count' must be an integer"),
+        (
+            ("tribute_cards", 0, "count"),
+            -1,
+            r"tribute_cards row 1: field 'count' must be an integer",
+        ),
     ]
     for (table, row, field), value, pattern in cases:
         bad = copy.deepcopy(comp)
@@ -861,7 +942,7 @@ def test_a_slash_effect_is_a_decision():
     comp = load_components()
     comp["withdrawal_tiles"][0]["effect"] = "gold:2/trust:2+vp:1"
     s = position(3)
-    s[L.DAT:L.DAT + L.D_SIZE] = component_data(comp)
+    s[L.DAT : L.DAT + L.D_SIZE] = component_data(comp)
     p = int(s[H_CURRENT])
     s[L.G_FIRST] = 0
     s[L.G_ACTIVE] = 3
@@ -924,20 +1005,22 @@ def test_royal_seal_scoring_places_a_disc_without_decree_vp():
     assert s[L.G_DECISION] == L.DK_SEAL
     R.apply(s, L.A_SCORE + 4)
     assert vp(s, 0) == 13 and s[L.POLICY + 2 * 4 + 1] == 1 and s[L.G_DISCS] == 1
-    assert s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0  # income and Treasures ran, then step 5
+    assert (
+        s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0
+    )  # income and Treasures ran, then step 5
 
 
 def test_setup_phase_next_start_player_and_refills():
     s = position(4)
     tiles_in_order(s, 4)  # seat 3 holds tile 4: it passed first
     s[L.G_WD_UP], s[L.G_DECREE_UP], s[L.G_ROUND] = 0, 0, 2
-    old = [int(c) for c in s[L.RECRUIT:L.RECRUIT + L.MAX_RECRUIT] if c >= 0]
+    old = [int(c) for c in s[L.RECRUIT : L.RECRUIT + L.MAX_RECRUIT] if c >= 0]
     R.setup_phase(s)
     assert s[L.G_START] == 3 and s[L.G_ROUND] == 3 and s[L.G_WD_UP] == 63 and s[L.G_DECREE_UP] == 3
     assert all(s[R.pb(p) + L.F_TILE] == 0 for p in range(4))
-    new = [int(c) for c in s[L.RECRUIT:L.RECRUIT + L.MAX_RECRUIT] if c >= 0]
+    new = [int(c) for c in s[L.RECRUIT : L.RECRUIT + L.MAX_RECRUIT] if c >= 0]
     assert len(new) == 5 and all(s[L.LOC + c] in (L.LOC_DISCARD, L.LOC_DISPLAY) for c in old)
-    sizes = [int(s[L.SETS + i * L.N_TILE:L.SETS + (i + 1) * L.N_TILE].sum()) for i in range(4)]
+    sizes = [int(s[L.SETS + i * L.N_TILE : L.SETS + (i + 1) * L.N_TILE].sum()) for i in range(4)]
     assert sizes == [4, 3, 3, 2]
 
 
@@ -945,12 +1028,19 @@ def test_setup_phase_next_start_player_and_refills():
 def test_policy_start_option(option):
     """1.10, D#7: the Policy row starts with every card on side A, or on sides drawn at random."""
     opts = SPEC.encode_options({"policy_start": option})
-    rows = np.array([[R.new_state(seed, 4, opts)[L.POLICY + 2 * c] for c in range(L.N_POLICY)] for seed in range(20)])
+    rows = np.array(
+        [
+            [R.new_state(seed, 4, opts)[L.POLICY + 2 * c] for c in range(L.N_POLICY)]
+            for seed in range(20)
+        ]
+    )
     if option == "A":
         assert (rows == 0).all()
     else:
         assert set(rows.ravel().tolist()) == {0, 1}
-        assert ((rows == 1).any(axis=0)).all() and ((rows == 0).any(axis=0)).all()  # each card shows both sides
+        assert ((rows == 1).any(axis=0)).all() and (
+            (rows == 0).any(axis=0)
+        ).all()  # each card shows both sides
         assert len({tuple(r) for r in rows}) > 10
 
 
@@ -973,7 +1063,9 @@ def test_starting_bonus_mode_option(option):
             assert len({tuple(int(s[R.pb(p) + f]) for f in fields) for p in range(4)}) == 1
 
 
-@pytest.mark.parametrize("option,instant", [("step2_or_instant_after", False), ("always_instant", True)])
+@pytest.mark.parametrize(
+    "option,instant", [("step2_or_instant_after", False), ("always_instant", True)]
+)
 def test_immediate_tile_timing_option(option, instant):
     s = position(3, options={"immediate_tiles_timing": option})
     set_player(s, 0, gold=0)
@@ -997,7 +1089,9 @@ def test_stolen_treasure_reuse_option(option, offered):
     assert (s[L.G_DECISION] == L.DK_TREASURE) == offered
 
 
-@pytest.mark.parametrize("option,second_card", [("historical_all_players", True), ("current_active_displays", False)])
+@pytest.mark.parametrize(
+    "option,second_card", [("historical_all_players", True), ("current_active_displays", False)]
+)
 def test_cmax_scope_option(option, second_card):
     s = position(3, options={"cmax_scope": option})
     p = int(s[L.G_START])
@@ -1047,14 +1141,22 @@ def test_reveal_mode_optional_subset_lets_each_player_choose_the_cards_to_reveal
     seat 0 shows the Prince (+3) and keeps the Concubine hidden, seat 1 shows nothing (+0);
     seat 2, with no Lineage card, is not asked."""
     s, prince, concubine, rival = seal_lineage_position()
-    assert [vp(s, p) for p in range(3)] == [16, 13, 10] and s[L.KNOWN + concubine] == 1 and s[L.KNOWN + rival] == 1
+    assert (
+        [vp(s, p) for p in range(3)] == [16, 13, 10]
+        and s[L.KNOWN + concubine] == 1
+        and s[L.KNOWN + rival] == 1
+    )
     assert s[L.G_DECISION] == L.DK_RESUPPLY
     s, prince, concubine, rival = seal_lineage_position({"reveal_mode": "optional_subset"})
     assert s[L.G_DECISION] == L.DK_REVEAL and s[H_CURRENT] == 0 and vp(s, 0) == 10
     names = lambda: [SPEC.action_name(s, a) for a in np.flatnonzero(mask(s))]  # noqa: E731
     from sim.emperors_choice.view import CARD_NAMES
-    assert names() == ["reveal no more", f"reveal {CARD_NAMES[prince]} [#{prince}]",
-                       f"reveal {CARD_NAMES[concubine]} [#{concubine}]"]
+
+    assert names() == [
+        "reveal no more",
+        f"reveal {CARD_NAMES[prince]} [#{prince}]",
+        f"reveal {CARD_NAMES[concubine]} [#{concubine}]",
+    ]
     R.apply(s, L.A_CARD + prince)
     assert names() == ["reveal no more", f"reveal {CARD_NAMES[concubine]} [#{concubine}]"]
     R.apply(s, L.A_END)
@@ -1063,7 +1165,7 @@ def test_reveal_mode_optional_subset_lets_each_player_choose_the_cards_to_reveal
     R.apply(s, L.A_END)
     assert [vp(s, p) for p in range(3)] == [13, 10, 10] and s[L.KNOWN + rival] == 0
     assert s[L.G_DECISION] == L.DK_RESUPPLY and s[H_CURRENT] == 0
-    assert not s[L.REVEALING:L.REVEALING + L.MAXC].any()
+    assert not s[L.REVEALING : L.REVEALING + L.MAXC].any()
 
 
 def test_reveal_mode_optional_subset_meritocracy_counts_at_most_two_revealed_cards():

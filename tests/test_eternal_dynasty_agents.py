@@ -18,14 +18,24 @@ from sim.eternal_dynasty import rules as R
 SPEC = get_game("eternal_dynasty")
 
 
-@pytest.mark.parametrize("n,options", [(2, {}), (3, {}), (4, {}), (5, {}), (3, {"length": "long3"}), (4, {"coins": "off"})])
+@pytest.mark.parametrize(
+    "n,options",
+    [(2, {}), (3, {}), (4, {}), (5, {}), (3, {"length": "long3"}), (4, {"coins": "off"})],
+)
 def test_heuristic_beats_random(n, options):
     games = 300
     seat_agent = np.full((games, n), 1, np.int64)  # agent 1 = random
     seat_agent[np.arange(games), np.arange(games) % n] = 0  # agent 0 = heuristic, rotating seats
     kinds = np.array([HEURISTIC, RANDOM])
-    _, wins, _, _ = play_games(SPEC, np.arange(games) + 700 * n, n, SPEC.encode_options(options), seat_agent,
-                               kinds, np.zeros((2, N_AGENT_PARAMS)))
+    _, wins, _, _ = play_games(
+        SPEC,
+        np.arange(games) + 700 * n,
+        n,
+        SPEC.encode_options(options),
+        seat_agent,
+        kinds,
+        np.zeros((2, N_AGENT_PARAMS)),
+    )
     share = wins[np.arange(games), np.arange(games) % n].sum()
     # the 95% Wilson interval of the heuristic's win rate must exclude parity (1/n)
     low = binomtest(int(round(share)), games).proportion_ci(method="wilson").low
@@ -64,7 +74,9 @@ def test_search_through_a_two_player_bid_reaches_the_searchers_own_nodes():
     from sim.eternal_dynasty.scenario import position, turn
 
     k = SPEC.kernels
-    s = position(2, votes=[["CENSUS"], []], first=0, board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1)})
+    s = position(
+        2, votes=[["CENSUS"], []], first=0, board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1)}
+    )
     turn(s, 0)
     k.apply(s, L.A_NUM + 0)  # seat 0 calls; seat 1 picks and bids 4
     k.apply(s, L.A_AYE)
@@ -87,8 +99,11 @@ def test_search_at_dongs_optional_gain_and_xuns_first_roll_reaches_the_searchers
     from sim.eternal_dynasty import rules as R
     from sim.eternal_dynasty.scenario import position, run_task, turn
 
-    s = position(3, rulers=["Dong the Reformer"], board={(0, "Guangxi"): (1, 0), (1, "Hunan"): (1, 1),
-                                                         (2, "Hubei"): (1, 0)})
+    s = position(
+        3,
+        rulers=["Dong the Reformer"],
+        board={(0, "Guangxi"): (1, 0), (1, "Hunan"): (1, 1), (2, "Hubei"): (1, 0)},
+    )
     turn(s, 0)
     assert s[R.top(s)] == R.TK_DONG
     a, visits, _ = search_root(SPEC, s, mcts_params(60, rollout_depth=5), 1)
@@ -119,7 +134,7 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain, both_pools):
     v = np.full(L.MAXP + 1, -1e18)
     iw = np.zeros((10, L.MAXP + 1), np.int32)
     lw = np.zeros((L.N_PROV + 4, L.MAXP + 1), np.int64)
-    table, tot, base = lw[:L.N_PROV], lw[L.N_PROV], lw[L.N_PROV + 1]
+    table, tot, base = lw[: L.N_PROV], lw[L.N_PROV], lw[L.N_PROV + 1]
     strengths = np.zeros((L.N_PROV, H.RK_ROWS, L.MAXP + 1), np.int32)
     H.leader_strengths(s, iw[8:])
     H.board_table(s, table, iw[5:8], iw[8:], strengths)
@@ -130,11 +145,38 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain, both_pools):
         kept[a] = mask[a]
         est[a] = -1e18
     if both_pools:
-        H.shortlist_placements(c, p, kept, k, True, table, base, lw[L.N_PROV + 2], lw[L.N_PROV + 3], tot, iw[5:8],
-                               strengths, est, m2, rng)
+        H.shortlist_placements(
+            c,
+            p,
+            kept,
+            k,
+            True,
+            table,
+            base,
+            lw[L.N_PROV + 2],
+            lw[L.N_PROV + 3],
+            tot,
+            iw[5:8],
+            strengths,
+            est,
+            m2,
+            rng,
+        )
     else:
-        H.estimate_placements(c, p, kept, False, table, base, lw[L.N_PROV + 2], lw[L.N_PROV + 3], tot, iw[5:8],
-                              strengths, est)
+        H.estimate_placements(
+            c,
+            p,
+            kept,
+            False,
+            table,
+            base,
+            lw[L.N_PROV + 2],
+            lw[L.N_PROV + 3],
+            tot,
+            iw[5:8],
+            strengths,
+            est,
+        )
     for a in range(L.A_PQ, L.A_PROV):
         exact[a] = -1e18
         plain[a] = False
@@ -145,7 +187,10 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain, both_pools):
         bits = H.changed_provinces(c, s, R.n_colours(s), -1)
         same = bits == (1 << ((a - L.A_PQ) // 2)) or bits == 0
         for o in range(R.n_colours(s)):
-            if c[R.pb(o) + L.F_SCORE] != s[R.pb(o) + L.F_SCORE] or c[R.pb(o) + L.F_COINS] != s[R.pb(o) + L.F_COINS]:
+            if (
+                c[R.pb(o) + L.F_SCORE] != s[R.pb(o) + L.F_SCORE]
+                or c[R.pb(o) + L.F_COINS] != s[R.pb(o) + L.F_COINS]
+            ):
                 same = False
         same = same and H.same_rulers(c, s, R.n_colours(s)) and H.scored_now(c)
         # and the province got what the estimate adds: the token and both bonus pools, capped
@@ -153,8 +198,15 @@ def _estimates_and_tries(s, k, rng, est, kept, exact, plain, both_pools):
         d = s.copy()
         b = R.pb(p)
         t = (a - L.A_PQ) % 2
-        R.add_tokens(d, p, q, 1 - t, t, min(s[b + L.F_BM], L.N_NUM - 1) if both_pools or t == L.M else 0,
-                     min(s[b + L.F_BP], L.N_NUM - 1) if both_pools or t == L.P else 0)
+        R.add_tokens(
+            d,
+            p,
+            q,
+            1 - t,
+            t,
+            min(s[b + L.F_BM], L.N_NUM - 1) if both_pools or t == L.M else 0,
+            min(s[b + L.F_BP], L.N_NUM - 1) if both_pools or t == L.P else 0,
+        )
         for tt in range(2):
             same = same and c[R.ti(p, q, tt)] == d[R.ti(p, q, tt)]
         plain[a] = same
@@ -192,15 +244,19 @@ def test_the_shortlist_keeps_the_best_estimates_and_a_plain_placement_is_estimat
     rng = new_rng(3)
     plains, differs, shortlisted = 0, [], 0
     for s in _main_action_states(n, 6, 9100 + n):
-        mask = _estimates_and_tries(s, 0, rng, raw, kept, exact, plain, True)  # k = 0: every estimate, none kept
-        places = np.flatnonzero(mask[L.A_PQ:L.A_PROV]) + L.A_PQ
+        mask = _estimates_and_tries(
+            s, 0, rng, raw, kept, exact, plain, True
+        )  # k = 0: every estimate, none kept
+        places = np.flatnonzero(mask[L.A_PQ : L.A_PROV]) + L.A_PQ
         for a in places:
             if plain[a]:
                 plains += 1
                 if raw[a] != exact[a]:
                     differs.append((a, raw[a], exact[a]))
         _estimates_and_tries(s, k, rng, est, kept, exact, plain, True)
-        assert kept[L.A_PROV:].tolist() == mask[L.A_PROV:].tolist()  # cards and passing are all tried
+        assert (
+            kept[L.A_PROV :].tolist() == mask[L.A_PROV :].tolist()
+        )  # cards and passing are all tried
         if len(places) <= k:
             assert kept[places].all()
             continue
@@ -227,7 +283,7 @@ def test_the_heuristics_estimate_of_a_plain_placement_is_its_try(n):
     plains, differs = 0, []
     for s in _main_action_states(n, 6, 9200 + n):
         mask = _estimates_and_tries(s, 0, rng, est, kept, exact, plain, False)
-        for a in np.flatnonzero(mask[L.A_PQ:L.A_PROV]) + L.A_PQ:
+        for a in np.flatnonzero(mask[L.A_PQ : L.A_PROV]) + L.A_PQ:
             if plain[a]:
                 plains += 1
                 if est[a] != exact[a]:
@@ -240,8 +296,16 @@ def _win_rate_difference(n, games, first_seed, agents, user_agents):
     """Per-seat win rate of agent 0 minus agent 1, seats alternating and rotated: the mean
     over the games and its 95% lower bound."""
     seat_agent = (np.arange(n)[None, :] + np.arange(games)[:, None]) % 2
-    _, wins, _, _ = play_games(SPEC, np.arange(games) + first_seed, n, SPEC.encode_options({}), seat_agent,
-                               np.array(agents), np.zeros((2, N_AGENT_PARAMS)), user_agents=user_agents)
+    _, wins, _, _ = play_games(
+        SPEC,
+        np.arange(games) + first_seed,
+        n,
+        SPEC.encode_options({}),
+        seat_agent,
+        np.array(agents),
+        np.zeros((2, N_AGENT_PARAMS)),
+        user_agents=user_agents,
+    )
     new = (wins * (seat_agent == 0)).sum(1) / (seat_agent == 0).sum(1)
     old = (wins * (seat_agent == 1)).sum(1) / (seat_agent == 1).sum(1)
     d = new - old
@@ -253,7 +317,9 @@ def test_the_shortlisted_heuristic_is_not_weaker_than_trying_every_choice():
     the exhaustive policy (every legal choice tried, ``exhaustive``), 4 players: the
     difference of their per-seat win rates has a 95% interval above -0.1 (docs/games/
     eternal_dynasty.md: in 14,400 games each of every circular order it was +0.003)."""
-    mean, low = _win_rate_difference(4, 300, 52_000, [USER_KERNEL, USER_KERNEL], [H.shortlisted, H.exhaustive])
+    mean, low = _win_rate_difference(
+        4, 300, 52_000, [USER_KERNEL, USER_KERNEL], [H.shortlisted, H.exhaustive]
+    )
     assert low > -0.1, (mean, low)
 
 
@@ -264,7 +330,9 @@ def test_the_heuristic_is_not_weaker_than_the_shortlisted_policy(n, games, bound
     difference of their per-seat win rates has a 95% interval above ``bound`` (a game's
     difference is +-1 in 2 players, about +-1/2 in 4: the bounds catch a policy 0.1 weaker).
     docs/games/eternal_dynasty.md gives the tournament."""
-    mean, low = _win_rate_difference(n, games, 53_000, [HEURISTIC, USER_KERNEL], [None, H.shortlisted])
+    mean, low = _win_rate_difference(
+        n, games, 53_000, [HEURISTIC, USER_KERNEL], [None, H.shortlisted]
+    )
     assert low > bound, (mean, low)
 
 
@@ -291,8 +359,18 @@ def _unmarked_changes(s, out):
         out[2] += (changed & ~c[L.SC_DIRTY]) != 0
 
 
-@pytest.mark.parametrize("n,options", [(2, {}), (3, {}), (4, {}), (5, {}), (4, {"coins": "off"}),
-                                       (5, {"length": "short5"}), (3, {"length": "long3"})])
+@pytest.mark.parametrize(
+    "n,options",
+    [
+        (2, {}),
+        (3, {}),
+        (4, {}),
+        (5, {}),
+        (4, {"coins": "off"}),
+        (5, {"length": "short5"}),
+        (3, {"length": "long3"}),
+    ],
+)
 def test_every_province_a_try_changes_is_marked(n, options):
     """The heuristic re-scores only the provinces the rules marked in ``SC_DIRTY`` during a
     try: every choice of random games, completed as a try is, marks each province whose
@@ -302,7 +380,9 @@ def test_every_province_a_try_changes_is_marked(n, options):
     out = np.zeros(3, np.int64)
     mask = np.zeros(SPEC.num_actions, np.bool_)
     for g in range(4):
-        s = SPEC.kernels.new_state(np.int64(9300 + 10 * n + g), np.int64(n), SPEC.encode_options(options))
+        s = SPEC.kernels.new_state(
+            np.int64(9300 + 10 * n + g), np.int64(n), SPEC.encode_options(options)
+        )
         while not SPEC.kernels.is_terminal(s):
             _unmarked_changes(s, out)
             SPEC.kernels.legal_mask(s, mask)
@@ -324,7 +404,13 @@ def _bounds_below_estimates(s, out):
     lw = np.zeros((L.N_PROV + 4, L.MAXP + 1), np.int64)
     iw = np.zeros((10, L.MAXP + 1), np.int32)
     ranks = np.zeros((L.N_PROV, H.RK_ROWS, L.MAXP + 1), np.int32)
-    table, sums, base, now, after = lw[:L.N_PROV], lw[L.N_PROV], lw[L.N_PROV + 1], lw[L.N_PROV + 2], lw[L.N_PROV + 3]
+    table, sums, base, now, after = (
+        lw[: L.N_PROV],
+        lw[L.N_PROV],
+        lw[L.N_PROV + 1],
+        lw[L.N_PROV + 2],
+        lw[L.N_PROV + 3],
+    )
     H.leader_strengths(s, iw[8:])
     H.board_table(s, table, iw[5:8], iw[8:], ranks)
     H.board_total(s, table, base)
@@ -354,7 +440,9 @@ def test_a_placements_bound_is_never_below_its_estimate(n, scoring):
     out = np.zeros(2, np.int64)
     for s in _main_action_states(n, 4, 9400 + n):
         if scoring is not None:
-            for k, v in zip((L.K_FIRST, L.K_SECOND, L.K_TIE2, L.K_FORTRESS, L.K_PALACE, L.K_COIN), scoring):
+            for k, v in zip(
+                (L.K_FIRST, L.K_SECOND, L.K_TIE2, L.K_FORTRESS, L.K_PALACE, L.K_COIN), scoring
+            ):
                 s[L.DATA + L.D_CONST + k] = v
         if H.scored_now(s):
             _bounds_below_estimates(s, out)
@@ -388,7 +476,9 @@ def test_the_cached_board_table_is_the_board_table(n, options):
     rng = new_rng(n)
     out = np.zeros(2, np.int64)
     for g in range(3):
-        s = SPEC.kernels.new_state(np.int64(9500 + 10 * n + g), np.int64(n), SPEC.encode_options(options))
+        s = SPEC.kernels.new_state(
+            np.int64(9500 + 10 * n + g), np.int64(n), SPEC.encode_options(options)
+        )
         while not SPEC.kernels.is_terminal(s):
             _cached_and_fresh_tables(s, out)
             SPEC.kernels.apply(s, SPEC.kernels.heuristic(s, rng))
@@ -399,7 +489,10 @@ def test_the_cached_board_table_is_the_board_table(n, options):
                 _cached_and_fresh_tables(s, out)
                 s[R.ti(0, q, L.M)] -= 1
                 s[L.MARK + (q + 5) % L.N_PROV] ^= L.MK_SACRED
-                s[R.pb(1) + L.F_HOME], home = (s[R.pb(1) + L.F_HOME] + 1) % L.N_PROV, s[R.pb(1) + L.F_HOME]
+                s[R.pb(1) + L.F_HOME], home = (
+                    (s[R.pb(1) + L.F_HOME] + 1) % L.N_PROV,
+                    s[R.pb(1) + L.F_HOME],
+                )
                 _cached_and_fresh_tables(s, out)
                 s[R.pb(1) + L.F_HOME] = home
     assert out[1] > 500

@@ -50,7 +50,7 @@ def play_checked(seeds, n, options, snaps, n_snap_games):
                 return g, ply, e
             if s[L.G_GEN] != gen:
                 if gen >= 1 and g < n_snap_games:
-                    snaps[g, gen - 1, :SNAP_SIZE] = s[L.SNAP_BOARD:L.LOG]
+                    snaps[g, gen - 1, :SNAP_SIZE] = s[L.SNAP_BOARD : L.LOG]
                 gen = s[L.G_GEN]
             if is_terminal(s):
                 break
@@ -73,20 +73,26 @@ def play_checked(seeds, n, options, snaps, n_snap_games):
 
 
 RULERS = COMP["rulers"]
-ADJ = {(a - 1, b - 1) for a, b in COMP["adjacency_edges"]} | {(b - 1, a - 1) for a, b in COMP["adjacency_edges"]}
+ADJ = {(a - 1, b - 1) for a, b in COMP["adjacency_edges"]} | {
+    (b - 1, a - 1) for a, b in COMP["adjacency_edges"]
+}
 SC = COMP["rules_constants"]["scoring"]
 
 
 def recount_generation(snap: np.ndarray, n: int) -> tuple[list[int], list[int]]:
     """Spec 7.1 from the board at scoring: (points, Coin awards) per colour (``n`` colours:
     the seats, and with 2 players the Eternal Emperor, which has no Ruler)."""
-    tok = snap[:L.NCOL * L.N_PROV * 2].reshape(L.NCOL, L.N_PROV, 2)
-    lead = snap[L.LEAD - L.TOK:L.LEAD - L.TOK + L.NCOL * L.N_PROV * 2].reshape(L.NCOL, L.N_PROV, 2)
-    struct = snap[L.STRUCT - L.TOK:L.STRUCT - L.TOK + L.N_PROV * 2].reshape(L.N_PROV, 2)
-    mark = snap[L.MARK - L.TOK:L.MARK - L.TOK + L.N_PROV]
-    quar = snap[L.QUAR - L.TOK:L.QUAR - L.TOK + L.N_PROV]
-    rulers = snap[L.SNAP_RULERS - L.SNAP_BOARD:L.SNAP_RULERS - L.SNAP_BOARD + L.NCOL]
-    abil = [RULERS[int(rulers[p])]["ability"] if rulers[p] >= 0 else {"kind": None} for p in range(n)]
+    tok = snap[: L.NCOL * L.N_PROV * 2].reshape(L.NCOL, L.N_PROV, 2)
+    lead = snap[L.LEAD - L.TOK : L.LEAD - L.TOK + L.NCOL * L.N_PROV * 2].reshape(
+        L.NCOL, L.N_PROV, 2
+    )
+    struct = snap[L.STRUCT - L.TOK : L.STRUCT - L.TOK + L.N_PROV * 2].reshape(L.N_PROV, 2)
+    mark = snap[L.MARK - L.TOK : L.MARK - L.TOK + L.N_PROV]
+    quar = snap[L.QUAR - L.TOK : L.QUAR - L.TOK + L.N_PROV]
+    rulers = snap[L.SNAP_RULERS - L.SNAP_BOARD : L.SNAP_RULERS - L.SNAP_BOARD + L.NCOL]
+    abil = [
+        RULERS[int(rulers[p])]["ability"] if rulers[p] >= 0 else {"kind": None} for p in range(n)
+    ]
     home = [RULERS[int(rulers[p])]["home"] - 1 if rulers[p] >= 0 else -1 for p in range(n)]
     pts = [0] * n
     coins = [0] * n
@@ -100,14 +106,22 @@ def recount_generation(snap: np.ndarray, n: int) -> tuple[list[int], list[int]]:
                 v = int(tok[p, q, t])
                 if lead[p, q, t]:
                     a = abil[p]
-                    v += a["strength"] if a["kind"] == "LEADER_STRENGTH" and a["leader"] == leader else 2
+                    v += (
+                        a["strength"]
+                        if a["kind"] == "LEADER_STRENGTH" and a["leader"] == leader
+                        else 2
+                    )
                 st.append(float(v))
             best = max(st)
             if best <= 0:
                 first[t] = None
                 continue
             tied = [p for p in range(n) if st[p] == best]
-            cao = [p for p in tied if abil[p]["kind"] == "WIN_TIES" and (home[p] == q or (home[p], q) in ADJ)]
+            cao = [
+                p
+                for p in tied
+                if abil[p]["kind"] == "WIN_TIES" and (home[p] == q or (home[p], q) in ADJ)
+            ]
             if len(tied) > 1 and cao:
                 st[cao[0]] += 0.5
                 tied = [cao[0]]
@@ -138,7 +152,11 @@ def recount_generation(snap: np.ndarray, n: int) -> tuple[list[int], list[int]]:
                 for t, leader in ((0, "GENERAL"), (1, "MAGISTRATE")):
                     if lead[p, q, t]:
                         a = abil[p]
-                        v += a["strength"] if a["kind"] == "LEADER_STRENGTH" and a["leader"] == leader else 2
+                        v += (
+                            a["strength"]
+                            if a["kind"] == "LEADER_STRENGTH" and a["leader"] == leader
+                            else 2
+                        )
                 tot.append(v)
             if max(tot) > 0 and tot.count(max(tot)) == 1:
                 coins[tot.index(max(tot))] += 1
@@ -149,11 +167,20 @@ def recount_generation(snap: np.ndarray, n: int) -> tuple[list[int], list[int]]:
 
 
 CONFIGS = [
-    (3, {}), (4, {}), (5, {}),
-    (3, {"length": "long3"}), (5, {"length": "short5"}),
-    (4, {"events": "minor_only"}), (4, {"events": "none"}), (3, {"coins": "off"}),
-    (5, {"adjacency": "qing"}), (4, {"enforce_token_limits": "false"}), (4, {"ruler_draft": "true"}),
-    (2, {}), (2, {"coins": "off", "events": "minor_only"}), (3, {"coin_draw": "at_reveal"}),
+    (3, {}),
+    (4, {}),
+    (5, {}),
+    (3, {"length": "long3"}),
+    (5, {"length": "short5"}),
+    (4, {"events": "minor_only"}),
+    (4, {"events": "none"}),
+    (3, {"coins": "off"}),
+    (5, {"adjacency": "qing"}),
+    (4, {"enforce_token_limits": "false"}),
+    (4, {"ruler_draft": "true"}),
+    (2, {}),
+    (2, {"coins": "off", "events": "minor_only"}),
+    (3, {"coin_draw": "at_reveal"}),
 ]
 GAMES = 10_000
 RECOUNT = 300
@@ -198,15 +225,16 @@ def test_adjacency_bits_follow_the_matrix():
         for seed in range(10):
             s = new_state(np.int64(seed), np.int64(n), SPEC.encode_options(opts))
             assert check(s) == 0
-            for q in np.flatnonzero(s[L.QUAR:L.QUAR + L.N_PROV]):
+            for q in np.flatnonzero(s[L.QUAR : L.QUAR + L.N_PROV]):
                 assert s[L.ADJB + q] == 0
                 quarantined += 1
     assert quarantined >= 10
     s = position(3, seed=3)  # a position's Rulers need not pass the other invariants
-    adj = s[L.ADJ:L.ADJ + L.N_PROV ** 2].reshape(L.N_PROV, L.N_PROV)
-    assert s[L.QUAR:L.QUAR + L.N_PROV].sum() == 0 and adj.sum() > 0
-    assert [int(s[L.ADJB + q]) for q in range(L.N_PROV)] == [int((adj[q] << np.arange(L.N_PROV)).sum())
-                                                             for q in range(L.N_PROV)]
+    adj = s[L.ADJ : L.ADJ + L.N_PROV**2].reshape(L.N_PROV, L.N_PROV)
+    assert s[L.QUAR : L.QUAR + L.N_PROV].sum() == 0 and adj.sum() > 0
+    assert [int(s[L.ADJB + q]) for q in range(L.N_PROV)] == [
+        int((adj[q] << np.arange(L.N_PROV)).sum()) for q in range(L.N_PROV)
+    ]
     s = new_state(np.int64(1), np.int64(4), SPEC.encode_options({}))
     s[L.ADJB + 4] ^= 1 << 9
     assert check(s) == E_ADJB

@@ -14,7 +14,15 @@ from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.options import DataError, component_data, load_components
 from sim.eternal_dynasty.scenario import (
-    CARD_KIND, RULER_ID, give_card, position, q0, run_task, score, tokens, turn,
+    CARD_KIND,
+    RULER_ID,
+    give_card,
+    position,
+    q0,
+    run_task,
+    score,
+    tokens,
+    turn,
 )
 
 K = SPEC.kernels
@@ -42,8 +50,11 @@ def prov(province):
 
 
 def test_T1_ten_points_and_a_coin_for_both_firsts_fortress_and_palace():
-    s = position(3, board={(0, "Hunan"): (5, 4), (1, "Hunan"): (2, 3), (2, "Hunan"): (1, 0)},
-                 structures={"Hunan": ("FORTRESS", "PALACE")})
+    s = position(
+        3,
+        board={(0, "Hunan"): (5, 4), (1, "Hunan"): (2, 3), (2, "Hunan"): (1, 0)},
+        structures={"Hunan": ("FORTRESS", "PALACE")},
+    )
     pts, coins = score(s, "Hunan")
     assert pts == [10, 2, 0] and coins == [1, 0, 0]
 
@@ -51,12 +62,24 @@ def test_T1_ten_points_and_a_coin_for_both_firsts_fortress_and_palace():
 def test_T2_T5_two_way_tie_for_first_gives_one_each_and_no_second_nor_fortress():
     s = position(3, board={(0, "Hunan"): (3, 0), (1, "Hunan"): (3, 0), (2, "Hunan"): (2, 0)})
     assert score(s, "Hunan") == ([1, 1, 0], [0, 0, 0])
-    s = position(3, board={(0, "Hunan"): (3, 0), (1, "Hunan"): (3, 0), (2, "Hunan"): (2, 0)}, structures={"Hunan": "FORTRESS"})
+    s = position(
+        3,
+        board={(0, "Hunan"): (3, 0), (1, "Hunan"): (3, 0), (2, "Hunan"): (2, 0)},
+        structures={"Hunan": "FORTRESS"},
+    )
     assert score(s, "Hunan") == ([1, 1, 0], [0, 0, 0])
 
 
 def test_T3_three_way_tie_scores_nothing():
-    s = position(4, board={(0, "Hunan"): (3, 0), (1, "Hunan"): (3, 0), (2, "Hunan"): (3, 0), (3, "Hunan"): (1, 0)})
+    s = position(
+        4,
+        board={
+            (0, "Hunan"): (3, 0),
+            (1, "Hunan"): (3, 0),
+            (2, "Hunan"): (3, 0),
+            (3, "Hunan"): (1, 0),
+        },
+    )
     assert score(s, "Hunan")[0] == [0, 0, 0, 0]
 
 
@@ -73,10 +96,16 @@ def test_T6_T7_coin_needs_sole_first_in_both_types():
 
 
 def test_leaders_add_strength_and_yue_makes_generals_three():
-    s = position(3, rulers=["Yue the Loyal"], board={(0, "Hunan"): (1, 0), (1, "Hunan"): (3, 0)},
-                 leaders={(0, "Hunan"): "GENERAL"})
+    s = position(
+        3,
+        rulers=["Yue the Loyal"],
+        board={(0, "Hunan"): (1, 0), (1, "Hunan"): (3, 0)},
+        leaders={(0, "Hunan"): "GENERAL"},
+    )
     assert score(s, "Hunan")[0] == [2, 1, 0]  # 1 + 3 = 4 beats 3
-    s = position(3, board={(0, "Hunan"): (1, 0), (1, "Hunan"): (3, 0)}, leaders={(0, "Hunan"): "GENERAL"})
+    s = position(
+        3, board={(0, "Hunan"): (1, 0), (1, "Hunan"): (3, 0)}, leaders={(0, "Hunan"): "GENERAL"}
+    )
     assert score(s, "Hunan")[0] == [1, 1, 0]  # 1 + 2 = 3 ties 3
 
 
@@ -109,12 +138,16 @@ def test_D47_coin_values_are_drawn_at_the_award_or_with_the_option_at_the_reveal
     """D47: "coins at scoring province by province, the control coin before a Sacred Mountain
     coin"; ``coin_draw = at_reveal`` draws them at the final reveal instead, seat by seat (7.3
     allows it), which gives the same outcomes to other seats."""
-    s = position(3, options={"coin_draw": coin_draw}, marks={"Henan": L.MK_SACRED},
-                 board={(1, "Yunnan"): (2, 2), (0, "Hunan"): (3, 1), (2, "Henan"): (1, 1)})
+    s = position(
+        3,
+        options={"coin_draw": coin_draw},
+        marks={"Henan": L.MK_SACRED},
+        board={(1, "Yunnan"): (2, 2), (0, "Hunan"): (3, 1), (2, "Henan"): (1, 1)},
+    )
     ptr = int(s[L.G_LOG_PTR])
     rolls = [79, 0, 20, 60]
     s[L.G_LOG_LEN] = ptr + len(rolls)
-    s[L.LOG + ptr:L.LOG + ptr + len(rolls)] = rolls
+    s[L.LOG + ptr : L.LOG + ptr + len(rolls)] = rolls
     v = _bag_draws(rolls)
     R.score_generation(s)
     assert [int(s[R.pb(p) + L.F_COINS]) for p in range(3)] == [1, 1, 2]
@@ -123,7 +156,10 @@ def test_D47_coin_values_are_drawn_at_the_award_or_with_the_option_at_the_reveal
         assert s[L.G_LOG_PTR] == ptr + 4
         expect = [v[1], v[0], v[2] + v[3]]
         a = s.copy()
-        a[R.pb(0) + L.F_COIN_VALUE], a[R.pb(1) + L.F_COIN_VALUE] = a[R.pb(1) + L.F_COIN_VALUE], a[R.pb(0) + L.F_COIN_VALUE]
+        a[R.pb(0) + L.F_COIN_VALUE], a[R.pb(1) + L.F_COIN_VALUE] = (
+            a[R.pb(1) + L.F_COIN_VALUE],
+            a[R.pb(0) + L.F_COIN_VALUE],
+        )
         assert all(K.info_key(a, p) == K.info_key(s, p) for p in range(3))  # nobody sees a value
         values = set()
         for seed in range(30):
@@ -138,22 +174,39 @@ def test_D47_coin_values_are_drawn_at_the_award_or_with_the_option_at_the_reveal
         assert s[L.G_LOG_PTR] == ptr and all(s[R.pb(p) + L.F_COIN_VALUE] == 0 for p in range(3))
         expect = [v[0], v[1], v[2] + v[3]]  # seat 0, seat 1, seat 2
     R.end_game(s)
-    assert [int(s[R.pb(p) + L.F_COIN_VALUE]) for p in range(3)] == expect and s[L.G_LOG_PTR] == ptr + 4
+    assert [int(s[R.pb(p) + L.F_COIN_VALUE]) for p in range(3)] == expect and s[
+        L.G_LOG_PTR
+    ] == ptr + 4
     assert expect[0] != expect[1]
 
 
 def test_T27_cao_wins_ties_for_first_near_home():
-    s = position(3, rulers=["Cao the Ambitious"], board={(0, "Hubei"): (3, 0), (1, "Hubei"): (3, 0), (2, "Hubei"): (2, 0)})
+    s = position(
+        3,
+        rulers=["Cao the Ambitious"],
+        board={(0, "Hubei"): (3, 0), (1, "Hubei"): (3, 0), (2, "Hubei"): (2, 0)},
+    )
     assert score(s, "Hubei")[0] == [2, 1, 0]
-    s = position(3, rulers=["Cao the Ambitious"], board={(0, "Henan"): (3, 0), (1, "Henan"): (3, 0)})
+    s = position(
+        3, rulers=["Cao the Ambitious"], board={(0, "Henan"): (3, 0), (1, "Henan"): (3, 0)}
+    )
     assert score(s, "Henan")[0] == [2, 1, 0]  # Henan borders Hubei
-    s = position(3, rulers=["Cao the Ambitious"], board={(0, "Yunnan"): (3, 0), (1, "Yunnan"): (3, 0)})
+    s = position(
+        3, rulers=["Cao the Ambitious"], board={(0, "Yunnan"): (3, 0), (1, "Yunnan"): (3, 0)}
+    )
     assert score(s, "Yunnan")[0] == [1, 1, 0]  # too far from Hubei
 
 
 def test_liang_scores_one_point_per_three_represented_provinces():
-    board = {(0, q): (1, 0) for q in ("Hunan", "Hubei", "Henan", "Anhui", "Jiangxi", "Fujian", "Yunnan")}
-    board.update({(1, q): (2, 0) for q in ("Hunan", "Hubei", "Henan", "Anhui", "Jiangxi", "Fujian", "Yunnan")})
+    board = {
+        (0, q): (1, 0) for q in ("Hunan", "Hubei", "Henan", "Anhui", "Jiangxi", "Fujian", "Yunnan")
+    }
+    board.update(
+        {
+            (1, q): (2, 0)
+            for q in ("Hunan", "Hubei", "Henan", "Anhui", "Jiangxi", "Fujian", "Yunnan")
+        }
+    )
     s = position(3, rulers=["Liang the Tax Collector"], board=board)
     R.score_generation(s)
     assert s[R.pb(0) + L.F_SCORE] == 7 // 3 + 7  # second place in each of 7 provinces
@@ -167,7 +220,9 @@ def test_T8_event_coin_majority_two_way_tie_gets_second_reward():
 
 
 def test_T17_final_tie_breaks_by_coins_then_tokens_then_order():
-    s = position(3, board={(0, "Hunan"): (1, 0), (1, "Hubei"): (1, 0), (2, "Henan"): (1, 0)}, first=1)
+    s = position(
+        3, board={(0, "Hunan"): (1, 0), (1, "Hubei"): (1, 0), (2, "Henan"): (1, 0)}, first=1
+    )
     for p in range(3):
         s[R.pb(p) + L.F_SCORE] = 10
     s[L.G_FINAL_FIRST] = 1
@@ -187,8 +242,16 @@ def test_T17_final_tie_breaks_by_coins_then_tokens_then_order():
 
 
 def test_T9_extra_votes_make_a_three_three_tie_that_fails():
-    s = position(4, votes=[["CENSUS", "CENSUS"], ["CONSCRIPTION", "CONSCRIPTION"], ["DEMOBILIZATION"], ["AMNESTY"]],
-                 board={(p, "Hunan"): (1, 1) for p in range(4)})
+    s = position(
+        4,
+        votes=[
+            ["CENSUS", "CENSUS"],
+            ["CONSCRIPTION", "CONSCRIPTION"],
+            ["DEMOBILIZATION"],
+            ["AMNESTY"],
+        ],
+        board={(p, "Hunan"): (1, 1) for p in range(4)},
+    )
     turn(s, 0)
     assert top_kind(s) == R.TK_VOTECALL
     K.apply(s, L.A_NUM + 0)  # seat 0 calls Census
@@ -219,8 +282,12 @@ def _vote(s, caller, n, ayes):
 
 
 def test_T10_consolidation_of_power_ban_lasts_until_a_failed_repeat():
-    s = position(3, votes=[["CONSOLIDATION_OF_POWER"], ["CONSOLIDATION_OF_POWER"], []],
-                 hands=[["GENERAL"], ["GENERAL"], []], board={(p, "Hunan"): (1, 1) for p in range(3)})
+    s = position(
+        3,
+        votes=[["CONSOLIDATION_OF_POWER"], ["CONSOLIDATION_OF_POWER"], []],
+        hands=[["GENERAL"], ["GENERAL"], []],
+        board={(p, "Hunan"): (1, 1) for p in range(3)},
+    )
     turn(s, 0)
     K.apply(s, L.A_NUM + 0)
     _vote(s, 0, 3, {0, 1, 2})
@@ -236,7 +303,12 @@ def test_T10_consolidation_of_power_ban_lasts_until_a_failed_repeat():
 
 
 def test_chen_counts_two_votes():
-    s = position(3, rulers=["Chen the Orator"], votes=[[], ["CENSUS"], []], board={(p, "Hunan"): (1, 1) for p in range(3)})
+    s = position(
+        3,
+        rulers=["Chen the Orator"],
+        votes=[[], ["CENSUS"], []],
+        board={(p, "Hunan"): (1, 1) for p in range(3)},
+    )
     turn(s, 1)
     K.apply(s, L.A_NUM + 0)
     _vote(s, 1, 3, {1, 2})  # Chen (seat 0) votes Nay: 2 against 2 fails
@@ -256,8 +328,12 @@ def test_T11_ing_hwa_initial_placement_in_guangdong_is_five_tokens():
 
 
 def test_T12_ing_hwa_census_share_and_placement_are_two_gain_events():
-    s = position(3, rulers=["Grand Educator Ing-Hwa"], votes=[["CENSUS"], [], []],
-                 board={(0, "Guangdong"): (1, 1), (1, "Hunan"): (1, 1), (2, "Hunan"): (1, 1)})
+    s = position(
+        3,
+        rulers=["Grand Educator Ing-Hwa"],
+        votes=[["CENSUS"], [], []],
+        board={(0, "Guangdong"): (1, 1), (1, "Hunan"): (1, 1), (2, "Hunan"): (1, 1)},
+    )
     turn(s, 0)
     K.apply(s, L.A_NUM + 0)
     _vote(s, 0, 3, {0, 1, 2})
@@ -274,7 +350,9 @@ def test_T12_ing_hwa_census_share_and_placement_are_two_gain_events():
 
 
 def test_T13_wu_gui_taxes_an_initial_placement_to_three():
-    s = position(3, rulers=["Wu-Gui the Paranoid", "Lady Zhen the Chancellor"], board={(0, "Hubei"): (1, 0)})
+    s = position(
+        3, rulers=["Wu-Gui the Paranoid", "Lady Zhen the Chancellor"], board={(0, "Hubei"): (1, 0)}
+    )
     run_task(s, R.TK_INIT_PLACE, 1)
     assert top_kind(s) == R.TK_INIT_PLACE and legal(s) == {L.A_TYPE, L.A_TYPE + 1}
     K.apply(s, L.A_TYPE + 1)  # drop a Political
@@ -282,8 +360,12 @@ def test_T13_wu_gui_taxes_an_initial_placement_to_three():
 
 
 def test_T14_li_betrayal_checks_before_resolving():
-    s = position(3, rulers=["Li of the Sun"], hands=[["BETRAYAL"]],
-                 board={(0, "Hunan"): (2, 0), (2, "Hunan"): (3, 0)})
+    s = position(
+        3,
+        rulers=["Li of the Sun"],
+        hands=[["BETRAYAL"]],
+        board={(0, "Hunan"): (2, 0), (2, "Hunan"): (3, 0)},
+    )
     turn(s, 0)
     K.apply(s, L.A_CARD + 0)
     assert legal(s) == {L.A_PLAYER + 2}
@@ -344,7 +426,9 @@ def test_T16_three_player_quarantine_from_rolls_4_4_9():
     assert [q + 1 for q in range(L.N_PROV) if s[L.QUAR + q]] == [4, 9]
     out = [r + 1 for r in range(L.N_RULERS) if s[L.RUL_LOC + r] == L.LOC_OUT]
     names = {r["id"]: r["name"] for r in load_components()["rulers"]}
-    assert sorted(names[r] for r in out) == sorted(["Feng the Beloved", "Tang the Usurper", "Mei of the Moon", "Lin the Diplomat"])
+    assert sorted(names[r] for r in out) == sorted(
+        ["Feng the Beloved", "Tang the Usurper", "Mei of the Moon", "Lin the Diplomat"]
+    )
     assert sum(1 for r in range(L.N_RULERS) if s[L.RUL_LOC + r] != L.LOC_OUT) == 32
 
 
@@ -369,7 +453,7 @@ def _xun_position(rolls):
     s = position(3, rulers=["Xun, Twice-Blessed"])
     ptr = int(s[L.G_LOG_PTR])
     s[L.G_LOG_LEN] = ptr + len(rolls)
-    s[L.LOG + ptr:L.LOG + ptr + len(rolls)] = rolls
+    s[L.LOG + ptr : L.LOG + ptr + len(rolls)] = rolls
     return s, ptr
 
 
@@ -450,8 +534,12 @@ def test_dong_start_of_turn_gain_is_optional():
 
 
 def test_T21_fu_the_rat_free_intrigue_then_places():
-    s = position(3, rulers=["Fu the Rat"], hands=[["SABOTAGE", "SABOTAGE"]],
-                 board={(0, "Guangxi"): (1, 0), (1, "Guangxi"): (4, 0)})
+    s = position(
+        3,
+        rulers=["Fu the Rat"],
+        hands=[["SABOTAGE", "SABOTAGE"]],
+        board={(0, "Guangxi"): (1, 0), (1, "Guangxi"): (4, 0)},
+    )
     turn(s, 0)
     assert top_kind(s) == R.TK_FREE and (L.A_CARD + 0) in legal(s)
     K.apply(s, L.A_CARD + 0)
@@ -477,8 +565,12 @@ def test_T22_feng_plays_the_set_aside_magistrate_and_it_returns():
 
 
 def test_T24_sabotage_cannot_target_zhao_military():
-    s = position(3, rulers=["Wen the Scholar", "Zhao the Iron Wall"], hands=[["SABOTAGE"]],
-                 board={(0, "Hunan"): (1, 0), (1, "Hunan"): (3, 0)})
+    s = position(
+        3,
+        rulers=["Wen the Scholar", "Zhao the Iron Wall"],
+        hands=[["SABOTAGE"]],
+        board={(0, "Hunan"): (1, 0), (1, "Hunan"): (3, 0)},
+    )
     turn(s, 0)
     assert (L.A_CARD + 0) not in legal(s)
 
@@ -496,8 +588,12 @@ def test_T28_tang_removes_others_tokens_at_home():
 
 
 def test_T29_plague_blocks_gains_but_not_removal():
-    s = position(3, hands=[["LEVY", "DECREE", "SABOTAGE", "FORTRESS"]], marks={"Hunan": L.MK_PLAGUE},
-                 board={(0, "Hunan"): (2, 2), (1, "Hunan"): (2, 0)})
+    s = position(
+        3,
+        hands=[["LEVY", "DECREE", "SABOTAGE", "FORTRESS"]],
+        marks={"Hunan": L.MK_PLAGUE},
+        board={(0, "Hunan"): (2, 2), (1, "Hunan"): (2, 0)},
+    )
     turn(s, 0)
     lg = legal(s)
     assert pq("Hunan", 0) not in lg and pq("Hunan", 1) not in lg
@@ -516,7 +612,11 @@ def test_alliance_ally_gains_first_and_may_spend_bonus():
 
 
 def test_uprising_each_other_player_removes_one_of_their_own():
-    s = position(3, hands=[["UPRISING"]], board={(0, "Hunan"): (1, 0), (1, "Hunan"): (2, 1), (2, "Hunan"): (0, 1)})
+    s = position(
+        3,
+        hands=[["UPRISING"]],
+        board={(0, "Hunan"): (1, 0), (1, "Hunan"): (2, 1), (2, "Hunan"): (0, 1)},
+    )
     turn(s, 0)
     K.apply(s, L.A_CARD + 0)
     K.apply(s, prov("Hunan"))
@@ -530,9 +630,17 @@ def test_uprising_each_other_player_removes_one_of_their_own():
 # ---------------------------------------------------------------- game structure
 
 
-@pytest.mark.parametrize("n,options,turns", [
-    (3, {}, 27), (4, {}, 28), (5, {}, 30), (3, {"length": "long3"}, 28), (5, {"length": "short5"}, 24), (2, {}, 30),
-])
+@pytest.mark.parametrize(
+    "n,options,turns",
+    [
+        (3, {}, 27),
+        (4, {}, 28),
+        (5, {}, 30),
+        (3, {"length": "long3"}, 28),
+        (5, {"length": "short5"}, 24),
+        (2, {}, 30),
+    ],
+)
 def test_T25_turns_per_player(n, options, turns):
     g = Game("eternal_dynasty", n, seed=5, options=options)
     g.play_random(np.random.default_rng(2))
@@ -546,7 +654,9 @@ def test_T23_five_players_fifth_generation_deals_fifteen_fresh_rulers():
         K.apply(s, int(rng.choice(sorted(legal(s)))))
     chosen = {int(s[R.pb(p) + L.F_RULER_HIST + g]) for p in range(5) for g in range(4)}
     dealt = [int(s[R.pb(p) + L.F_DEALT + k]) for p in range(5) for k in range(3)]
-    assert len(chosen) == 20 and len(set(dealt)) == 15 and -1 not in dealt and not chosen & set(dealt)
+    assert (
+        len(chosen) == 20 and len(set(dealt)) == 15 and -1 not in dealt and not chosen & set(dealt)
+    )
 
 
 def test_T26_a_minor_event_brings_a_second_a_major_resolves_alone():
@@ -563,8 +673,10 @@ def test_T26_a_minor_event_brings_a_second_a_major_resolves_alone():
 
 def test_no_events_variant_never_draws_and_minor_only_never_draws_a_major():
     comp = load_components()["event_cards"]
-    for opt, check in (({"events": "none"}, lambda d: d == []),
-                       ({"events": "minor_only"}, lambda d: all(comp[e]["class"] == "MINOR" for e in d))):
+    for opt, check in (
+        ({"events": "none"}, lambda d: d == []),
+        ({"events": "minor_only"}, lambda d: all(comp[e]["class"] == "MINOR" for e in d)),
+    ):
         g = Game("eternal_dynasty", 4, seed=1, options=opt)
         g.play_random(np.random.default_rng(1))
         s = g.state
@@ -581,22 +693,35 @@ def test_events_option_decides_what_the_event_phase_draws(events):
     the Court and Renown in Arms (Minor), at the start of Generation 2.  ``full``: the Major
     resolves alone and removes every Structure; ``minor_only``: it is not in the deck, the two
     Minor events award Coins; ``none``: no Event phase."""
-    s = position(4, options={"events": events}, structures={"Hunan": "FORTRESS"},
-                 board={(0, "Hunan"): (3, 1), (1, "Hubei"): (1, 4), (2, "Henan"): (2, 2)})
+    s = position(
+        4,
+        options={"events": events},
+        structures={"Hunan": "FORTRESS"},
+        board={(0, "Hunan"): (3, 1), (1, "Hubei"): (1, 4), (2, "Henan"): (2, 2)},
+    )
     want = [EVENT_KEY[k] for k in ("SUCCESSION_CRISIS", "FAVOR_OF_THE_COURT", "RENOWN_IN_ARMS")]
     lo, hi = int(s[L.G_EVT_PTR]), int(s[L.G_EVT_END])
-    deck = [int(e) for e in s[L.EVT_DECK + lo:L.EVT_DECK + hi]]
+    deck = [int(e) for e in s[L.EVT_DECK + lo : L.EVT_DECK + hi]]
     deck = [e for e in want if e in deck] + [e for e in deck if e not in want]
-    s[L.EVT_DECK + lo:L.EVT_DECK + hi] = deck
+    s[L.EVT_DECK + lo : L.EVT_DECK + hi] = deck
     s[L.G_PHASE] = L.PH_GEN_START  # Generation 1 is over: the next one begins
     R.advance(s)
     assert s[L.G_GEN] == 2 and top_kind(s) == R.TK_RULER
     coins = [int(s[R.pb(p) + L.F_COINS]) for p in range(4)]
     fortress = int(s[L.STRUCT + q0("Hunan") * 2 + L.FORTRESS])
     got = (int(s[L.G_EVENTS_DRAWN]), fortress, coins)
-    assert got == {"full": (1, 0, [0, 0, 0, 0]),
-                   "minor_only": (2, 1, [2, 2, 2, 0]),  # most P: seat 1, then seat 2; most M: seat 0, then seat 2
-                   "none": (0, 1, [0, 0, 0, 0])}[events]
+    assert (
+        got
+        == {
+            "full": (1, 0, [0, 0, 0, 0]),
+            "minor_only": (
+                2,
+                1,
+                [2, 2, 2, 0],
+            ),  # most P: seat 1, then seat 2; most M: seat 0, then seat 2
+            "none": (0, 1, [0, 0, 0, 0]),
+        }[events]
+    )
 
 
 @pytest.mark.parametrize("draft", ["false", "true"])
@@ -621,7 +746,9 @@ def test_ruler_draft_option_changes_the_rulers_to_choose_from(draft):
 def test_adjacency_option_moves_the_huai_border(adjacency):
     """D3: ``qing`` takes the Shandong-Anhui border out and puts Jiangsu-Henan in, so LEGAL
     changes for a player next to either."""
-    s = position(3, options={"adjacency": adjacency}, board={(0, "Jiangsu"): (1, 0), (1, "Shandong"): (1, 0)})
+    s = position(
+        3, options={"adjacency": adjacency}, board={(0, "Jiangsu"): (1, 0), (1, "Shandong"): (1, 0)}
+    )
     henan = bool(R.legal_set(s, np.int64(0), True, False) >> q0("Henan") & 1)
     anhui = bool(R.legal_set(s, np.int64(1), True, False) >> q0("Anhui") & 1)
     assert (henan, anhui) == {"modern": (False, True), "qing": (True, False)}[adjacency]
@@ -629,6 +756,7 @@ def test_adjacency_option_moves_the_huai_border(adjacency):
 
 def test_wrong_player_counts_and_lengths_are_refused_clearly():
     from sim.core import OptionError
+
     with pytest.raises(OptionError, match="1 players is not allowed"):
         Game("eternal_dynasty", 1)
     with pytest.raises(OptionError, match="long3.*3 players"):
@@ -645,7 +773,9 @@ def test_data_file_errors_name_the_entry():
     comp = load_components()
     bad = copy.deepcopy(comp)
     bad["rulers"][6]["home"] = 40
-    with pytest.raises(DataError, match=r"rulers\[6\] \(Grand Educator Ing-Hwa\).home: province id 40"):
+    with pytest.raises(
+        DataError, match=r"rulers\[6\] \(Grand Educator Ing-Hwa\).home: province id 40"
+    ):
         component_data(bad)
     bad = copy.deepcopy(comp)
     bad["dynasty_cards"][4]["count"] = 10
@@ -653,7 +783,9 @@ def test_data_file_errors_name_the_entry():
         component_data(bad)
     bad = copy.deepcopy(comp)
     bad["vote_cards"][3]["effect"]["kind"] = "EXPLODE"
-    with pytest.raises(DataError, match=r"vote_cards\[3\] \(CONSCRIPTION\).effect.kind: 'EXPLODE' is not one of"):
+    with pytest.raises(
+        DataError, match=r"vote_cards\[3\] \(CONSCRIPTION\).effect.kind: 'EXPLODE' is not one of"
+    ):
         component_data(bad)
     bad = copy.deepcopy(comp)
     bad["provinces"][0]["adjacent"] = [2]
@@ -669,10 +801,10 @@ def test_replaced_data_changes_the_game_without_recompiling():
     comp = load_components()
     comp["rules_constants"]["scoring"]["first"] = 5
     data = component_data(comp)
-    opts = np.concatenate([SPEC.encode_options({})[:L.N_OPT], data]).astype(np.int32)
+    opts = np.concatenate([SPEC.encode_options({})[: L.N_OPT], data]).astype(np.int32)
     s = K.new_state(np.int64(1), np.int64(3), opts)
     s2 = position(3, board={(0, "Hunan"): (3, 0)})
-    s2[L.DATA:L.DATA + L.DATA_SIZE] = s[L.DATA:L.DATA + L.DATA_SIZE]
+    s2[L.DATA : L.DATA + L.DATA_SIZE] = s[L.DATA : L.DATA + L.DATA_SIZE]
     assert score(s2, "Hunan")[0] == [5, 0, 0]
 
 
@@ -688,10 +820,16 @@ def test_D50_the_set_aside_copy_is_played_first():
 
 def test_D46_the_cap_keeps_base_tokens_before_bonus():
     s = position(3, board={(0, q): (3, 3) for q in range(1, 17)} | {(0, 17): (1, 1)})  # 98 tokens
-    R.add_tokens(s, np.int64(0), np.int64(q0("Jiangxi")), np.int64(1), np.int64(1), np.int64(2), np.int64(2))
+    R.add_tokens(
+        s, np.int64(0), np.int64(q0("Jiangxi")), np.int64(1), np.int64(1), np.int64(2), np.int64(2)
+    )
     assert tokens(s, 0, "Jiangxi") == (1, 1) and R.tokens_total(s, np.int64(0)) == 100
-    s = position(3, options={"enforce_token_limits": "false"}, board={(0, q): (3, 3) for q in range(1, 17)})
-    R.add_tokens(s, np.int64(0), np.int64(q0("Jiangxi")), np.int64(1), np.int64(1), np.int64(2), np.int64(2))
+    s = position(
+        3, options={"enforce_token_limits": "false"}, board={(0, q): (3, 3) for q in range(1, 17)}
+    )
+    R.add_tokens(
+        s, np.int64(0), np.int64(q0("Jiangxi")), np.int64(1), np.int64(1), np.int64(2), np.int64(2)
+    )
     assert tokens(s, 0, "Jiangxi") == (3, 3)
 
 
@@ -743,8 +881,12 @@ def bid(s, amount):
 
 
 def test_T19_equal_bids_go_to_the_first_player_who_pays_and_declares_the_emperors_vote():
-    s = position(2, votes=[[], ["CENSUS"]], first=0, board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1),
-                                                          (EE, "Henan"): (1, 1)})
+    s = position(
+        2,
+        votes=[[], ["CENSUS"]],
+        first=0,
+        board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1), (EE, "Henan"): (1, 1)},
+    )
     turn(s, 1)
     K.apply(s, L.A_NUM + 0)  # seat 1 (B) calls Census; A is seat 0, the first player
     # the non-caller first: Aye/Nay, then the secret bid; then the caller
@@ -767,7 +909,10 @@ def test_T19_equal_bids_go_to_the_first_player_who_pays_and_declares_the_emperor
     for p, pick, amount in ((0, L.A_NAY, 4), (1, L.A_AYE, 3)):
         K.apply(s2, pick)
         bid(s2, amount)
-    assert s2[L.G_BID_WINNER] == 0 and (di(s2, 0), di(s2, 1)) == (6, 10)  # the higher bid beats the token
+    assert s2[L.G_BID_WINNER] == 0 and (di(s2, 0), di(s2, 1)) == (
+        6,
+        10,
+    )  # the higher bid beats the token
 
 
 def test_bids_are_hidden_until_the_bid_reveal_and_resampled_by_determinize():
@@ -806,7 +951,12 @@ def test_a_bid_of_sixteen_or_more_takes_two_digits_and_no_dynasty_influence_mean
     assert legal(s) == {L.A_NUM + k for k in range(6)}  # 32..37
     K.apply(s, L.A_NUM + 5)
     K.apply(s, L.A_AYE)  # seat 0 has no DI: its bid is 0 without a decision
-    assert s[L.G_BID_WINNER] == 1 and di(s, 1) == 0 and s[H_CURRENT] == 1 and top_kind(s) == R.TK_EE_VOTE
+    assert (
+        s[L.G_BID_WINNER] == 1
+        and di(s, 1) == 0
+        and s[H_CURRENT] == 1
+        and top_kind(s) == R.TK_EE_VOTE
+    )
 
 
 def _pass_vote(s, caller, key_ayes=(L.A_AYE, L.A_AYE)):
@@ -830,8 +980,13 @@ def test_T30_imperial_examination_each_player_draws_one_the_emperor_nothing():
 
 
 def test_vote_effects_run_non_caller_caller_then_the_emperor_chosen_by_the_bid_winner():
-    s = position(2, votes=[["CENSUS"], []], first=1, ee_start="Henan",
-                 board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1), (EE, "Henan"): (1, 1)})
+    s = position(
+        2,
+        votes=[["CENSUS"], []],
+        first=1,
+        ee_start="Henan",
+        board={(0, "Hunan"): (1, 1), (1, "Hubei"): (1, 1), (EE, "Henan"): (1, 1)},
+    )
     turn(s, 0)
     K.apply(s, L.A_NUM + 0)  # seat 0 calls; seat 1 holds the token, so it wins 0-0 bids
     _pass_vote(s, 0)
@@ -863,7 +1018,12 @@ def test_T28_two_players_tang_removes_up_to_three_emperor_tokens_at_home_in_gene
             continue
         before = sum(tokens(g, EE, "Shaanxi"))
         while top_kind(g) in (R.TK_RULER, R.TK_DISCARD):
-            K.apply(g, L.A_NUM + slots[0] if top_kind(g) == R.TK_RULER and g[H_CURRENT] == 0 else min(legal(g)))
+            K.apply(
+                g,
+                L.A_NUM + slots[0]
+                if top_kind(g) == R.TK_RULER and g[H_CURRENT] == 0
+                else min(legal(g)),
+            )
         taken = 0
         while g[L.G_TURNS] == 0:  # the ARC abilities and initial placements, up to the first turn
             if top_kind(g) == R.TK_TAKE_OTHERS and g[R.top(g) + 1] == 0:
@@ -933,14 +1093,23 @@ def test_emperor_setup_tiers_structures_and_starting_province():
         assert tok[start].sum() == tok.sum(axis=1).max() and s[R.pb(EE) + L.F_HOME] == start
         assert all(s[L.RUL_LOC + r] == L.LOC_OUT for r in range(L.N_RULERS) if quar[homes[r]])
         assert (di(s, 0), di(s, 1)) == (10, 10)
-        assert [int(s[R.pb(p) + L.F_NVOTE]) for p in range(2)] == [5, 5] and s[L.G_NGEN] == 5 and s[L.G_NROUNDS] == 6
+        assert (
+            [int(s[R.pb(p) + L.F_NVOTE]) for p in range(2)] == [5, 5]
+            and s[L.G_NGEN] == 5
+            and s[L.G_NROUNDS] == 6
+        )
         # the same setup, tiers distinct within a tier and ties broken by rolling, in plain Python
         rq, rtok, rf, rp, rs = _replay_ee_setup(Game("eternal_dynasty", 2, seed).chance_outcomes())
         assert rq == quar and np.array_equal(rtok, tok) and (rf, rp, rs) == (fort[0], pal[0], start)
 
 
 def test_alliance_naming_the_emperor_costs_one_dynasty_influence_and_the_card_player_decides():
-    s = position(2, hands=[["ALLIANCE"]], ee_start="Henan", board={(0, "Hunan"): (1, 0), (EE, "Henan"): (1, 0)})
+    s = position(
+        2,
+        hands=[["ALLIANCE"]],
+        ee_start="Henan",
+        board={(0, "Hunan"): (1, 0), (EE, "Henan"): (1, 0)},
+    )
     turn(s, 0)
     K.apply(s, L.A_CARD + 0)
     assert legal(s) == {L.A_PLAYER + 1, L.A_PLAYER + EE}
@@ -961,12 +1130,19 @@ def test_alliance_naming_the_emperor_costs_one_dynasty_influence_and_the_card_pl
 
 
 def test_the_emperor_is_another_player_for_targets_and_comes_after_both_in_uprising():
-    s = position(2, hands=[["UPRISING", "SABOTAGE"]], board={(0, "Hunan"): (1, 0), (1, "Hunan"): (1, 1),
-                                                              (EE, "Hunan"): (2, 1)})
+    s = position(
+        2,
+        hands=[["UPRISING", "SABOTAGE"]],
+        board={(0, "Hunan"): (1, 0), (1, "Hunan"): (1, 1), (EE, "Hunan"): (2, 1)},
+    )
     turn(s, 0)
     K.apply(s, L.A_CARD + 1)
     assert legal(s) == {L.A_PLAYER + 1, L.A_PLAYER + EE}  # Sabotage may target the Emperor
-    s = position(2, hands=[["UPRISING"]], board={(0, "Hunan"): (1, 0), (1, "Hunan"): (1, 1), (EE, "Hunan"): (2, 1)})
+    s = position(
+        2,
+        hands=[["UPRISING"]],
+        board={(0, "Hunan"): (1, 0), (1, "Hunan"): (1, 1), (EE, "Hunan"): (2, 1)},
+    )
     turn(s, 0)
     K.apply(s, L.A_CARD + 0)
     K.apply(s, prov("Hunan"))
@@ -978,9 +1154,13 @@ def test_the_emperor_is_another_player_for_targets_and_comes_after_both_in_upris
 
 
 def test_great_famine_the_first_player_chooses_for_the_emperor_after_both_players():
-    s = position(2, first=1, board={(0, "Hunan"): (3, 0), (1, "Hubei"): (2, 2), (EE, "Henan"): (2, 2)})
+    s = position(
+        2, first=1, board={(0, "Hunan"): (3, 0), (1, "Hubei"): (2, 2), (EE, "Henan"): (2, 2)}
+    )
     s[L.G_SP] = 0
-    famine = next(i for i, e in enumerate(load_components()["event_cards"]) if e["key"] == "GREAT_FAMINE")
+    famine = next(
+        i for i, e in enumerate(load_components()["event_cards"]) if e["key"] == "GREAT_FAMINE"
+    )
     s[L.G_EE_DEC] = s[L.G_FIRST]
     R.resolve_event(s, np.int64(famine))
     R.advance(s)
@@ -993,7 +1173,11 @@ def test_great_famine_the_first_player_chooses_for_the_emperor_after_both_player
 
 
 def test_dynasty_influence_income_at_cleanup():
-    s = position(2, rulers=["Wen the Scholar", "Han the Horse Lord"], hands=[["SCOUTS", "ENVOYS", "BRIBE"], []])
+    s = position(
+        2,
+        rulers=["Wen the Scholar", "Han the Horse Lord"],
+        hands=[["SCOUTS", "ENVOYS", "BRIBE"], []],
+    )
     give_card(s, 1, "GENERAL", setaside=True)  # a set-aside card in hand counts (D32)
     s[R.pb(0) + L.F_BM] = 1
     s[R.pb(0) + L.F_BP] = 0
@@ -1005,7 +1189,9 @@ def test_dynasty_influence_income_at_cleanup():
 
 
 def test_emperor_win_gives_both_seats_share_zero_and_a_full_tie_goes_to_the_players():
-    s = position(2, board={(0, "Hunan"): (1, 0), (1, "Hubei"): (1, 0), (EE, "Henan"): (1, 0)}, first=0)
+    s = position(
+        2, board={(0, "Hunan"): (1, 0), (1, "Hubei"): (1, 0), (EE, "Henan"): (1, 0)}, first=0
+    )
     for p, pts in ((0, 10), (1, 9), (EE, 12)):
         s[R.pb(p) + L.F_SCORE] = pts
     s[L.G_FINAL_FIRST] = 0
@@ -1052,8 +1238,12 @@ def _resolve_gain(s, p):
 def test_alliance_card_players_li_check_ignores_the_allys_share(ally_m, li_after):
     # equal Military before the card: the ally's share (3 > 2) does not make Li's check hold;
     # an ally already stronger before the card does
-    s = position(3, rulers=["Li of the Sun"], hands=[["ALLIANCE"]],
-                 board={(0, "Hunan"): (2, 0), (1, "Hunan"): (ally_m, 0)})
+    s = position(
+        3,
+        rulers=["Li of the Sun"],
+        hands=[["ALLIANCE"]],
+        board={(0, "Hunan"): (2, 0), (1, "Hunan"): (ally_m, 0)},
+    )
     turn(s, 0)
     K.apply(s, L.A_CARD + 0)
     K.apply(s, L.A_PLAYER + 1)
@@ -1071,8 +1261,12 @@ def test_alliance_card_players_li_check_ignores_the_allys_share(ally_m, li_after
 def test_vote_later_shares_check_the_board_from_before_the_vote(other_p, mei_after):
     # Census called by Mei (seat 0): seat 1's share comes first and raises it to 3 Political
     # in Hunan; Mei's check still reads the 2 against 2 from before the Vote
-    s = position(3, rulers=["Mei of the Moon"], votes=[["CENSUS"], [], []],
-                 board={(0, "Hunan"): (0, 2), (1, "Hunan"): (0, other_p), (2, "Yunnan"): (1, 1)})
+    s = position(
+        3,
+        rulers=["Mei of the Moon"],
+        votes=[["CENSUS"], [], []],
+        board={(0, "Hunan"): (0, 2), (1, "Hunan"): (0, other_p), (2, "Yunnan"): (1, 1)},
+    )
     turn(s, 0)
     K.apply(s, L.A_NUM + 0)
     _vote(s, 0, 3, {0, 1, 2})
@@ -1092,8 +1286,12 @@ def test_vote_later_shares_check_the_board_from_before_the_vote(other_p, mei_aft
 def test_leader_card_li_check_is_taken_before_the_general_is_placed():
     # 2 M against 3 M: the check holds before the card, although Li's own General (+2)
     # makes him the stronger once placed
-    s = position(3, rulers=["Li of the Sun"], hands=[["GENERAL"]],
-                 board={(0, "Hunan"): (2, 0), (1, "Hunan"): (3, 0)})
+    s = position(
+        3,
+        rulers=["Li of the Sun"],
+        hands=[["GENERAL"]],
+        board={(0, "Hunan"): (2, 0), (1, "Hunan"): (3, 0)},
+    )
     turn(s, 0)
     K.apply(s, L.A_CARD + 0)
     K.apply(s, prov("Hunan"))
@@ -1117,7 +1315,9 @@ def _secret_indices(s, observer):
     knowledge bits, other seats' hands, Rulers and pending secret choices, and what nobody
     knows: the chance stream (and logged outcomes still ahead), the Coin values and the bag."""
     idx = set(range(L.DYN_LOC, L.VOTE_TYPE)) | set(range(L.VOTE_LOC, L.STACK))
-    idx |= {0, 1, L.G_LOG_LEN, L.G_BAG0, L.G_BAG1, L.G_BAG2} | {R.pb(p) + L.F_COIN_VALUE for p in range(L.NCOL)}
+    idx |= {0, 1, L.G_LOG_LEN, L.G_BAG0, L.G_BAG1, L.G_BAG2} | {
+        R.pb(p) + L.F_COIN_VALUE for p in range(L.NCOL)
+    }
     for p in range(int(s[2])):
         if p == observer:
             continue
@@ -1133,9 +1333,9 @@ def _family(s, observer, loc, know, size, hand, count, deck, ptr, end, dynasty):
     """(what the observer places: card -> place, face-down discards per seat, unseen cards)."""
     ob = 1 << observer
     n = int(s[2])
-    seen, unseen = {}, set(int(c) for c in s[deck + s[ptr]:deck + s[end]])
+    seen, unseen = {}, set(int(c) for c in s[deck + s[ptr] : deck + s[end]])
     for p in range(n):
-        for c in s[R.pb(p) + hand:R.pb(p) + hand + s[R.pb(p) + count]]:
+        for c in s[R.pb(p) + hand : R.pb(p) + hand + s[R.pb(p) + count]]:
             c = int(c)
             if p == observer or (dynasty and R.is_setaside_copy(s, c)):
                 seen[c] = ("hand", p)
@@ -1157,14 +1357,38 @@ def _family(s, observer, loc, know, size, hand, count, deck, ptr, end, dynasty):
 
 
 def _fd_of(s, p, loc, know, size):
-    return frozenset(c for c in range(size) if s[loc + c] == L.LOC_DISCARD and s[know + c] == 1 << p)
+    return frozenset(
+        c for c in range(size) if s[loc + c] == L.LOC_DISCARD and s[know + c] == 1 << p
+    )
 
 
 def test_determinize_resamples_other_seats_face_down_discards_and_keeps_what_the_observer_sees():
     s = K.new_state(np.int64(11), np.int64(4), SPEC.encode_options({}))
-    _play_random(s, lambda s: s[L.G_GEN] >= 3 and s[L.G_PHASE] == L.PH_TURNS and s[L.G_ROUND] >= 2, 5)
-    dyn = (L.DYN_LOC, L.DYN_KNOW, L.N_DYN, L.F_HAND, L.F_NDYN, L.DYN_DECK, L.G_DYN_PTR, L.G_DYN_END, True)
-    vote = (L.VOTE_LOC, L.VOTE_KNOW, L.N_VOTES, L.F_VHAND, L.F_NVOTE, L.VOTE_DECK, L.G_VOTE_PTR, L.G_VOTE_END, False)
+    _play_random(
+        s, lambda s: s[L.G_GEN] >= 3 and s[L.G_PHASE] == L.PH_TURNS and s[L.G_ROUND] >= 2, 5
+    )
+    dyn = (
+        L.DYN_LOC,
+        L.DYN_KNOW,
+        L.N_DYN,
+        L.F_HAND,
+        L.F_NDYN,
+        L.DYN_DECK,
+        L.G_DYN_PTR,
+        L.G_DYN_END,
+        True,
+    )
+    vote = (
+        L.VOTE_LOC,
+        L.VOTE_KNOW,
+        L.N_VOTES,
+        L.F_VHAND,
+        L.F_NVOTE,
+        L.VOTE_DECK,
+        L.G_VOTE_PTR,
+        L.G_VOTE_END,
+        False,
+    )
     for observer in range(4):
         fixed = np.setdiff1d(np.arange(L.LOG), _secret_indices(s, observer))
         views = [_family(s, observer, *f) for f in (dyn, vote)]
@@ -1175,17 +1399,30 @@ def test_determinize_resamples_other_seats_face_down_discards_and_keeps_what_the
         for seed in range(25):
             c = s.copy()
             K.determinize(c, np.int64(observer), np.array([seed, 3], np.int32))
-            assert np.array_equal(c[fixed], s[fixed])  # board, own hands, counts, public discards ...
+            assert np.array_equal(
+                c[fixed], s[fixed]
+            )  # board, own hands, counts, public discards ...
             assert K.info_key(c, observer) == K.info_key(s, observer)
             for f, v in zip((dyn, vote), views):
-                assert _family(c, observer, *f) == v  # own discards stay, per-seat counts kept, same unseen set
+                assert (
+                    _family(c, observer, *f) == v
+                )  # own discards stay, per-seat counts kept, same unseen set
             for p in others:
                 fds[p].add(_fd_of(c, p, L.DYN_LOC, L.DYN_KNOW, L.N_DYN))
-            rulers_seen.add(frozenset((r, int(c[L.RUL_KNOW + r])) for r in range(L.N_RULERS)  # who discarded which
-                                      if c[L.RUL_LOC + r] == L.LOC_DISCARD and not c[L.RUL_KNOW + r] >> observer & 1))
+            rulers_seen.add(
+                frozenset(
+                    (r, int(c[L.RUL_KNOW + r]))
+                    for r in range(L.N_RULERS)  # who discarded which
+                    if c[L.RUL_LOC + r] == L.LOC_DISCARD and not c[L.RUL_KNOW + r] >> observer & 1
+                )
+            )
             own = [r for r in range(L.N_RULERS) if s[L.RUL_KNOW + r] >> observer & 1]
-            assert all(c[L.RUL_LOC + r] == s[L.RUL_LOC + r] for r in own)  # the Rulers it held stay put
-        assert all(len(v) > 5 for v in fds.values())  # other seats' face-down discards are resampled
+            assert all(
+                c[L.RUL_LOC + r] == s[L.RUL_LOC + r] for r in own
+            )  # the Rulers it held stay put
+        assert all(
+            len(v) > 5 for v in fds.values()
+        )  # other seats' face-down discards are resampled
         assert len(rulers_seen) > 5  # and so are the Rulers other seats discarded unseen
 
 
@@ -1193,7 +1430,7 @@ def test_determinize_resamples_other_seats_face_down_discards_and_keeps_what_the
 def test_determinize_keeps_what_the_observer_knows_of_the_rulers_it_passed_in_the_draft(n):
     s = K.new_state(np.int64(4), np.int64(n), SPEC.encode_options({"ruler_draft": "true"}))
     assert top_kind(s) == R.TK_DRAFT and s[L.G_GEN] == 1  # odd Generation: pass to seat + 1
-    dealt0 = [int(r) for r in s[R.pb(0) + L.F_DEALT:R.pb(0) + L.F_DEALT + 3]]
+    dealt0 = [int(r) for r in s[R.pb(0) + L.F_DEALT : R.pb(0) + L.F_DEALT + 3]]
     x, y = 1 % n, 2 % n
 
     def dets(s, k=40):
@@ -1202,7 +1439,7 @@ def test_determinize_keeps_what_the_observer_knows_of_the_rulers_it_passed_in_th
             c = s.copy()
             K.determinize(c, np.int64(0), np.array([seed, 9], np.int32))
             assert K.info_key(c, 0) == K.info_key(s, 0)
-            assert np.array_equal(c[R.pb(0):R.pb(0) + L.PS], s[R.pb(0):R.pb(0) + L.PS])
+            assert np.array_equal(c[R.pb(0) : R.pb(0) + L.PS], s[R.pb(0) : R.pb(0) + L.PS])
             out.append(c)
         return out
 
@@ -1210,12 +1447,14 @@ def test_determinize_keeps_what_the_observer_knows_of_the_rulers_it_passed_in_th
         K.apply(s, L.A_NUM + 0)  # everyone keeps their first Ruler and passes the other two
     passed1 = set(dealt0[1:])
     for c in dets(s):  # seat x holds exactly the two the observer passed
-        assert set(int(r) for r in c[R.pb(x) + L.F_DEALT:R.pb(x) + L.F_DEALT + 2]) == passed1
+        assert set(int(r) for r in c[R.pb(x) + L.F_DEALT : R.pb(x) + L.F_DEALT + 2]) == passed1
     passed2 = int(s[R.pb(0) + L.F_DEALT + 1])  # the observer keeps slot 0 and passes slot 1
     while top_kind(s) == R.TK_DRAFT:
         K.apply(s, L.A_NUM + 0)
     assert top_kind(s) == R.TK_RULER
-    held = set(dealt0) | {passed2} | {int(r) for r in s[R.pb(0) + L.F_DEALT:R.pb(0) + L.F_DEALT + 3]}
+    held = (
+        set(dealt0) | {passed2} | {int(r) for r in s[R.pb(0) + L.F_DEALT : R.pb(0) + L.F_DEALT + 3]}
+    )
     arrangements, unknown = set(), set()
     for c in dets(s):
         assert c[R.pb(x) + L.F_DEALT + 2] == passed2  # the Ruler it passed at the second pass

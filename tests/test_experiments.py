@@ -33,8 +33,16 @@ GAME = "goofspiel"
 
 
 def base(tmp_path, **kw):
-    d = {"game": GAME, "players": 3, "agents": ["heuristic", "random", "random"], "seats": "rotate",
-         "games": 600, "seed": 12345, "output": str(tmp_path / "out"), "options": {"num_cards": 6}}
+    d = {
+        "game": GAME,
+        "players": 3,
+        "agents": ["heuristic", "random", "random"],
+        "seats": "rotate",
+        "games": 600,
+        "seed": 12345,
+        "output": str(tmp_path / "out"),
+        "options": {"num_cards": 6},
+    }
     d.update(kw)
     return d
 
@@ -59,33 +67,47 @@ def reference(cfg) -> pd.DataFrame:
 
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
-    from experiments.schema import MEASURED_COLUMNS  # agent time: a measurement, different in every run
+    from experiments.schema import (
+        MEASURED_COLUMNS,
+    )  # agent time: a measurement, different in every run
 
     df = df.assign(**{c: 0.0 for c in MEASURED_COLUMNS if c in df.columns})
     df = df.sort_values(["game_index", "seat"]).reset_index(drop=True)
-    return df.astype({c: str for c in df.columns if isinstance(df[c].dtype, pd.CategoricalDtype) or df[c].dtype == object})
+    return df.astype(
+        {
+            c: str
+            for c in df.columns
+            if isinstance(df[c].dtype, pd.CategoricalDtype) or df[c].dtype == object
+        }
+    )
 
 
 # --------------------------------------------------------------------------- without Ray
 
 
-@pytest.mark.parametrize("change, field", [
-    ({"game": "chess"}, "game: unknown game 'chess'"),
-    ({"players": 7}, "players: "),
-    ({"players": "three"}, "players: expected an integer"),
-    ({"agents": ["heuristic", "alphazero", "random"]}, "agents[1]: unknown agent 'alphazero'"),
-    ({"agents": ["random", "random"]}, "agents: 2 agents for 3 players"),
-    ({"options": {"num_cards": 0}}, "options: option 'num_cards'"),
-    ({"options": {"deck": "short"}}, "options: goofspiel: unknown option 'deck'"),
-    ({"options": {"points_order": "sideways"}}, "options: option 'points_order': 'sideways' is not allowed"),
-    ({"seats": "random"}, "seats: 'random' is not allowed (allowed: rotate, fixed)"),
-    ({"games": 601}, "games: 601 is not a multiple of the 3 seat rotations"),
-    ({"games": 0}, "games: 0 is out of range"),
-    ({"seed": -3}, "seed: -3 is out of range"),
-    ({"seed": 1.5}, "seed: expected an integer"),
-    ({"colour": "red"}, "unknown key 'colour'"),
-    ({"replays": 601}, "replays: 601 is out of range"),
-])
+@pytest.mark.parametrize(
+    "change, field",
+    [
+        ({"game": "chess"}, "game: unknown game 'chess'"),
+        ({"players": 7}, "players: "),
+        ({"players": "three"}, "players: expected an integer"),
+        ({"agents": ["heuristic", "alphazero", "random"]}, "agents[1]: unknown agent 'alphazero'"),
+        ({"agents": ["random", "random"]}, "agents: 2 agents for 3 players"),
+        ({"options": {"num_cards": 0}}, "options: option 'num_cards'"),
+        ({"options": {"deck": "short"}}, "options: goofspiel: unknown option 'deck'"),
+        (
+            {"options": {"points_order": "sideways"}},
+            "options: option 'points_order': 'sideways' is not allowed",
+        ),
+        ({"seats": "random"}, "seats: 'random' is not allowed (allowed: rotate, fixed)"),
+        ({"games": 601}, "games: 601 is not a multiple of the 3 seat rotations"),
+        ({"games": 0}, "games: 0 is out of range"),
+        ({"seed": -3}, "seed: -3 is out of range"),
+        ({"seed": 1.5}, "seed: expected an integer"),
+        ({"colour": "red"}, "unknown key 'colour'"),
+        ({"replays": 601}, "replays: 601 is out of range"),
+    ],
+)
 def test_bad_configs_are_one_line_errors_naming_the_field(tmp_path, change, field):
     with pytest.raises(ConfigError) as e:
         from_dict(base(tmp_path, **change), "exp.toml")
@@ -100,7 +122,10 @@ def test_missing_key_and_cli_exit_code(tmp_path, capsys):
     path = write_toml(tmp_path / "bad.toml", d)
     assert main(["run", str(path)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == f"dynasty: error: {path}: missing key 'seed' (required: game, players, agents, games, seed, output)"
+    assert (
+        err
+        == f"dynasty: error: {path}: missing key 'seed' (required: game, players, agents, games, seed, output)"
+    )
     (tmp_path / "broken.toml").write_text("game = goofspiel\n")
     assert main(["run", str(tmp_path / "broken.toml")]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
@@ -150,8 +175,15 @@ def test_eternal_dynasty_heuristic_benchmark_splits_its_time_by_decision_kind(ca
     assert sum(row["freq"] for row in r["rows"]) <= 1 + 1e-9
     assert sum(row["calls"] for row in r["rows"]) <= r["decisions"]
     assert all(row["sampled"] >= 1 and row["calls"] >= row["sampled"] for row in r["rows"])
-    assert r["random_us"] > 0 and r["heuristic_us"] == pytest.approx(sum(row["us_per_decision"] for row in r["rows"]))
-    assert main(["bench", "eternal_dynasty_heuristic", "--players", "2", "--games", "1", "--reps", "1"]) == 0
+    assert r["random_us"] > 0 and r["heuristic_us"] == pytest.approx(
+        sum(row["us_per_decision"] for row in r["rows"])
+    )
+    assert (
+        main(
+            ["bench", "eternal_dynasty_heuristic", "--players", "2", "--games", "1", "--reps", "1"]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "| action |" in out and "x random play's decision" in out
     with pytest.raises(SystemExit):
@@ -166,9 +198,28 @@ def test_compare_benchmark_times_the_same_games_in_two_trees(capsys):
     games and a ratio near 1, per chunk and per decision; a revision git cannot check out and an
     unknown game are errors."""
     cache = os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
-    assert main(["bench", "compare", "--base-tree", str(ROOT), "--base-cache", cache, "--game", f"{GAME}:2",
-                 "--rounds", "4", "--seconds", "0.4"]) == 0
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {GAME} | 2 |")]
+    assert (
+        main(
+            [
+                "bench",
+                "compare",
+                "--base-tree",
+                str(ROOT),
+                "--base-cache",
+                cache,
+                "--game",
+                f"{GAME}:2",
+                "--rounds",
+                "4",
+                "--seconds",
+                "0.4",
+            ]
+        )
+        == 0
+    )
+    rows = [
+        line for line in capsys.readouterr().out.splitlines() if line.startswith(f"| {GAME} | 2 |")
+    ]
     assert len(rows) == 1 and rows[0].endswith("| yes |")
     median, per_decision = (float(rows[0].split("|")[i].split()[0]) for i in (4, 5))
     assert 0.3 < median < 3  # the same code: far from a real change's ratio only by noise
@@ -184,10 +235,14 @@ def test_good_config_fills_option_defaults_and_dedupes_agents(tmp_path):
     cfg = load_config(write_toml(tmp_path / "ok.toml", base(tmp_path)))
     assert cfg.options == {**get_game(GAME).option_defaults(), "num_cards": 6}
     assert [a.label for a in cfg.agents] == ["heuristic", "random"] and cfg.lineup == (0, 1, 1)
-    assert load_config(write_toml(tmp_path / "one.toml", base(tmp_path, agents=["random"]))).lineup == (0, 0, 0)
+    assert load_config(
+        write_toml(tmp_path / "one.toml", base(tmp_path, agents=["random"]))
+    ).lineup == (0, 0, 0)
 
 
-@pytest.mark.parametrize("lineup, n_rot", [((0, 1, 1), 3), ((0, 1, 0, 1), 2), ((0, 0, 0, 0), 1), ((0, 1, 1, 1), 4)])
+@pytest.mark.parametrize(
+    "lineup, n_rot", [((0, 1, 1), 3), ((0, 1, 0, 1), 2), ((0, 0, 0, 0), 1), ((0, 1, 1, 1), 4)]
+)
 def test_rotations_seat_every_lineup_slot_everywhere_equally(lineup, n_rot):
     rots = rotations_of(lineup, rotate=True)
     assert len(rots) == n_rot and len(set(rots)) == n_rot
@@ -269,34 +324,47 @@ def test_same_results_with_one_or_two_workers_and_any_chunk_size(ray_session, tm
         assert Game.from_replay(rep).scores == rep["scores"]
 
     m = json.loads((cfg1.output / "manifest.json").read_text())
-    assert m["complete"] and m["games_done"] == 600 and m["versions"]["numba"] and "commit" in m["git"]
+    assert (
+        m["complete"] and m["games_done"] == 600 and m["versions"]["numba"] and "commit" in m["git"]
+    )
     assert m["sessions"][-1]["status"] == "complete" and m["sessions"][-1]["timings"]["total_s"] > 0
 
     # the report: tables with sample sizes, plots, and a fairness test
     paths = make_report(cfg1.output)
     md = paths["markdown"].read_text()
-    for name in ("win_rate_by_seat.png", "win_rate_by_agent.png", "scores_by_seat.png", "game_length.png"):
+    for name in (
+        "win_rate_by_seat.png",
+        "win_rate_by_agent.png",
+        "scores_by_seat.png",
+        "game_length.png",
+    ):
         assert paths[name].stat().st_size > 1000
     assert "| 0 | 600 |" in md and "| heuristic | 600 |" in md and "| random | 1200 |" in md
     assert "chi-square" in md and "mirrored" in md
     assert "<table>" in paths["html"].read_text()
 
 
-def test_report_breaks_win_rate_down_by_the_groups_a_game_declares(ray_session, tmp_path, monkeypatch):
+def test_report_breaks_win_rate_down_by_the_groups_a_game_declares(
+    ray_session, tmp_path, monkeypatch
+):
     import dataclasses
 
     import sim.registry
 
     cfg = from_dict(base(tmp_path, output=str(tmp_path / "g"), games=300), "g.toml")
     run(cfg, workers=2, progress=False)
-    spec = dataclasses.replace(get_game(GAME), report_groups=(("Rounds won", ("rounds_won", "points")),))
+    spec = dataclasses.replace(
+        get_game(GAME), report_groups=(("Rounds won", ("rounds_won", "points")),)
+    )
     monkeypatch.setattr(sim.registry, "get_game", lambda name: spec)
     md = make_report(cfg.output, tmp_path / "rep")["markdown"].read_text()
     df = load_results(cfg.output)
     section = md.split("## Win rate by rounds won")[1].split("##")[0]
     for feat in ("rounds_won", "points"):
         held = df[f"f_{feat}"] > 0
-        row = next(line for line in section.splitlines() if line.startswith(f"| {feat} |")).split("|")
+        row = next(line for line in section.splitlines() if line.startswith(f"| {feat} |")).split(
+            "|"
+        )
         assert int(row[2]) == held.sum() and int(row[5]) == (~held).sum()
         assert abs(float(row[3]) - df.loc[held, "win"].mean()) < 1e-4
     assert (tmp_path / "rep" / "win_rate_by_group_0.png").exists()
@@ -308,8 +376,17 @@ def test_every_game_runs_through_the_pipeline(ray_session, tmp_path, game):
     spec = get_game(game)
     n = min(spec.players())
     lineup = ["heuristic"] + ["random"] * (n - 1)
-    cfg = from_dict({"game": game, "players": n, "agents": lineup, "games": 20 * n, "seed": 3,
-                     "output": str(tmp_path / game)}, f"{game}.toml")
+    cfg = from_dict(
+        {
+            "game": game,
+            "players": n,
+            "agents": lineup,
+            "games": 20 * n,
+            "seed": 3,
+            "output": str(tmp_path / game),
+        },
+        f"{game}.toml",
+    )
     s = run(cfg, workers=2, chunk_size=7, progress=False)
     assert s.status == "complete"
     df = load_results(cfg.output)
@@ -330,7 +407,9 @@ def test_interrupted_run_resumes_without_loss_or_duplicates(ray_session, tmp_pat
     assert s.status == "interrupted"
     partial = store.done_ranges(cfg.output, GAME)
     assert 3 <= len(partial) < 9
-    (store.data_dir(cfg.output, GAME) / ".tmp-999-part-000000800-000000900.parquet").write_bytes(b"half")
+    (store.data_dir(cfg.output, GAME) / ".tmp-999-part-000000800-000000900.parquet").write_bytes(
+        b"half"
+    )
     # the same command again (through the CLI), with another chunk size: only the rest is played
     assert main(["run", str(tmp_path / "r.toml"), "--chunk-size", "64", "--quiet"]) == 0
     assert "games played" in capsys.readouterr().out
@@ -374,17 +453,40 @@ def test_killed_process_resumes(ray_session, tmp_path, sig):
     cfg = load_config(path)
     release_workers()  # this process's warm workers hold the session's CPUs; the subprocess needs them
     env = {**os.environ, "RAY_ADDRESS": ray_session.get_runtime_context().gcs_address}
-    proc = subprocess.Popen([sys.executable, "-m", "experiments.cli", "run", str(path), "--chunk-size", "10",
-                             "--quiet"], cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "experiments.cli",
+            "run",
+            str(path),
+            "--chunk-size",
+            "10",
+            "--quiet",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     deadline = time.time() + 120
-    while time.time() < deadline and proc.poll() is None and len(store.done_ranges(cfg.output, GAME)) < 5:
+    while (
+        time.time() < deadline
+        and proc.poll() is None
+        and len(store.done_ranges(cfg.output, GAME)) < 5
+    ):
         time.sleep(0.05)
     assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
     proc.send_signal(sig)
     proc.wait()
-    if sig == signal.SIGTERM:  # the CLI's handler, not Ray's (which aborts): exit 130 and the session recorded
+    if (
+        sig == signal.SIGTERM
+    ):  # the CLI's handler, not Ray's (which aborts): exit 130 and the session recorded
         assert proc.returncode == 130 and "interrupted:" in proc.stderr.read().decode()
-        assert json.loads((cfg.output / "manifest.json").read_text())["sessions"][-1]["status"] == "interrupted"
+        assert (
+            json.loads((cfg.output / "manifest.json").read_text())["sessions"][-1]["status"]
+            == "interrupted"
+        )
     before = store.done_ranges(cfg.output, GAME)
     assert 5 <= len(before) < 3000
     s = run(cfg, workers=2, chunk_size=5000, progress=False)
@@ -408,7 +510,9 @@ def test_results_on_a_filesystem_uri_run_resume_and_report(ray_session, tmp_path
         assert not store.PART_RE.match(path.name), f"the driver wrote a part file: {path}"
         real_write(path, data)
 
-    monkeypatch.setattr(store, "atomic_write", driver_write)  # the workers' own module is not patched
+    monkeypatch.setattr(
+        store, "atomic_write", driver_write
+    )  # the workers' own module is not patched
     s = run(cfg, workers=2, chunk_size=100, progress=False, stop_after=2)
     assert s.status == "interrupted" and 2 <= len(store.done_ranges(cfg.output, GAME)) < 9
     s = run(cfg, workers=2, chunk_size=64, progress=False)
@@ -439,10 +543,19 @@ def test_a_process_that_imported_ray_ends_with_its_code_and_its_output(tmp_path)
         "sys.stderr.write('written to stderr')\n"
         "end_process(3)\n"
     )
-    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=ROOT
+    )
     assert proc.returncode == 3, proc.stderr
     assert proc.stdout == "written to stdout" and proc.stderr.endswith("written to stderr")
     assert not marker.exists()
-    without_ray = subprocess.run([sys.executable, "-c", script.replace(", ray", "")], capture_output=True,
-                                 text=True, timeout=120, cwd=ROOT)
-    assert without_ray.returncode == 3 and marker.exists()  # no Ray: a plain exit, atexit handlers run
+    without_ray = subprocess.run(
+        [sys.executable, "-c", script.replace(", ray", "")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+    )
+    assert (
+        without_ray.returncode == 3 and marker.exists()
+    )  # no Ray: a plain exit, atexit handlers run

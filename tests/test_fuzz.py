@@ -22,8 +22,13 @@ from sim.registry import game_names, get_game
 # games per game in CI: 10,000 each (from 0.2 s for Goofspiel to about 30 s for Eternal
 # Dynasty, whose games run to thousands of decisions, on one core of the 2-core machine when
 # it is not shared; docs/reliability.md)
-FUZZ_GAMES = {"goofspiel": 10_000, "middle_kingdom": 10_000, "ming_dynasty": 10_000,
-              "emperors_choice": 10_000, "eternal_dynasty": 10_000}
+FUZZ_GAMES = {
+    "goofspiel": 10_000,
+    "middle_kingdom": 10_000,
+    "ming_dynasty": 10_000,
+    "emperors_choice": 10_000,
+    "eternal_dynasty": 10_000,
+}
 
 
 @pytest.mark.parametrize("game", game_names())
@@ -72,16 +77,45 @@ def test_the_first_broken_invariant_stops_the_run_and_writes_its_replay(tmp_path
     assert F.recheck(f.replay) is None
     # the same seed finds the same game
     again = F.fuzz("goofspiel", 500, seed=4, out=tmp_path / "again", invariants=PLANTED).failure
-    assert (again.game_index, again.seed, again.options, again.agents) == (f.game_index, f.seed, f.options, f.agents)
+    assert (again.game_index, again.seed, again.options, again.agents) == (
+        f.game_index,
+        f.seed,
+        f.options,
+        f.agents,
+    )
 
 
 def test_cli_exits_non_zero_with_one_line_naming_the_replay(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(F, "invariants_of", lambda game: PLANTED)
-    assert main(["fuzz", "goofspiel", "--games", "300", "--seed", "4", "--out", str(tmp_path), "--quiet"]) == 1
+    assert (
+        main(
+            [
+                "fuzz",
+                "goofspiel",
+                "--games",
+                "300",
+                "--seed",
+                "4",
+                "--out",
+                str(tmp_path),
+                "--quiet",
+            ]
+        )
+        == 1
+    )
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "E_SEVEN" in err[0] and f"fuzz-goofspiel-{first_planted(4, 300)}.json" in err[0]
+    assert (
+        len(err) == 1
+        and "E_SEVEN" in err[0]
+        and f"fuzz-goofspiel-{first_planted(4, 300)}.json" in err[0]
+    )
     monkeypatch.setattr(F, "invariants_of", invariants_of)
-    assert main(["fuzz", "goofspiel", "--games", "300", "--players", "2", "--out", str(tmp_path / "ok")]) == 0
+    assert (
+        main(
+            ["fuzz", "goofspiel", "--games", "300", "--players", "2", "--out", str(tmp_path / "ok")]
+        )
+        == 0
+    )
     out = capsys.readouterr()
     assert "300 games, every invariant held" in out.out and "2 players: 300" in out.out
     assert main(["fuzz", "goofspiel", "--games", "3", "--players", "7"]) == 2
@@ -109,4 +143,6 @@ def test_draws_cover_every_option_value_and_respect_player_constraints():
     s = F.Sampler(get_game("middle_kingdom"), 4, 2, 0.0)
     d = s.draw(0, 500)
     assert (d.players == 4).all() and "advanced" not in {s.decode(c)["variant"] for c in d.codes}
-    assert np.array_equal(s.draw(3, 50).seeds, F.Sampler(get_game("middle_kingdom"), 4, 2, 0.0).draw(3, 50).seeds)
+    assert np.array_equal(
+        s.draw(3, 50).seeds, F.Sampler(get_game("middle_kingdom"), 4, 2, 0.0).draw(3, 50).seeds
+    )

@@ -43,14 +43,20 @@ def test_unique_highest_wins_even_when_lower_bids_tie():
     assert g.features()["bids_spent_on_wins"] == [4, 4, 4]
 
 
-@pytest.mark.parametrize("returns_type, expected", [
-    ("win_loss", [-1.0, 1.0]),
-    ("point_difference", [-1.0, 1.0]),
-    ("total_points", [2.0, 4.0]),
-])
+@pytest.mark.parametrize(
+    "returns_type, expected",
+    [
+        ("win_loss", [-1.0, 1.0]),
+        ("point_difference", [-1.0, 1.0]),
+        ("total_points", [2.0, 4.0]),
+    ],
+)
 def test_returns_types(returns_type, expected):
-    g = Game("goofspiel", players=2, options={"num_cards": 3, "points_order": "ascending",
-                                               "returns_type": returns_type})
+    g = Game(
+        "goofspiel",
+        players=2,
+        options={"num_cards": 3, "points_order": "ascending", "returns_type": returns_type},
+    )
     play(g, [[1, 2], [3, 1]])  # 1 -> seat 1; 2 -> seat 0; last: 2 vs 3 -> seat 1 takes 3
     assert g.features()["points"] == [2, 4]
     assert g.scores == expected
@@ -103,7 +109,9 @@ def test_replays_round_trip(players):
     for use_seed in (False, True):
         again = Game.from_replay(rep, use_seed=use_seed)
         assert again.scores == g.scores
-        assert np.array_equal(again.state[R.POINTS:R.POINTS + players], g.state[R.POINTS:R.POINTS + players])
+        assert np.array_equal(
+            again.state[R.POINTS : R.POINTS + players], g.state[R.POINTS : R.POINTS + players]
+        )
 
 
 def test_partial_replay_records_only_the_cards_seen():
@@ -119,7 +127,7 @@ def test_determinize_resamples_pending_bids_and_unseen_point_cards_only():
     g = Game("goofspiel", players=3, seed=9)
     play(g, [[13, 12, 11]])
     g.apply("bid 10")  # seat 0 pending
-    g.apply("bid 1")   # seat 1 pending; seat 2 to move
+    g.apply("bid 1")  # seat 1 pending; seat 2 to move
     rng = new_rng(5)
     seen_bids, decks = set(), set()
     for _ in range(200):
@@ -129,9 +137,11 @@ def test_determinize_resamples_pending_bids_and_unseen_point_cards_only():
         assert s[R.PENDING + 2] == R.NO_CARD
         for p in range(2):
             assert (s[R.HANDS + p] >> s[R.PENDING + p]) & 1  # a card the seat holds
-        assert np.array_equal(s[R.DECK:R.DECK + 2], g.state[R.DECK:R.DECK + 2])  # seen cards stay
-        assert sorted(s[R.DECK:R.DECK + 13]) == list(range(13))
-        decks.add(tuple(s[R.DECK + 2:R.DECK + 13]))
+        assert np.array_equal(
+            s[R.DECK : R.DECK + 2], g.state[R.DECK : R.DECK + 2]
+        )  # seen cards stay
+        assert sorted(s[R.DECK : R.DECK + 13]) == list(range(13))
+        decks.add(tuple(s[R.DECK + 2 : R.DECK + 13]))
         s2 = s.copy()
         assert K.info_key(s, 2) == K.info_key(g.state, 2)
         K.determinize(s2, 0, rng)

@@ -16,7 +16,9 @@ def play(env, seed, policy="first"):
     total, steps, observations = 0.0, 0, [obs]
     while True:
         legal = np.flatnonzero(info["action_mask"])
-        obs, r, term, trunc, info = env.step(int(legal[0]) if policy == "first" else policy(env, legal))
+        obs, r, term, trunc, info = env.step(
+            int(legal[0]) if policy == "first" else policy(env, legal)
+        )
         observations.append(obs)
         total += r
         steps += 1
@@ -31,7 +33,9 @@ def test_gymnasium_env_checker(name, players):
 
 
 def test_opponents_from_agent_specs_and_seeded_episodes():
-    env = DynastyEnv("goofspiel", 3, seat=0, opponents=["heuristic", "mcts:20"], options={"num_cards": 6})
+    env = DynastyEnv(
+        "goofspiel", 3, seat=0, opponents=["heuristic", "mcts:20"], options={"num_cards": 6}
+    )
     a = play(env, 7)
     b = play(env, 7)
     assert a[0] == b[0] and a[1] == b[1] == 5

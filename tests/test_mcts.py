@@ -34,7 +34,9 @@ def mean_share(spec, n_players, agents, games, seed, options=None):
     seat) is rotated through the seats game by game, so every agent sits everywhere."""
     kinds = np.array([k for k, _ in agents], np.int64)
     params = np.array([p for _, p in agents])
-    seat_agent = np.array([[(p - g) % n_players for p in range(n_players)] for g in range(games)], np.int64)
+    seat_agent = np.array(
+        [[(p - g) % n_players for p in range(n_players)] for g in range(games)], np.int64
+    )
     seeds = np.array([game_seed(seed, g) for g in range(games)], np.int64)
     opt = spec.encode_options(options or {})
     _, wins, _, _ = play_games(spec, seeds, n_players, opt, seat_agent, kinds, params)
@@ -60,7 +62,9 @@ def test_budget_is_simulations_and_only_legal_actions_are_visited():
     g.apply("bid 13")
     g.apply("bid 1")  # seat 0 to move again, holding 1..12
     _, visits, value = search_root(GOOF, g.state, mcts_params(700), 4)
-    assert visits.sum() == 700  # seat 0 moves first in the round: every simulation starts at its node
+    assert (
+        visits.sum() == 700
+    )  # seat 0 moves first in the round: every simulation starts at its node
     assert visits[12] == 0 and visits[:12].min() > 0
     assert np.all((value >= 0) & (value <= 1))
 
@@ -83,9 +87,18 @@ def test_the_arena_plays_mcts_deterministically():
 def test_parameters_validate_and_label():
     row = mcts_params(1000)
     assert row.shape == (N_AGENT_PARAMS,) and mcts_label(row) == "mcts:1000"
-    assert mcts_label(mcts_params(200, rollout="heuristic", uct_c=1.5)) == "mcts:200,uct_c=1.5,rollout=heuristic"
-    for bad in (dict(simulations=0), dict(simulations=1.5), dict(uct_c=0), dict(rollout="greedy"),
-                dict(rollout_depth=-1), dict(omniscient=1)):
+    assert (
+        mcts_label(mcts_params(200, rollout="heuristic", uct_c=1.5))
+        == "mcts:200,uct_c=1.5,rollout=heuristic"
+    )
+    for bad in (
+        dict(simulations=0),
+        dict(simulations=1.5),
+        dict(uct_c=0),
+        dict(rollout="greedy"),
+        dict(rollout_depth=-1),
+        dict(omniscient=1),
+    ):
         with pytest.raises(MCTSParameterError):
             mcts_params(**bad)
 
@@ -94,7 +107,9 @@ def test_a_row_with_only_the_simulation_count_uses_the_defaults():
     g = Game("goofspiel", players=2, seed=6)
     row = np.zeros(N_AGENT_PARAMS)
     row[0] = 300
-    assert np.array_equal(search_root(GOOF, g.state, row, 9)[1], search_root(GOOF, g.state, mcts_params(300), 9)[1])
+    assert np.array_equal(
+        search_root(GOOF, g.state, row, 9)[1], search_root(GOOF, g.state, mcts_params(300), 9)[1]
+    )
 
 
 def test_heuristic_rollouts_and_cutoff_evaluation_run():
@@ -129,7 +144,9 @@ def test_the_peeking_control_does_depend_on_it():
     """The same search without rewind and determinization (``omniscient``) sees the hidden
     bid and answers it: this is what the test above would catch."""
     params = mcts_params(2000, omniscient=True)
-    choices = {v: [search_root(GOOF, _after_hidden_bid(v), params, s)[0] for s in range(4)] for v in (1, 3)}
+    choices = {
+        v: [search_root(GOOF, _after_hidden_bid(v), params, s)[0] for s in range(4)] for v in (1, 3)
+    }
     assert choices[1] != choices[3]
     assert set(choices[3]) == {3}  # bid 4 over a 3
 
@@ -186,5 +203,7 @@ def test_mcts_beats_the_heuristic_on_goofspiel():
 
 def test_mcts_gets_stronger_with_its_budget():
     n = 200
-    share = mean_share(GOOF, 2, [agent(MCTS, simulations=1000), agent(MCTS, simulations=100)], n, seed=104)
+    share = mean_share(
+        GOOF, 2, [agent(MCTS, simulations=1000), agent(MCTS, simulations=100)], n, seed=104
+    )
     assert share - half_width(n) > 0.5

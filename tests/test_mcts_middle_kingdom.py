@@ -23,13 +23,17 @@ def test_heuristic_beats_random():
 
 def test_mcts_beats_the_heuristic():
     n = 100
-    share = mean_share(MK, PLAYERS, [agent(MCTS, simulations=200)] + [agent(HEURISTIC)] * 3, n, seed=203)
+    share = mean_share(
+        MK, PLAYERS, [agent(MCTS, simulations=200)] + [agent(HEURISTIC)] * 3, n, seed=203
+    )
     assert share - half_width(n) > PARITY
 
 
 def test_mcts_gets_stronger_with_its_budget():
     n = 80
-    share = mean_share(MK, PLAYERS, [agent(MCTS, simulations=300)] + [agent(MCTS, simulations=30)] * 3, n, seed=204)
+    share = mean_share(
+        MK, PLAYERS, [agent(MCTS, simulations=300)] + [agent(MCTS, simulations=30)] * 3, n, seed=204
+    )
     assert share - half_width(n) > PARITY
 
 

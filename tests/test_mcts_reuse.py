@@ -24,12 +24,40 @@ def _two_searches(K, root, params, rng, mask, trees):
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
     out = np.zeros(4, np.int64)
-    _, n1 = _search_in(G, root, params, rng, mask, visits, value, trees[0][0], trees[1][0], trees[2][0],
-                       trees[3][0], trees[4][0], trees[5][0], 0)
+    _, n1 = _search_in(
+        G,
+        root,
+        params,
+        rng,
+        mask,
+        visits,
+        value,
+        trees[0][0],
+        trees[1][0],
+        trees[2][0],
+        trees[3][0],
+        trees[4][0],
+        trees[5][0],
+        0,
+    )
     out[0] = visits.sum()
     out[1] = n1
-    _, n2 = _search_in(G, root, params, rng, mask, visits, value, trees[0][0], trees[1][0], trees[2][0],
-                       trees[3][0], trees[4][0], trees[5][0], n1)
+    _, n2 = _search_in(
+        G,
+        root,
+        params,
+        rng,
+        mask,
+        visits,
+        value,
+        trees[0][0],
+        trees[1][0],
+        trees[2][0],
+        trees[3][0],
+        trees[4][0],
+        trees[5][0],
+        n1,
+    )
     out[2] = visits.sum()
     out[3] = n2
     return out
@@ -53,14 +81,18 @@ def _play(agents, seeds, n=2):
     kinds = np.array([k for k, _, _ in rows], np.int64)
     params = np.array([p for _, p, _ in rows])
     seat_agent = np.array([[(p + g) % n for p in range(n)] for g in range(len(seeds))], np.int64)
-    return play_games(GOOF, np.asarray(seeds, np.int64), n, GOOF.encode_options({}), seat_agent, kinds, params)
+    return play_games(
+        GOOF, np.asarray(seeds, np.int64), n, GOOF.encode_options({}), seat_agent, kinds, params
+    )
 
 
 def test_reuse_changes_the_games_and_each_game_starts_with_an_empty_tree():
     seeds = [11, 12, 13, 14]
     plain = _play(["mcts:60", "random"], seeds)
     reuse = _play(["mcts:60,reuse", "random"], seeds)
-    assert not np.array_equal(plain[2], reuse[2])  # the reused statistics change decisions (features: points won)
+    assert not np.array_equal(
+        plain[2], reuse[2]
+    )  # the reused statistics change decisions (features: points won)
     # The same deals again, played after other games in the chunk: the same games.  Seat order
     # alternates with the game index, so the second half repeats the first exactly.
     again = _play(["mcts:60,reuse", "random"], seeds + seeds)
@@ -80,10 +112,22 @@ def test_single_decisions_refuse_a_reuse_agent(tmp_path):
     g = Game("goofspiel", players=2, seed=1)
     _, params, _ = parse_agent("mcts:50,reuse")
     with pytest.raises(ValueError, match="tree reuse plays whole games in the arena only"):
-        choose_action(tuple(GOOF.kernels), g.state, np.int64(MCTS), params, new_rng(np.int64(1)),
-                      np.zeros(GOOF.num_actions, np.bool_))
-    base = {"game": "goofspiel", "players": 2, "agents": ["mcts:50,reuse", "random"], "games": 10, "seed": 1,
-            "output": str(tmp_path / "r")}
+        choose_action(
+            tuple(GOOF.kernels),
+            g.state,
+            np.int64(MCTS),
+            params,
+            new_rng(np.int64(1)),
+            np.zeros(GOOF.num_actions, np.bool_),
+        )
+    base = {
+        "game": "goofspiel",
+        "players": 2,
+        "agents": ["mcts:50,reuse", "random"],
+        "games": 10,
+        "seed": 1,
+        "output": str(tmp_path / "r"),
+    }
     with pytest.raises(ConfigError, match="reuses its tree.*set replays = 0"):
         from_dict(dict(base, replays=2))
     assert from_dict(base).agents[0].label == "mcts:50,reuse"

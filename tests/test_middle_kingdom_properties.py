@@ -66,8 +66,8 @@ def play_checked(seeds, n, options, finals, stats):
 def recount(s: np.ndarray) -> tuple[list[int], list[int]]:
     """Independent scoring (spec section 6) from card locations; returns (scores, dyn counts)."""
     n = int(s[2])
-    typ = s[L.CARD_TYPE:L.CARD_TYPE + 62]
-    vp = s[L.CARD_VP:L.CARD_VP + 62]
+    typ = s[L.CARD_TYPE : L.CARD_TYPE + 62]
+    vp = s[L.CARD_VP : L.CARD_VP + 62]
     eff = np.zeros((n, 5), int)
     phys_vp = np.zeros(n, int)
     count = np.zeros(n, int)
@@ -113,7 +113,9 @@ def run_checked(n, options, games, first_seed):
     finals = np.zeros((games, L.STATE_SIZE), np.int32)
     stats = np.zeros(2, np.int64)
     g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, stats)
-    assert err == 0, f"{options}: game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
+    assert err == 0, (
+        f"{options}: game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
+    )
     scores = np.zeros(n)
     wins = np.zeros(n)
     for s in finals:
@@ -140,12 +142,34 @@ def test_invariants_and_recount_over_random_games(n, options):
 ALL_CONFIGS = tuple((n, o, 2000) for n, o in CONFIGS)
 TWO_BIDS = ((2, {}, 5000), (3, {"variant": "advanced"}, 5000))
 OPTION_RUNS = [
-    ({"harvest_count": "before_lay", "ident_draw_timing": "after_picks", "ident_goal_timing": "per_member",
-      "noble_vp_table": "alt_b_3_6_3"}, ALL_CONFIGS),
-    ({"ident_short_deck": "all_or_none", "dragon_held_includes_row_pick": "true",
-      "dragon_tiebreak_dyn_count": "effective", "lead_seat": "fixed_seat0"}, ALL_CONFIGS),
-    ({"market_dbl_is_merchant": "true", "market_on_any_gain": "pick_only", "heir_optional": "false",
-      "heir_may_take_dragon": "false", "token_limit": "18"}, ALL_CONFIGS),
+    (
+        {
+            "harvest_count": "before_lay",
+            "ident_draw_timing": "after_picks",
+            "ident_goal_timing": "per_member",
+            "noble_vp_table": "alt_b_3_6_3",
+        },
+        ALL_CONFIGS,
+    ),
+    (
+        {
+            "ident_short_deck": "all_or_none",
+            "dragon_held_includes_row_pick": "true",
+            "dragon_tiebreak_dyn_count": "effective",
+            "lead_seat": "fixed_seat0",
+        },
+        ALL_CONFIGS,
+    ),
+    (
+        {
+            "market_dbl_is_merchant": "true",
+            "market_on_any_gain": "pick_only",
+            "heir_optional": "false",
+            "heir_may_take_dragon": "false",
+            "token_limit": "18",
+        },
+        ALL_CONFIGS,
+    ),
     ({"emp_designation_2p": "at_commit", "noble_vp_table": "alt_a_6_4_2"}, TWO_BIDS),
 ]
 
@@ -155,21 +179,40 @@ def test_every_rule_option_value_is_played_in_10000_random_games():
     cases += [(o, n, GAMES_PER_CONFIG) for n, o in CONFIGS]
     for opt in SPEC.options:
         for value in opt.choices:
-            games = sum(g for o, n, g in cases if o.get(opt.name, opt.default) == value and (
-                opt.name != "emp_designation_2p" or n == 2 or o.get("variant") == "advanced"))
+            games = sum(
+                g
+                for o, n, g in cases
+                if o.get(opt.name, opt.default) == value
+                and (opt.name != "emp_designation_2p" or n == 2 or o.get("variant") == "advanced")
+            )
             assert games >= 10_000, f"{opt.name} = {value}: {games} games"
 
 
-@pytest.mark.parametrize("options,configs", OPTION_RUNS, ids=lambda x: "+".join(f"{k}={v}" for k, v in x.items())
-                         if isinstance(x, dict) else f"{sum(c[2] for c in x)}-games")
+@pytest.mark.parametrize(
+    "options,configs",
+    OPTION_RUNS,
+    ids=lambda x: (
+        "+".join(f"{k}={v}" for k, v in x.items())
+        if isinstance(x, dict)
+        else f"{sum(c[2] for c in x)}-games"
+    ),
+)
 def test_invariants_under_rule_options(options, configs):
     total = np.zeros(2, np.int64)
     for n, extra, games in configs:
-        finals, stats = run_checked(n, options | extra, games, 77 + 100_000 * n + 50_000 * len(extra))
+        finals, stats = run_checked(
+            n, options | extra, games, 77 + 100_000 * n + 50_000 * len(extra)
+        )
         total += stats
         if "noble_vp_table" in options:
-            expect = {"alt_a_6_4_2": [2] * 6 + [3] * 4 + [4] * 2, "alt_b_3_6_3": [2] * 3 + [3] * 6 + [4] * 3}
-            assert sorted(finals[0, L.CARD_VP + 40:L.CARD_VP + 52].tolist()) == expect[options["noble_vp_table"]]
+            expect = {
+                "alt_a_6_4_2": [2] * 6 + [3] * 4 + [4] * 2,
+                "alt_b_3_6_3": [2] * 3 + [3] * 6 + [4] * 3,
+            }
+            assert (
+                sorted(finals[0, L.CARD_VP + 40 : L.CARD_VP + 52].tolist())
+                == expect[options["noble_vp_table"]]
+            )
     # the runs reach what the options change: identical slots served by a short deck, and the
     # Palace-and-Emperor seat naming its late bid with the commit
     if options.get("ident_short_deck") == "all_or_none":
@@ -183,7 +226,11 @@ def test_same_seed_same_game_and_different_seeds_differ():
     c = Game("middle_kingdom", 4, seed=12)
     for g in (a, b, c):
         g.play_random(np.random.default_rng(5))
-    assert a.history == b.history and a.scores == b.scores and a.chance_outcomes() == b.chance_outcomes()
+    assert (
+        a.history == b.history
+        and a.scores == b.scores
+        and a.chance_outcomes() == b.chance_outcomes()
+    )
     assert a.chance_outcomes() != c.chance_outcomes()
 
 
@@ -195,7 +242,7 @@ def test_kernel_games_are_deterministic_by_seed():
     play_checked(seeds, np.int64(5), opt, f1, np.zeros(2, np.int64))
     play_checked(seeds, np.int64(5), opt, f2, np.zeros(2, np.int64))
     assert np.array_equal(f1, f2)
-    assert len({tuple(r) for r in f1[:, L.DECK:L.DECK + 62]}) == 200
+    assert len({tuple(r) for r in f1[:, L.DECK : L.DECK + 62]}) == 200
 
 
 # Any combination of rule options and player count keeps every invariant (hypothesis picks
@@ -206,14 +253,20 @@ OPTION_CHOICES = {o.name: st.sampled_from(o.choices) for o in SPEC.options if o.
 
 
 @settings(max_examples=40, deadline=None, derandomize=True)
-@given(n=st.integers(2, 5), advanced=st.booleans(), options=st.fixed_dictionaries(OPTION_CHOICES),
-       seed=st.integers(0, 2**40))
+@given(
+    n=st.integers(2, 5),
+    advanced=st.booleans(),
+    options=st.fixed_dictionaries(OPTION_CHOICES),
+    seed=st.integers(0, 2**40),
+)
 def test_invariants_under_any_option_combination(n, advanced, options, seed):
     if advanced and n == 3:
         options = dict(options, variant="advanced")
     seeds = np.arange(20, dtype=np.int64) + seed
     finals = np.zeros((len(seeds), L.STATE_SIZE), np.int32)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, np.zeros(2, np.int64))
+    g, ply, err = play_checked(
+        seeds, np.int64(n), SPEC.encode_options(options), finals, np.zeros(2, np.int64)
+    )
     assert err == 0, f"{options}: game {g}, decision {ply}: invariant {err} broken"
     scores, wins = np.zeros(n), np.zeros(n)
     for s in finals:

@@ -7,7 +7,19 @@ from sim.core import IllegalActionError
 from sim.middle_kingdom import layout as L
 from sim.middle_kingdom.rules import pb, score_game, summon, take_dragon
 from tests.mk_helpers import (
-    act, bids, carried, decision, discard, eff, field, goal_owner, hand, legal_names, phase, position, row_names,
+    act,
+    bids,
+    carried,
+    decision,
+    discard,
+    eff,
+    field,
+    goal_owner,
+    hand,
+    legal_names,
+    phase,
+    position,
+    row_names,
 )
 
 FULL = set(range(8))
@@ -18,10 +30,14 @@ ZEV, STEVE, MICHAEL, HOLGER, PAUL = range(5)
 def t1_position(michael_hand=(0, 2, 4), options=None):
     disc = [v for v in range(8) if v not in michael_hand]
     return position(
-        5, row=["Official", "Merchant", "Noble(3)", "Peasant"],
+        5,
+        row=["Official", "Merchant", "Noble(3)", "Peasant"],
         goals={"Emperor": STEVE, "Harvest": MICHAEL, "Palace": PAUL},
         tableaux={STEVE: ["General"] * 2, MICHAEL: ["Peasant"] * 2, PAUL: ["Official"] * 2},
-        hands={MICHAEL: michael_hand}, discards={MICHAEL: disc}, options=options)
+        hands={MICHAEL: michael_hand},
+        discards={MICHAEL: disc},
+        options=options,
+    )
 
 
 def test_t1_five_player_bids_7_7_6_5_4_3():
@@ -57,11 +73,14 @@ def test_t1b_harvest_keeps_zero_and_abstains():
     assert hand(g, MICHAEL) == FULL
 
 
-@pytest.mark.parametrize("michael_hand,after_lay,before_lay", [
-    ((0, 2, 4), True, True),
-    ((0, 2, 4, 5), True, False),
-    ((0, 2, 4, 5, 6), False, False),
-])
+@pytest.mark.parametrize(
+    "michael_hand,after_lay,before_lay",
+    [
+        ((0, 2, 4), True, True),
+        ((0, 2, 4, 5), True, False),
+        ((0, 2, 4, 5, 6), False, False),
+    ],
+)
 def test_t1c_harvest_hand_count_readings(michael_hand, after_lay, before_lay):
     for option, expect in (("after_lay", after_lay), ("before_lay", before_lay)):
         g = t1_position(michael_hand, {"harvest_count": option})
@@ -77,7 +96,10 @@ def test_t2_four_player_selection():
     for seat in (0, 1, 2):
         assert g.current_player == seat
         act(g, seat, "take")
-    assert discard(g, 3) == {1} and field(g, 3, L.F_PHYS, L.OFFICIAL) + field(g, 3, L.F_PHYS, L.PEASANT) == 0
+    assert (
+        discard(g, 3) == {1}
+        and field(g, 3, L.F_PHYS, L.OFFICIAL) + field(g, 3, L.F_PHYS, L.PEASANT) == 0
+    )
     assert sum(int(g.state[L.LOC + c]) == L.LOC_DISCARD for c in range(L.N_DYN)) == 0
 
 
@@ -86,7 +108,11 @@ HOLG, ZEV3, PAUL3, STEVE3, MICH3 = range(5)
 
 
 def t3_round_a():
-    g = position(5, row=["Official", "Peasant", "Merchant", "General"], deck_top=["Peasant", "Merchant", "Official", "General"])
+    g = position(
+        5,
+        row=["Official", "Peasant", "Merchant", "General"],
+        deck_top=["Peasant", "Merchant", "Official", "General"],
+    )
     bids(g, (HOLG, 6), (ZEV3, 6), (PAUL3, 4), (STEVE3, 4), (MICH3, 3))
     act(g, MICH3, "take Official")
     return g
@@ -127,7 +153,9 @@ def test_t3b_corrected_round_b_order():
 
 # ------------------------------------------------------------------ T4: Dragon exchange restrictions (example 4)
 def exchange_options(players, tableau, row, goals=None, deck_top=()):
-    g = position(players, row=row, tableaux={0: tableau}, dragon=0, goals=goals or {}, deck_top=deck_top)
+    g = position(
+        players, row=row, tableaux={0: tableau}, dragon=0, goals=goals or {}, deck_top=deck_top
+    )
     for seat in range(players):
         act(g, seat, f"bid {seat + 1}")
     assert g.current_player == 0 and decision(g) == L.DK_EXCHANGE
@@ -135,13 +163,19 @@ def exchange_options(players, tableau, row, goals=None, deck_top=()):
 
 
 def test_t4a_rulebook_exchange():
-    _, names = exchange_options(4, ["Merchant"] * 2 + ["Noble(2)"] * 2 + ["General"], ["Noble(3)", "General", "Peasant"],
-                                goals={"Market": 0, "Heir": 0})
+    _, names = exchange_options(
+        4,
+        ["Merchant"] * 2 + ["Noble(2)"] * 2 + ["General"],
+        ["Noble(3)", "General", "Peasant"],
+        goals={"Market": 0, "Heir": 0},
+    )
     assert names == ["exchange Dragon for General [row 1]", "exchange Dragon for Peasant [row 2]"]
 
 
 def test_t4b_only_forbidden_types_left():
-    _, names = exchange_options(4, ["Noble(3)"] * 3 + ["Peasant"], [40, 49, "Philosopher"], goals={"Heir": 0})
+    _, names = exchange_options(
+        4, ["Noble(3)"] * 3 + ["Peasant"], [40, 49, "Philosopher"], goals={"Heir": 0}
+    )
     assert names == ["exchange Dragon for Noble(2) [row 0]", "exchange Dragon for Noble(4) [row 1]"]
 
 
@@ -151,8 +185,12 @@ def test_t4c_empty_tableau_never_the_philosopher():
 
 
 def test_t4d_market_and_exchange():
-    g, names = exchange_options(4, ["Merchant"] * 2 + ["General", "Noble(2)"], ["Merchant", "General", "Peasant"],
-                                goals={"Market": 0})
+    g, names = exchange_options(
+        4,
+        ["Merchant"] * 2 + ["General", "Noble(2)"],
+        ["Merchant", "General", "Peasant"],
+        goals={"Market": 0},
+    )
     assert names == ["exchange Dragon for General [row 1]", "exchange Dragon for Peasant [row 2]"]
     act(g, 0, "exchange Dragon for General")
     assert eff(g, 0, L.GENERAL) == 2 and goal_owner(g, "Emperor") == 0
@@ -160,8 +198,12 @@ def test_t4d_market_and_exchange():
 
 
 def test_t4d_variant_market_merchant_onto_generals():
-    g, names = exchange_options(4, ["Merchant"] * 2 + ["General", "Noble(2)"], ["Merchant", "Merchant", "Philosopher"],
-                                goals={"Market": 0})
+    g, names = exchange_options(
+        4,
+        ["Merchant"] * 2 + ["General", "Noble(2)"],
+        ["Merchant", "Merchant", "Philosopher"],
+        goals={"Market": 0},
+    )
     assert names == ["exchange Dragon for Merchant [row 0]", "exchange Dragon for Merchant [row 1]"]
     act(g, 0, "exchange Dragon for Merchant [row 0]")
     assert decision(g) == L.DK_HOST and "Merchant onto Nobles" in legal_names(g)
@@ -181,22 +223,55 @@ def test_t4e_picker_takes_the_dragon_for_a_token():
 # ------------------------------------------------------------------ T5: Zev's 28 (example 5)
 def test_t5_zev_scores_28():
     zev = [0, 1, 2, 9] + ["Peasant"] * 4 + [48, 40, 41] + ["General"]
-    g = position(5, tableaux={ZEV: zev, STEVE: ["Peasant"], MICHAEL: ["Peasant"] * 2,
-                              HOLGER: ["Peasant"] * 2 + ["General"] * 4, PAUL: ["Peasant"] * 3},
-                 goals={"Palace": ZEV, "Harvest": ZEV, "Emperor": HOLGER}, tokens={ZEV: 3})
+    g = position(
+        5,
+        tableaux={
+            ZEV: zev,
+            STEVE: ["Peasant"],
+            MICHAEL: ["Peasant"] * 2,
+            HOLGER: ["Peasant"] * 2 + ["General"] * 4,
+            PAUL: ["Peasant"] * 3,
+        },
+        goals={"Palace": ZEV, "Harvest": ZEV, "Emperor": HOLGER},
+        tokens={ZEV: 3},
+    )
     s = g.state
     score_game(s)
     assert goal_owner(g, "Heir") == HOLGER
-    parts = [field(g, ZEV, f) for f in (L.F_VP_GOALS, L.F_VP_CARDS, L.F_VP_TOKENS, L.F_PENALTY, L.F_VP_PEASANTS, L.F_VP_PHIL)]
+    parts = [
+        field(g, ZEV, f)
+        for f in (
+            L.F_VP_GOALS,
+            L.F_VP_CARDS,
+            L.F_VP_TOKENS,
+            L.F_PENALTY,
+            L.F_VP_PEASANTS,
+            L.F_VP_PHIL,
+        )
+    ]
     assert parts == [4, 10, 6, 3, 8, 3]  # 4+1+(4+2+2)+1+6 = 20; -3 = 17; +8 = 25; +3 = 28
     assert field(g, ZEV, L.F_SCORE) == 28
 
 
 # ------------------------------------------------------------------ T6: identical stacks draw from the deck
-def t6_position(options=None, deck_top=("Merchant", 45), deck_size=None, row=("Official", "Peasant", "General"), **kw):
-    return position(4, row=list(row), deck_top=list(deck_top), lead=2,
-                    stacks={1: [6], 3: [6]}, hands={1: FULL - {6}, 3: FULL - {6}}, options=options,
-                    deck_size=deck_size, **kw)
+def t6_position(
+    options=None,
+    deck_top=("Merchant", 45),
+    deck_size=None,
+    row=("Official", "Peasant", "General"),
+    **kw,
+):
+    return position(
+        4,
+        row=list(row),
+        deck_top=list(deck_top),
+        lead=2,
+        stacks={1: [6], 3: [6]},
+        hands={1: FULL - {6}, 3: FULL - {6}},
+        options=options,
+        deck_size=deck_size,
+        **kw,
+    )
 
 
 def test_t6_identical_stacks_draw_in_lead_seat_order():
@@ -218,7 +293,10 @@ def test_t6_identical_stacks_draw_in_lead_seat_order():
 def test_t6_short_deck(short, expect_seat3):
     g = t6_position({"ident_short_deck": short}, deck_top=("Merchant",), deck_size=1)
     bids(g, (0, 5), (1, 2), (2, 7), (3, 2))
-    assert eff(g, 3, L.MERCHANT) == expect_seat3 and field(g, 1, L.F_PHYS, L.NOBLE) + eff(g, 1, L.MERCHANT) == 0
+    assert (
+        eff(g, 3, L.MERCHANT) == expect_seat3
+        and field(g, 1, L.F_PHYS, L.NOBLE) + eff(g, 1, L.MERCHANT) == 0
+    )
     assert discard(g, 1) == {6, 2} and discard(g, 3) == {6, 2}
 
 
@@ -236,17 +314,28 @@ def test_t6_deck_of_exactly_as_many_cards_as_members_serves_them_all(short):
 
 @pytest.mark.parametrize("timing,market_holder", [("after_slot", 1), ("per_member", 3)])
 def test_t6b_goal_timing(timing, market_holder):
-    g = t6_position({"ident_goal_timing": timing}, deck_top=("Merchant", "Merchant"),
-                    tableaux={1: ["Merchant"] * 2, 3: ["Merchant"] * 2}, goals={"Market": 1})
+    g = t6_position(
+        {"ident_goal_timing": timing},
+        deck_top=("Merchant", "Merchant"),
+        tableaux={1: ["Merchant"] * 2, 3: ["Merchant"] * 2},
+        goals={"Market": 1},
+    )
     bids(g, (0, 5), (1, 2), (2, 7), (3, 2))
     assert eff(g, 1, L.MERCHANT) == 3 and eff(g, 3, L.MERCHANT) == 3
     assert goal_owner(g, "Market") == market_holder
 
 
 def test_t6c_laying_order_beats_lead_seat():
-    g = position(4, row=["Official", "Merchant", "Noble(2)"], deck_top=["Peasant", "General"], lead=0,
-                 stacks={0: [5], 2: [5]}, hands={0: FULL - {5}, 2: FULL - {5}},
-                 tableaux={0: ["Official"] * 2}, goals={"Palace": 0})
+    g = position(
+        4,
+        row=["Official", "Merchant", "Noble(2)"],
+        deck_top=["Peasant", "General"],
+        lead=0,
+        stacks={0: [5], 2: [5]},
+        hands={0: FULL - {5}, 2: FULL - {5}},
+        tableaux={0: ["Official"] * 2},
+        goals={"Palace": 0},
+    )
     bids(g, (1, 7), (2, 2), (3, 1))
     act(g, 0, "late bid 2")
     assert eff(g, 2, L.PEASANT) == 1 and eff(g, 0, L.GENERAL) == 1  # seat 2 drew first
@@ -258,8 +347,13 @@ def test_t6c_laying_order_beats_lead_seat():
 
 # ------------------------------------------------------------------ T7: taking and passing goals
 def test_t7_goal_passing():
-    g = position(3, row=["Merchant", "Official"], deck_top=["Merchant", "Noble(2)"],
-                 tableaux={0: ["Merchant"] * 2, 1: ["Merchant"], 2: ["Noble(3)"]}, goals={"Market": 0})
+    g = position(
+        3,
+        row=["Merchant", "Official"],
+        deck_top=["Merchant", "Noble(2)"],
+        tableaux={0: ["Merchant"] * 2, 1: ["Merchant"], 2: ["Noble(3)"]},
+        goals={"Market": 0},
+    )
     bids(g, (0, 0), (1, 7), (2, 0))
     act(g, 1, "take Merchant")
     assert goal_owner(g, "Market") == 0  # 2 vs 2: no pass
@@ -272,12 +366,19 @@ def test_t7_goal_passing():
 
 # ------------------------------------------------------------------ T8: Market placement
 def test_t8_market_merchant_on_generals_takes_the_emperor():
-    g = position(4, row=["Merchant", "Peasant", "Official"],
-                 tableaux={0: ["Merchant"] * 2 + ["General"], 1: ["General"] * 2}, goals={"Market": 0, "Emperor": 1})
+    g = position(
+        4,
+        row=["Merchant", "Peasant", "Official"],
+        tableaux={0: ["Merchant"] * 2 + ["General"], 1: ["General"] * 2},
+        goals={"Market": 0, "Emperor": 1},
+    )
     dyn = sum(field(g, 0, L.F_PHYS, t) + field(g, 0, L.F_DBL, t) for t in range(5))
     bids(g, (0, 7), (1, 1), (2, 2), (3, 3))
     act(g, 0, "take Merchant")
-    assert legal_names(g) == ["Merchant onto Generals", "Merchant onto Merchants"]  # not the empty Nobles
+    assert legal_names(g) == [
+        "Merchant onto Generals",
+        "Merchant onto Merchants",
+    ]  # not the empty Nobles
     act(g, 0, "Merchant onto Generals")
     assert eff(g, 0, L.GENERAL) == 3 and goal_owner(g, "Emperor") == 0
     assert eff(g, 0, L.MERCHANT) == 2
@@ -288,8 +389,12 @@ def test_t8_market_merchant_on_generals_takes_the_emperor():
 
 
 def test_t8_without_the_market_no_choice_and_variant():
-    g = position(4, row=["Merchant", "Peasant", "Official"],
-                 tableaux={0: ["Merchant"] * 2, 3: ["Merchant"] * 2}, goals={"Market": 0})
+    g = position(
+        4,
+        row=["Merchant", "Peasant", "Official"],
+        tableaux={0: ["Merchant"] * 2, 3: ["Merchant"] * 2},
+        goals={"Market": 0},
+    )
     bids(g, (0, 1), (1, 2), (2, 3), (3, 7))
     act(g, 3, "take Merchant")
     assert decision(g) != L.DK_HOST  # D did not hold the Market: no placement choice
@@ -299,9 +404,19 @@ def test_t8_without_the_market_no_choice_and_variant():
 # ------------------------------------------------------------------ T9: Dragon summoning tie-breaks
 def t9_state(last_c, last_d, goals=None):
     goals = goals or {"Palace": 0, "Market": 0, "Harvest": 1, "Emperor": 2, "Heir": 3}
-    g = position(4, tableaux={0: ["Official"] * 2 + ["Merchant"] * 2, 1: ["Peasant"] * 6,
-                              2: ["General"] * 5, 3: ["Noble(2)"] * 4 + ["Official"]},
-                 goals=goals, dragon="set_aside", last_dragon={2: last_c, 3: last_d}, round=10)
+    g = position(
+        4,
+        tableaux={
+            0: ["Official"] * 2 + ["Merchant"] * 2,
+            1: ["Peasant"] * 6,
+            2: ["General"] * 5,
+            3: ["Noble(2)"] * 4 + ["Official"],
+        },
+        goals=goals,
+        dragon="set_aside",
+        last_dragon={2: last_c, 3: last_d},
+        round=10,
+    )
     summon(g.state)
     return g
 
@@ -320,9 +435,18 @@ def test_t9d_three_goals_no_summon():
 
 
 def test_t9e_player_without_goals():
-    g = position(5, tableaux={0: ["Official"] * 2 + ["Merchant"] * 2, 1: ["Peasant"] * 2, 2: ["General"] * 2,
-                              3: ["Noble(2)"] * 2, 4: ["Peasant"] * 9},
-                 goals={"Palace": 0, "Market": 0, "Harvest": 1, "Emperor": 2, "Heir": 3}, dragon="display")
+    g = position(
+        5,
+        tableaux={
+            0: ["Official"] * 2 + ["Merchant"] * 2,
+            1: ["Peasant"] * 2,
+            2: ["General"] * 2,
+            3: ["Noble(2)"] * 2,
+            4: ["Peasant"] * 9,
+        },
+        goals={"Palace": 0, "Market": 0, "Harvest": 1, "Emperor": 2, "Heir": 3},
+        dragon="display",
+    )
     summon(g.state)
     assert goal_owner(g, "Dragon") == 4
 
@@ -335,11 +459,21 @@ def test_d13_row_pick_then_summon_in_one_round_the_summoned_seat_held_it_later()
     decided by the order of events.  Round 5: A (seat 0) takes the Dragon from the row in
     phase 2, B (seat 1) is summoned it in phase 3.  Round 6: A and B tie on goals and cards,
     and B, who held it later, gets it (it used to read as a tie and was set aside)."""
-    g = position(3, row=["Peasant", "General"], deck_top=["Official", "General"], round=5, dragon=1,
-                 last_dragon={1: 4}, options=ROW_PICK,
-                 tableaux={0: ["Official", "Noble(2)", "General"], 1: ["General"],
-                           2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 2},
-                 goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2})
+    g = position(
+        3,
+        row=["Peasant", "General"],
+        deck_top=["Official", "General"],
+        round=5,
+        dragon=1,
+        last_dragon={1: 4},
+        options=ROW_PICK,
+        tableaux={
+            0: ["Official", "Noble(2)", "General"],
+            1: ["General"],
+            2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 2,
+        },
+        goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2},
+    )
     bids(g, (0, 7), (1, 0))
     act(g, 2, "late bid 5")
     act(g, 1, "exchange Dragon for Peasant")
@@ -361,26 +495,42 @@ def test_d13_row_pick_then_summon_in_one_round_the_summoned_seat_held_it_later()
 def test_d13_a_take_from_the_row_counts_as_holding_only_under_the_option(row_pick, expect):
     """A (seat 0) took the Dragon from the row in round 5, B (seat 1) was last summoned it in
     round 3; in round 6 they tie on goals and cards."""
-    g = position(3, tableaux={0: ["Official"], 1: ["Noble(2)"],
-                              2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 2},
-                 goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2}, dragon="set_aside",
-                 last_dragon={1: 3}, round=5, options={"dragon_held_includes_row_pick": row_pick})
+    g = position(
+        3,
+        tableaux={
+            0: ["Official"],
+            1: ["Noble(2)"],
+            2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 2,
+        },
+        goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2},
+        dragon="set_aside",
+        last_dragon={1: 3},
+        round=5,
+        options={"dragon_held_includes_row_pick": row_pick},
+    )
     take_dragon(g.state, 0)
     g.state[L.G_ROUND] = 6
     summon(g.state)
     assert goal_owner(g, "Dragon") == expect
 
+
 # ------------------------------------------------------------------ T10: Heir re-award
-@pytest.mark.parametrize("generals,holder,expect", [((3, 3, 1), 2, -1), ((4, 3, 0), 2, 0), ((0, 0, 0), 1, -1)])
+@pytest.mark.parametrize(
+    "generals,holder,expect", [((3, 3, 1), 2, -1), ((4, 3, 0), 2, 0), ((0, 0, 0), 1, -1)]
+)
 def test_t10_heir_re_award(generals, holder, expect):
-    g = position(3, tableaux={p: ["General"] * n for p, n in enumerate(generals)}, goals={"Heir": holder})
+    g = position(
+        3, tableaux={p: ["General"] * n for p, n in enumerate(generals)}, goals={"Heir": holder}
+    )
     score_game(g.state)
     assert goal_owner(g, "Heir") == expect
 
 
 # ------------------------------------------------------------------ T11: peasant race and type check
-@pytest.mark.parametrize("counts,vp,penalised", [((0, 3, 6), (0, 8, 20), (True, False, False)),
-                                                 ((2, 5, 7), (0, 8, 20), (False, False, False))])
+@pytest.mark.parametrize(
+    "counts,vp,penalised",
+    [((0, 3, 6), (0, 8, 20), (True, False, False)), ((2, 5, 7), (0, 8, 20), (False, False, False))],
+)
 def test_t11_peasants(counts, vp, penalised):
     g = position(3, tableaux={p: ["Peasant"] * n for p, n in enumerate(counts)})
     score_game(g.state)
@@ -391,7 +541,9 @@ def test_t11_peasants(counts, vp, penalised):
 
 
 def test_t11_market_double_on_peasants():
-    g = position(3, tableaux={0: ["Peasant", ("Merchant", "Peasants")], 1: ["Peasant"], 2: ["Peasant"] * 4})
+    g = position(
+        3, tableaux={0: ["Peasant", ("Merchant", "Peasants")], 1: ["Peasant"], 2: ["Peasant"] * 4}
+    )
     assert eff(g, 0, L.PEASANT) == 3
     score_game(g.state)
     assert field(g, 0, L.F_VP_PEASANTS) == 5  # m = 1, keeps 2
@@ -412,8 +564,14 @@ def test_t12_lone_zeros(emperor):
 
 # ------------------------------------------------------------------ T13: Harvest and Palace held by one seat
 def test_t13_palace_and_harvest():
-    g = position(4, row=["Official", "Peasant", "General"], tableaux={0: ["Official"] * 2 + ["Peasant"] * 2},
-                 goals={"Palace": 0, "Harvest": 0}, hands={0: [0, 3, 6, 7]}, discards={0: [1, 2, 4, 5]})
+    g = position(
+        4,
+        row=["Official", "Peasant", "General"],
+        tableaux={0: ["Official"] * 2 + ["Peasant"] * 2},
+        goals={"Palace": 0, "Harvest": 0},
+        hands={0: [0, 3, 6, 7]},
+        discards={0: [1, 2, 4, 5]},
+    )
     bids(g, (1, 5), (2, 5), (3, 2))
     act(g, 0, "late bid 0")
     act(g, 0, "swap 0 for 6")
@@ -428,8 +586,12 @@ def test_t13_palace_and_harvest():
 # ------------------------------------------------------------------ T14: two-player Palace and Emperor
 @pytest.mark.parametrize("named", [6, 3])
 def test_t14_two_player_palace_and_emperor(named):
-    g = position(2, row=["Official", "Peasant", "Merchant"],
-                 tableaux={0: ["General"] * 2, 1: ["Official"] * 2}, goals={"Emperor": 0, "Palace": 1})
+    g = position(
+        2,
+        row=["Official", "Peasant", "Merchant"],
+        tableaux={0: ["General"] * 2, 1: ["Official"] * 2},
+        goals={"Emperor": 0, "Palace": 1},
+    )
     act(g, 0, "bid 6")
     act(g, 0, "bid 3")
     act(g, 1, "bid 6")
@@ -453,8 +615,13 @@ AT_COMMIT = {"emp_designation_2p": "at_commit"}
 
 def test_d5_at_commit_the_emperor_names_its_bid_with_the_commit():
     """D5 alternative: the +0.5 is named secretly as part of the commit, before the rival bids."""
-    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT,
-                 tableaux={0: ["General"] * 2, 1: ["Official"] * 2}, goals={"Emperor": 0, "Palace": 1})
+    g = position(
+        2,
+        row=["Official", "Peasant", "Merchant"],
+        options=AT_COMMIT,
+        tableaux={0: ["General"] * 2, 1: ["Official"] * 2},
+        goals={"Emperor": 0, "Palace": 1},
+    )
     act(g, 0, "bid 6")
     act(g, 0, "bid 3")
     assert g.current_player == 0 and legal_names(g) == ["+0.5 on bid 3", "+0.5 on bid 6"]
@@ -473,9 +640,12 @@ def test_d5_at_commit_the_emperor_names_its_bid_with_the_commit():
 def test_d5_at_commit_naming_is_secret_and_search_can_undo_it():
     from sim.core import new_rng
     from sim.middle_kingdom.rules import determinize, info_key, rewind_secrets
+
     games = []
     for named in (6, 3):
-        g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0})
+        g = position(
+            2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0}
+        )
         bids(g, (0, 6), (0, 3))
         act(g, 0, f"+0.5 on bid {named}")
         games.append(g)
@@ -497,22 +667,37 @@ def test_d5_at_commit_naming_is_secret_and_search_can_undo_it():
 
 
 def test_d5_at_commit_a_lone_zero_still_asks_and_a_hand_of_zero_names_unasked():
-    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0})
+    g = position(
+        2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0}
+    )
     bids(g, (0, 0), (0, 5))
     assert legal_names(g) == ["+0.5 on bid 5"]  # asked anyway: the decision count hides the lone 0
     act(g, 0, "+0.5 on bid 5")
     assert field(g, 0, L.F_EMP_SLOT) == 1
     # a hand of {0} with a carried stack: one card, one entry, named without a decision
-    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT, goals={"Emperor": 0},
-                 hands={0: [0]}, discards={0: [1, 2, 3, 4, 6, 7]}, stacks={0: [5]})
+    g = position(
+        2,
+        row=["Official", "Peasant", "Merchant"],
+        options=AT_COMMIT,
+        goals={"Emperor": 0},
+        hands={0: [0]},
+        discards={0: [1, 2, 3, 4, 6, 7]},
+        stacks={0: [5]},
+    )
     assert g.current_player == 1 and field(g, 0, L.F_EMP_SLOT) == 0
 
 
 def palace_emperor(options=AT_COMMIT, harvest=False, **kw):
     tableau = ["Official"] * 2 + ["General"] * 2 + (["Peasant"] * 2 if harvest else [])
     goals = {"Emperor": 0, "Palace": 0} | ({"Harvest": 0} if harvest else {})
-    return position(2, row=["Official", "Peasant", "Merchant"], options=options, tableaux={0: tableau},
-                    goals=goals, **kw)
+    return position(
+        2,
+        row=["Official", "Peasant", "Merchant"],
+        options=options,
+        tableaux={0: tableau},
+        goals=goals,
+        **kw,
+    )
 
 
 def picks_of_round(g):
@@ -550,7 +735,9 @@ def test_d5_at_commit_palace_and_emperor_name_either_of_their_two_bids_with_the_
 def test_d5_at_commit_palace_and_emperor_committing_a_lone_zero_name_the_late_bid_at_the_commit():
     g = palace_emperor()
     act(g, 0, "bid 0")
-    assert g.current_player == 0 and legal_names(g) == ["+0.5 on the late bid"]  # asked: hides the lone 0
+    assert g.current_player == 0 and legal_names(g) == [
+        "+0.5 on the late bid"
+    ]  # asked: hides the lone 0
     act(g, 0, "+0.5 on the late bid")
     bids(g, (1, 6), (1, 5))
     act(g, 0, "late bid 6")
@@ -569,9 +756,15 @@ def test_d5_at_commit_a_harvest_swap_keeps_the_naming_and_asks_nothing():
     assert decision(g) == L.DK_PICK  # not asked again: 5.5 and 3 against 6 and 5
     assert picks_of_round(g) == [1, 0, 1]  # 6, 5.5, 5; seat 0's 3 finds the row empty
     # the Emperor and the Harvest without the Palace: the naming made with the commit stands
-    g = position(2, row=["Official", "Peasant", "Merchant"], options=AT_COMMIT,
-                 tableaux={0: ["General"] * 2 + ["Peasant"] * 2}, goals={"Emperor": 0, "Harvest": 0},
-                 hands={0: [0, 1, 3, 5, 6]}, discards={0: [2, 4, 7]})
+    g = position(
+        2,
+        row=["Official", "Peasant", "Merchant"],
+        options=AT_COMMIT,
+        tableaux={0: ["General"] * 2 + ["Peasant"] * 2},
+        goals={"Emperor": 0, "Harvest": 0},
+        hands={0: [0, 1, 3, 5, 6]},
+        discards={0: [2, 4, 7]},
+    )
     bids(g, (0, 0), (0, 5))
     act(g, 0, "+0.5 on bid 5")
     bids(g, (1, 6), (1, 5))
@@ -583,6 +776,7 @@ def test_d5_at_commit_a_harvest_swap_keeps_the_naming_and_asks_nothing():
 def test_d5_at_commit_palace_and_emperor_naming_is_secret_and_search_can_undo_it():
     from sim.core import new_rng
     from sim.middle_kingdom.rules import determinize, info_key, rewind_secrets
+
     games = []
     for card, named in ((0, "the late bid"), (4, "bid 4"), (4, "the late bid")):
         g = palace_emperor()
@@ -609,7 +803,12 @@ def test_d5_at_commit_palace_and_emperor_naming_is_secret_and_search_can_undo_it
 
 # ------------------------------------------------------------------ T15: two-player zero with a tie
 def test_t15_zero_with_a_tie():
-    g = position(2, row=["Official", "Peasant", "Merchant"], hands={0: [0, 5, 7]}, discards={0: [1, 2, 3, 4, 6]})
+    g = position(
+        2,
+        row=["Official", "Peasant", "Merchant"],
+        hands={0: [0, 5, 7]},
+        discards={0: [1, 2, 3, 4, 6]},
+    )
     bids(g, (0, 0), (0, 5), (1, 5), (1, 2))
     assert g.current_player == 1
     act(g, 1, "take")
@@ -619,8 +818,12 @@ def test_t15_zero_with_a_tie():
 
 # ------------------------------------------------------------------ T16: a stack against several singles
 def test_t16_stack_beats_singles():
-    g = position(5, row=["Official", "Peasant", "Merchant", "General"], stacks={0: [4], 3: [4]},
-                 hands={0: FULL - {4}, 3: FULL - {4}})
+    g = position(
+        5,
+        row=["Official", "Peasant", "Merchant", "General"],
+        stacks={0: [4], 3: [4]},
+        hands={0: FULL - {4}, 3: FULL - {4}},
+    )
     bids(g, (0, 2), (1, 6), (2, 6), (3, 1), (4, 3))
     order = []
     while int(g.state[L.G_ROUND]) == 1:
@@ -633,10 +836,19 @@ def test_t16_stack_beats_singles():
 
 # ------------------------------------------------------------------ T17: the Dragon's cycle in one round
 def t17_position():
-    return position(4, row=["Peasant", "Noble(2)", "General"], dragon=3,
-                    tableaux={0: ["Official"] * 2 + ["Merchant"] * 2, 1: ["Peasant"] * 2, 2: ["General"] * 2,
-                              3: ["Noble(3)", "General"]},
-                    goals={"Palace": 0, "Market": 0, "Harvest": 1, "Emperor": 2}, round=5)
+    return position(
+        4,
+        row=["Peasant", "Noble(2)", "General"],
+        dragon=3,
+        tableaux={
+            0: ["Official"] * 2 + ["Merchant"] * 2,
+            1: ["Peasant"] * 2,
+            2: ["General"] * 2,
+            3: ["Noble(3)", "General"],
+        },
+        goals={"Palace": 0, "Market": 0, "Harvest": 1, "Emperor": 2},
+        round=5,
+    )
 
 
 def test_t17_dragon_cycle():
@@ -664,10 +876,19 @@ def test_t17_dragon_left_in_row_is_summoned_again():
 
 
 # ------------------------------------------------------------------ T18: game length
-@pytest.mark.parametrize("players,variant,rounds", [(2, "standard", 20), (3, "standard", 31), (3, "advanced", 12),
-                                                     (4, "standard", 20), (5, "standard", 15)])
+@pytest.mark.parametrize(
+    "players,variant,rounds",
+    [
+        (2, "standard", 20),
+        (3, "standard", 31),
+        (3, "advanced", 12),
+        (4, "standard", 20),
+        (5, "standard", 15),
+    ],
+)
 def test_t18_game_length(players, variant, rounds):
     from sim import Game
+
     k = {2: 3, 3: 2, 4: 3, 5: 4}[players] if variant == "standard" else 5
     seen_plain = 0
     for seed in range(40):
@@ -715,8 +936,13 @@ def test_variant_advanced_three_players_bid_twice_for_a_row_of_five(variant):
 def test_lead_seat_rotates_each_round_or_stays_with_seat_0(lead_seat, first):
     """Seats 0 and 3 tie in round 1 and lay identical stacks in round 2: the lead seat (0 in
     round 1) orders their draws, and has moved on to seat 1 by then unless fixed."""
-    g = position(4, row=["Official", "Peasant", "General"], lead=0, options={"lead_seat": lead_seat},
-                 deck_top=["Official", "Peasant", "Noble(2)", "Merchant", 45])
+    g = position(
+        4,
+        row=["Official", "Peasant", "General"],
+        lead=0,
+        options={"lead_seat": lead_seat},
+        deck_top=["Official", "Peasant", "Noble(2)", "Merchant", 45],
+    )
     bids(g, (0, 6), (1, 7), (2, 5), (3, 6))
     act(g, 1, "take")
     act(g, 2, "take")
@@ -731,8 +957,13 @@ def test_ident_draw_timing_after_picks_lets_the_picks_come_first(timing, market_
     """T6 with seat 2 holding the Market: drawn in order, seat 3's Merchant takes the Market
     before seat 2 picks a Merchant, which then has no placement choice; drawn after the
     picks, seat 2 still holds the Market when it picks (and keeps it at 3 against 3)."""
-    g = t6_position({"ident_draw_timing": timing}, deck_top=("Merchant", 45), row=("Merchant", "Peasant", "General"),
-                    tableaux={2: ["Merchant"] * 2 + ["General"], 3: ["Merchant"] * 2}, goals={"Market": 2})
+    g = t6_position(
+        {"ident_draw_timing": timing},
+        deck_top=("Merchant", 45),
+        row=("Merchant", "Peasant", "General"),
+        tableaux={2: ["Merchant"] * 2 + ["General"], 3: ["Merchant"] * 2},
+        goals={"Market": 2},
+    )
     bids(g, (0, 5), (1, 2), (2, 7), (3, 2))
     act(g, 2, "take Merchant")
     assert (decision(g) == L.DK_HOST) == (timing == "after_picks")
@@ -746,19 +977,35 @@ def test_ident_draw_timing_after_picks_lets_the_picks_come_first(timing, market_
 def test_dragon_tiebreak_counts_physical_or_effective_cards(count, expect):
     """Seat 0 owns 2 cards, one a Market Merchant on its Nobles (3 effective); seat 1 owns 3
     cards and held the Dragon in round 4."""
-    g = position(3, tableaux={0: ["Noble(2)", ("Merchant", "Nobles")], 1: ["Official", "Peasant", "General"],
-                              2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 4},
-                 goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2}, dragon="set_aside",
-                 last_dragon={1: 4}, round=6, options={"dragon_tiebreak_dyn_count": count})
+    g = position(
+        3,
+        tableaux={
+            0: ["Noble(2)", ("Merchant", "Nobles")],
+            1: ["Official", "Peasant", "General"],
+            2: ["Official"] * 2 + ["Peasant"] * 2 + ["Merchant"] * 2 + ["Noble(3)"] * 4,
+        },
+        goals={"Palace": 2, "Harvest": 2, "Market": 2, "Heir": 2},
+        dragon="set_aside",
+        last_dragon={1: 4},
+        round=6,
+        options={"dragon_tiebreak_dyn_count": count},
+    )
     summon(g.state)
     assert goal_owner(g, "Dragon") == expect
 
 
 @pytest.mark.parametrize("is_merchant,penalty", [("false", 3), ("true", 0)])
-def test_market_dbl_is_merchant_counts_a_merchant_on_another_stack_as_a_merchant_too(is_merchant, penalty):
-    g = position(3, tableaux={0: ["Official", "Peasant", "Noble(2)", "General", ("Merchant", "Generals")]},
-                 options={"market_dbl_is_merchant": is_merchant})
-    assert eff(g, 0, L.GENERAL) == 3 and eff(g, 0, L.MERCHANT) == (1 if is_merchant == "true" else 0)
+def test_market_dbl_is_merchant_counts_a_merchant_on_another_stack_as_a_merchant_too(
+    is_merchant, penalty
+):
+    g = position(
+        3,
+        tableaux={0: ["Official", "Peasant", "Noble(2)", "General", ("Merchant", "Generals")]},
+        options={"market_dbl_is_merchant": is_merchant},
+    )
+    assert eff(g, 0, L.GENERAL) == 3 and eff(g, 0, L.MERCHANT) == (
+        1 if is_merchant == "true" else 0
+    )
     score_game(g.state)
     assert field(g, 0, L.F_PENALTY) == penalty  # missing Merchants, or none
 
@@ -766,8 +1013,14 @@ def test_market_dbl_is_merchant_counts_a_merchant_on_another_stack_as_a_merchant
 @pytest.mark.parametrize("gain", ["any_gain", "pick_only"])
 def test_market_on_any_gain_or_picks_only(gain):
     """T4d variant: the Dragon exchanged for a Merchant by the Market holder."""
-    g = position(4, row=["Merchant", "Merchant", "Philosopher"], dragon=0, goals={"Market": 0},
-                 tableaux={0: ["Merchant"] * 2 + ["General", "Noble(2)"]}, options={"market_on_any_gain": gain})
+    g = position(
+        4,
+        row=["Merchant", "Merchant", "Philosopher"],
+        dragon=0,
+        goals={"Market": 0},
+        tableaux={0: ["Merchant"] * 2 + ["General", "Noble(2)"]},
+        options={"market_on_any_gain": gain},
+    )
     bids(g, (0, 1), (1, 2), (2, 3), (3, 4))
     act(g, 0, "exchange Dragon for Merchant [row 0]")
     if gain == "any_gain":
@@ -779,8 +1032,13 @@ def test_market_on_any_gain_or_picks_only(gain):
 
 @pytest.mark.parametrize("optional", ["true", "false"])
 def test_heir_optional_or_mandatory(optional):
-    g = position(4, row=["Official", "Peasant", "General"], tableaux={0: ["Noble(2)"] * 2}, goals={"Heir": 0},
-                 options={"heir_optional": optional})
+    g = position(
+        4,
+        row=["Official", "Peasant", "General"],
+        tableaux={0: ["Noble(2)"] * 2},
+        goals={"Heir": 0},
+        options={"heir_optional": optional},
+    )
     bids(g, (0, 0), (1, 7), (2, 0), (3, 0))
     act(g, 1, "take Official")
     assert decision(g) == L.DK_HEIR and g.current_player == 0
@@ -789,8 +1047,14 @@ def test_heir_optional_or_mandatory(optional):
 
 @pytest.mark.parametrize("may", ["true", "false"])
 def test_heir_may_take_the_dragon_or_not(may):
-    g = position(4, row=["Peasant", "Official", "General"], dragon=3, tableaux={0: ["Noble(2)"] * 2, 3: ["Merchant"]},
-                 goals={"Heir": 0}, options={"heir_may_take_dragon": may})
+    g = position(
+        4,
+        row=["Peasant", "Official", "General"],
+        dragon=3,
+        tableaux={0: ["Noble(2)"] * 2, 3: ["Merchant"]},
+        goals={"Heir": 0},
+        options={"heir_may_take_dragon": may},
+    )
     bids(g, (0, 0), (1, 7), (2, 0), (3, 0))
     act(g, 3, "exchange Dragon for Peasant")
     act(g, 1, "take Official")
@@ -809,6 +1073,7 @@ def test_noble_vp_table(table, vp):
 def test_hidden_commits_info_key_determinize_and_rewind():
     from sim.core import new_rng
     from sim.middle_kingdom.rules import determinize, info_key, rewind_secrets
+
     a = position(4, row=["Official", "Peasant", "General"])
     b = position(4, row=["Official", "Peasant", "General"])
     bids(a, (0, 7), (1, 2))

@@ -16,8 +16,15 @@ def test_heuristic_beats_random(n):
     seat_agent = np.full((games, n), 1, np.int64)  # agent 1 = random
     seat_agent[np.arange(games), np.arange(games) % n] = 0  # agent 0 = heuristic, rotating seats
     kinds = np.array([HEURISTIC, RANDOM])
-    _, wins, _, _ = play_games(SPEC, np.arange(games) + 700 * n, n, SPEC.encode_options({}), seat_agent,
-                               kinds, np.zeros((2, N_AGENT_PARAMS)))
+    _, wins, _, _ = play_games(
+        SPEC,
+        np.arange(games) + 700 * n,
+        n,
+        SPEC.encode_options({}),
+        seat_agent,
+        kinds,
+        np.zeros((2, N_AGENT_PARAMS)),
+    )
     share = wins[np.arange(games), np.arange(games) % n].sum()
     # the 95% Wilson interval of the heuristic's win rate must exclude parity (1/n)
     low = binomtest(int(round(share)), games).proportion_ci(method="wilson").low
@@ -92,7 +99,9 @@ def test_heuristic_returns_a_member_to_a_tied_district_after_round_two_only(opti
 
     sections = options.get("return_choice") == "in_commitment"
     tie = {9: {0: 3, 1: 2}, 10: {0: 2, 2: 3}, 11: {2: 2}}
-    assert commit(2, tie) == ("return 1 to district 9, 1 to district 10" if sections else "return 2")
+    assert commit(2, tie) == (
+        "return 1 to district 9, 1 to district 10" if sections else "return 2"
+    )
     assert commit(4, tie) == ("return none" if sections else "return 0")
     # without district 11, A holds the bonus alone (3 city members against C's 2): returning
     # even one would give up the sole lead, so A keeps all
@@ -121,8 +130,10 @@ def test_mcts_plays_complete_games_under_the_section_commitment_and_any_member_d
             a, visits, _ = search_root(SPEC, g.state, params, seed * 1000 + len(g.history))
             assert a in legal and visits.sum() >= sims - n, g.render()
             seen["section commitment"] += a >= L.A_COMMIT_SEC and g.state[L.G_PHASE] == L.PH_COMMIT
-            seen["dragon paid with a rival's member"] += (g.state[L.G_PHASE] == L.PH_CARDS
-                                                         and L.A_DRAGON_OF <= a < L.A_DRAGON_OF + L.N_PROV * L.MAXP)
+            seen["dragon paid with a rival's member"] += (
+                g.state[L.G_PHASE] == L.PH_CARDS
+                and L.A_DRAGON_OF <= a < L.A_DRAGON_OF + L.N_PROV * L.MAXP
+            )
             g.apply(a)
         assert sum(g.win_shares) == pytest.approx(1.0)
     assert all(v > 0 for v in seen.values()), seen

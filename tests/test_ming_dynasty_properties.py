@@ -68,9 +68,9 @@ def play_checked(seeds, n, options, finals, snaps, logs, stats):
                 return g, ply, e
             j = memo[M_DONE]
             if j >= 0 and g < snaps.shape[0]:
-                snaps[g, j, :] = memo[M_SNAP:M_SNAP + L.STATE_SIZE]
+                snaps[g, j, :] = memo[M_SNAP : M_SNAP + L.STATE_SIZE]
                 li = memo[M_LI]
-                logs[g, j, :li] = memo[M_DEC:M_DEC + li]
+                logs[g, j, :li] = memo[M_DEC : M_DEC + li]
             if ply > 1500:
                 return g, ply, 98
         finals[g, :] = s
@@ -140,8 +140,8 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
     tiles = [[int(s[pb(p) + L.F_TILES + c]) for c in range(6)] for p in range(n)]
     supply = [int(s[L.TILE_SUPPLY + c]) for c in range(6)]
     score = [int(s[pb(p) + L.F_SCORE]) for p in range(n)]
-    set6 = [int(x) for x in s[L.S_SET6:L.S_SET6 + 3]][r // 2 - 1]
-    per = [int(x) for x in s[L.S_MEMBER:L.S_MEMBER + 3]][r // 2 - 1]
+    set6 = [int(x) for x in s[L.S_SET6 : L.S_SET6 + 3]][r // 2 - 1]
+    per = [int(x) for x in s[L.S_MEMBER : L.S_MEMBER + 3]][r // 2 - 1]
     dec = iter(decisions[1:])
     order = [(st + i) % n for i in range(n)]
     fullest = s[L.O_BONUS_TIE] == 1
@@ -195,9 +195,15 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
             if not sole:
                 k = nn
             else:
-                h = pre if s[L.O_NEUTRAL_KEEP] == 1 else max(sum(city[d, p] for d in secs3) for p in range(n))
+                h = (
+                    pre
+                    if s[L.O_NEUTRAL_KEEP] == 1
+                    else max(sum(city[d, p] for d in secs3) for p in range(n))
+                )
                 keep = h + 1
-                if s[L.O_NEUTRAL_KEEP] == 2:  # tie_on_tiebreak: h members, if some h of them win the tie
+                if (
+                    s[L.O_NEUTRAL_KEEP] == 2
+                ):  # tie_on_tiebreak: h members, if some h of them win the tie
                     rem = {e: [city[d, e] for d in secs3] for e in ents}
                     tie = _neutral_can_win(rem, ents, h, fullest)
                     keep = h if tie else h + 1
@@ -258,7 +264,9 @@ def python_recount(snaps, logs, finals, n):
             got = rescore(snaps[gi, j], [int(a) for a in logs[gi, j] if a >= 0])
             nxt = snaps[gi, j + 1] if j < 2 else finals[gi]
             # scores are unchanged between the end of one scoring and the start of the next
-            assert got == [int(nxt[pb(p) + L.F_SCORE]) for p in range(n)], f"game {gi}, scoring {j}: recount {got}"
+            assert got == [int(nxt[pb(p) + L.F_SCORE]) for p in range(n)], (
+                f"game {gi}, scoring {j}: recount {got}"
+            )
 
 
 def check_finals(finals, n):
@@ -270,10 +278,10 @@ def check_finals(finals, n):
             b = pb(p)
             # 4.4: the 5-colour sets were returned (no 5 colours are left together), the
             # tiles left are what scored 1 point each
-            tiles = [int(x) for x in s[b + L.F_TILES:b + L.F_TILES + 6]]
+            tiles = [int(x) for x in s[b + L.F_TILES : b + L.F_TILES + 6]]
             assert sum(t > 0 for t in tiles) < 5 and s[b + L.F_VP_TILES] == sum(tiles)
             assert s[b + L.F_SUPPLY] == 0  # 30 members = 6 rounds x 5 placements
-        monks = [int((s[L.MONK:L.MONK + 18] == p).sum()) for p in range(n)]
+        monks = [int((s[L.MONK : L.MONK + 18] == p).sum()) for p in range(n)]
         best = max(zip(scores.tolist(), monks))
         winners = [p for p in range(n) if (scores[p], monks[p]) == best]
         assert wins.tolist() == [1 / len(winners) if p in winners else 0.0 for p in range(n)]
@@ -286,17 +294,19 @@ def test_invariants_and_recount_over_random_games(n):
     snaps = np.zeros((RESCORED, 3, L.STATE_SIZE), np.int32)
     logs = np.full((RESCORED, 3, 64), -1, np.int64)
     stats = np.zeros(1, np.int64)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options({}), finals, snaps, logs, stats)
+    g, ply, err = play_checked(
+        seeds, np.int64(n), SPEC.encode_options({}), finals, snaps, logs, stats
+    )
     assert err == 0, f"game {g} (seed {seeds[g]}), decision {ply}: invariant {err} broken"
     check_finals(finals, n)
     python_recount(snaps, logs, finals, n)
     assert stats[0] == 0  # by default the neutral never keeps a mere tie
     # by default a dragon is paid with the taker's own member and never enters the deck
-    boxed = finals[:, L.BOXED:L.BOXED + n]
+    boxed = finals[:, L.BOXED : L.BOXED + n]
     kept = finals[:, [pb(p) + L.F_KEPT for p in range(n)]]
     bought = finals[:, [pb(p) + L.F_DRAGONS_BOUGHT for p in range(n)]]
     assert (boxed == kept + bought).all()
-    assert not (finals[:, L.LOG:L.LOG + L.MAX_DRAWS] == 3).any()
+    assert not (finals[:, L.LOG : L.LOG + L.MAX_DRAWS] == 3).any()
 
 
 # Every value of every rule option other than its default is played in at least 10,000
@@ -305,18 +315,42 @@ def test_invariants_and_recount_over_random_games(n):
 # Runs: the options (some alone, some together) and the games at each player count.
 # docs/games/ming_dynasty.md lists the coverage.
 OPTION_RUNS = [
-    ({"city_bonus_tiebreak": "fullest_section", "neutral_keep": "before_returns"}, {2: 5000, 3: 1000, 4: 1000}),
+    (
+        {"city_bonus_tiebreak": "fullest_section", "neutral_keep": "before_returns"},
+        {2: 5000, 3: 1000, 4: 1000},
+    ),
     ({"neutral_pool": "strict_31", "start_player": "seat0"}, {2: 5000, 3: 1000, 4: 1000}),
     ({"return_choice": "in_commitment"}, {2: 1000, 3: 1000, 4: 1000}),
     ({"stay_dragon": "discard_pile"}, {2: 1000, 3: 1000, 4: 1000}),
     ({"dragon_payment": "any_member"}, {2: 1000, 3: 1000, 4: 1000}),
     ({"neutral_keep": "tie_on_tiebreak"}, {2: 5000, 3: 500, 4: 500}),
-    ({"neutral_keep": "tie_on_tiebreak", "city_bonus_tiebreak": "fullest_section", "neutral_pool": "strict_31"},
-     {2: 5000, 3: 500, 4: 500}),
-    ({"return_choice": "in_commitment", "stay_dragon": "discard_pile", "dragon_payment": "any_member",
-      "city_bonus_tiebreak": "fullest_section"}, {2: 2000, 3: 2000, 4: 2000}),
-    ({"neutral_keep": "before_returns", "start_player": "seat0", "return_choice": "in_commitment",
-      "stay_dragon": "discard_pile", "dragon_payment": "any_member"}, {2: 5000, 3: 2000, 4: 2000}),
+    (
+        {
+            "neutral_keep": "tie_on_tiebreak",
+            "city_bonus_tiebreak": "fullest_section",
+            "neutral_pool": "strict_31",
+        },
+        {2: 5000, 3: 500, 4: 500},
+    ),
+    (
+        {
+            "return_choice": "in_commitment",
+            "stay_dragon": "discard_pile",
+            "dragon_payment": "any_member",
+            "city_bonus_tiebreak": "fullest_section",
+        },
+        {2: 2000, 3: 2000, 4: 2000},
+    ),
+    (
+        {
+            "neutral_keep": "before_returns",
+            "start_player": "seat0",
+            "return_choice": "in_commitment",
+            "stay_dragon": "discard_pile",
+            "dragon_payment": "any_member",
+        },
+        {2: 5000, 3: 2000, 4: 2000},
+    ),
 ]
 TWO_PLAYER_ONLY = ("neutral_pool", "neutral_keep")
 RUN_CASES = [(o, n, games) for o, per_n in OPTION_RUNS for n, games in per_n.items()]
@@ -327,20 +361,28 @@ def test_every_rule_option_value_is_played_in_10000_random_games():
         for value in opt.choices:
             if value == opt.default:
                 continue  # the default run: 10,000 games at each player count
-            games = sum(g for o, n, g in RUN_CASES
-                        if o.get(opt.name) == value and (opt.name not in TWO_PLAYER_ONLY or n == 2))
+            games = sum(
+                g
+                for o, n, g in RUN_CASES
+                if o.get(opt.name) == value and (opt.name not in TWO_PLAYER_ONLY or n == 2)
+            )
             assert games >= 10_000, f"{opt.name} = {value}: {games} games"
 
 
-@pytest.mark.parametrize("options,n,games", RUN_CASES,
-                         ids=["+".join(f"{k}={v}" for k, v in o.items()) + f"-{n}p" for o, n, _ in RUN_CASES])
+@pytest.mark.parametrize(
+    "options,n,games",
+    RUN_CASES,
+    ids=["+".join(f"{k}={v}" for k, v in o.items()) + f"-{n}p" for o, n, _ in RUN_CASES],
+)
 def test_invariants_under_rule_options(options, n, games):
     seeds = np.arange(games, dtype=np.int64) + 77
     finals = np.zeros((games, L.STATE_SIZE), np.int32)
     snaps = np.zeros((20, 3, L.STATE_SIZE), np.int32)
     logs = np.full((20, 3, 64), -1, np.int64)
     stats = np.zeros(1, np.int64)
-    g, ply, err = play_checked(seeds, np.int64(n), SPEC.encode_options(options), finals, snaps, logs, stats)
+    g, ply, err = play_checked(
+        seeds, np.int64(n), SPEC.encode_options(options), finals, snaps, logs, stats
+    )
     assert err == 0, f"game {g}, decision {ply}: invariant {err} broken"
     check_finals(finals, n)
     python_recount(snaps, logs, finals, n)
@@ -352,14 +394,16 @@ def test_invariants_under_rule_options(options, n, games):
     # dragons paid with other seats' members
     # (only after a reshuffle: about 1 random 4-player game in 3 reaches one, almost no
     # 2- or 3-player game; a dragon is then drawn in about 1 game in 9)
-    drawn_dragons = (finals[:, L.LOG:L.LOG + L.MAX_DRAWS] == 3).any(axis=1)
+    drawn_dragons = (finals[:, L.LOG : L.LOG + L.MAX_DRAWS] == 3).any(axis=1)
     if options.get("stay_dragon") != "discard_pile":
         assert not drawn_dragons.any()
     elif n == 4:
         assert drawn_dragons.any()
-    boxed = finals[:, L.BOXED:L.BOXED + n]
-    own_paid = boxed == (finals[:, [pb(p) + L.F_KEPT for p in range(n)]]
-                         + finals[:, [pb(p) + L.F_DRAGONS_BOUGHT for p in range(n)]])
+    boxed = finals[:, L.BOXED : L.BOXED + n]
+    own_paid = boxed == (
+        finals[:, [pb(p) + L.F_KEPT for p in range(n)]]
+        + finals[:, [pb(p) + L.F_DRAGONS_BOUGHT for p in range(n)]]
+    )
     assert own_paid.all() == (options.get("dragon_payment") != "any_member")
 
 
@@ -367,9 +411,13 @@ def test_kernel_games_are_deterministic_by_seed():
     seeds = np.arange(200, dtype=np.int64)
     f1 = np.zeros((200, L.STATE_SIZE), np.int32)
     f2 = np.zeros((200, L.STATE_SIZE), np.int32)
-    e = (np.zeros((0, 3, L.STATE_SIZE), np.int32), np.zeros((0, 3, 64), np.int64), np.zeros(1, np.int64))
+    e = (
+        np.zeros((0, 3, L.STATE_SIZE), np.int32),
+        np.zeros((0, 3, 64), np.int64),
+        np.zeros(1, np.int64),
+    )
     opt = SPEC.encode_options({})
     play_checked(seeds, np.int64(3), opt, f1, *e)
     play_checked(seeds, np.int64(3), opt, f2, *e)
     assert np.array_equal(f1, f2)
-    assert len({tuple(r) for r in f1[:, L.LOG:L.LOG + 20]}) > 190
+    assert len({tuple(r) for r in f1[:, L.LOG : L.LOG + 20]}) > 190

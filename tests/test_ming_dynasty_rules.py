@@ -11,7 +11,15 @@ from sim.core import H_CURRENT
 from sim.ming_dynasty import SPEC
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import (
-    advance, city_bonus, district_to_city, final_tiles, finish_province, gain_tile, legal_mask, pb, returns,
+    advance,
+    city_bonus,
+    district_to_city,
+    final_tiles,
+    finish_province,
+    gain_tile,
+    legal_mask,
+    pb,
+    returns,
     score_monasteries,
 )
 from sim.ming_dynasty.scenario import act, legal_names, position, score_from
@@ -30,7 +38,7 @@ def cty(s, d, e):
 
 
 def tiles(s, p):
-    return [int(x) for x in s[pb(p) + L.F_TILES:pb(p) + L.F_TILES + 6]]
+    return [int(x) for x in s[pb(p) + L.F_TILES : pb(p) + L.F_TILES + 6]]
 
 
 def score(s, p):
@@ -38,7 +46,7 @@ def score(s, p):
 
 
 def hand(s, p):
-    return [int(x) for x in s[pb(p) + L.F_HAND:pb(p) + L.F_HAND + 4]]
+    return [int(x) for x in s[pb(p) + L.F_HAND : pb(p) + L.F_HAND + 4]]
 
 
 def majority(players, counts, monk=None):
@@ -103,8 +111,16 @@ def deploying(seat, district, space, monk=None, players=4, princes=None, hand_ca
     pr = {q: 17 - q for q in range(players) if q != seat}
     pr.update(princes or {})
     pr[seat] = district
-    s = position(players, round=1, start=seat, spaces={prov: space}, monk=monk or {}, princes=pr,
-                 hands={seat: hand_cards}, phase=L.PH_TURN)
+    s = position(
+        players,
+        round=1,
+        start=seat,
+        spaces={prov: space},
+        monk=monk or {},
+        princes=pr,
+        hands={seat: hand_cards},
+        phase=L.PH_TURN,
+    )
     return s
 
 
@@ -156,6 +172,7 @@ def walk_ends(s):
             if L.A_STEP <= x < L.A_STAY:
                 u = t.copy()
                 from sim.ming_dynasty.rules import apply
+
                 apply(u, np.int64(x))
                 rec(u)
 
@@ -163,13 +180,18 @@ def walk_ends(s):
     return out
 
 
-@pytest.mark.parametrize("cards,dests", [
-    ("HB", {1, 2, 4, 5, 9}),
-    ("H", {1}),
-    ("HD", {0, 1, 2, 4, 5, 9}),
-])
+@pytest.mark.parametrize(
+    "cards,dests",
+    [
+        ("HB", {1, 2, 4, 5, 9}),
+        ("H", {1}),
+        ("HD", {0, 1, 2, 4, 5, 9}),
+    ],
+)
 def test_md12_movement_destinations(cards, dests):
-    s = position(4, round=1, start=0, princes={0: 0, 1: 3, 2: 17, 3: 16}, hands={0: cards}, phase=L.PH_TURN)
+    s = position(
+        4, round=1, start=0, princes={0: 0, 1: 3, 2: 17, 3: 16}, hands={0: cards}, phase=L.PH_TURN
+    )
     ends = walk_ends(s)
     assert set(ends) == dests
     if cards == "HD":
@@ -189,11 +211,19 @@ def test_md13_stay_with_dragon():
 
 
 def test_md14_card_choice_restriction():
-    s = position(4, round=1, start=0, spaces={2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
-                 hands={0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"}, phase=L.PH_CARDS)
+    s = position(
+        4,
+        round=1,
+        start=0,
+        spaces={2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
+        hands={0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"},
+        phase=L.PH_CARDS,
+    )
     assert s[H_CURRENT] == 0
-    assert legal_names(s) == [f"take {('Horse', 'Boat', 'Palanquin')[s[L.DISPLAY + 2]]} from display 2",
-                              "take dragon paying a member from space 2"]
+    assert legal_names(s) == [
+        f"take {('Horse', 'Boat', 'Palanquin')[s[L.DISPLAY + 2]]} from display 2",
+        "take dragon paying a member from space 2",
+    ]
     t = s.copy()
     dragons = int(t[L.G_DRAGON_SUPPLY])
     act(t, 0, "take dragon paying a member from space 2")
@@ -202,7 +232,11 @@ def test_md14_card_choice_restriction():
     u = s.copy()
     sym = int(u[L.DISPLAY + 2])
     act(u, 0, legal_names(u)[0])
-    assert u[L.SPACE + 2 * L.MAXP] == 2 and hand(u, 0)[sym] == hand(s, 0)[sym] + 1 and u[L.DISPLAY + 2] >= 0
+    assert (
+        u[L.SPACE + 2 * L.MAXP] == 2
+        and hand(u, 0)[sym] == hand(s, 0)[sym] + 1
+        and u[L.DISPLAY + 2] >= 0
+    )
     assert u[L.G_LOG_N] == s[L.G_LOG_N] + 1  # refilled at once from the supply
 
 
@@ -214,7 +248,7 @@ def test_md15_six_colour_set(rnd, points):
     s = position(3, round=rnd, tiles={0: [1, 1, 1, 1, 1, 0]})
     gain_tile(s, 0, 5)
     assert tiles(s, 0) == [0] * 6 and score(s, 0) == points
-    assert list(s[L.TILE_SUPPLY:L.TILE_SUPPLY + 6]) == [18] * 6
+    assert list(s[L.TILE_SUPPLY : L.TILE_SUPPLY + 6]) == [18] * 6
 
 
 def test_md15_two_sets_in_one_move():
@@ -236,12 +270,14 @@ def test_md16_five_colour_sets_are_returned_and_leave_the_tiles_that_remain():
     (may return a set of 5 different colours).  The set's tiles leave the player's tiles for
     the supply; the remaining tiles stay."""
     s = position(2, round=6, tiles={0: [3, 2, 2, 1, 0, 4], 1: [2, 0, 0, 3, 1, 1]})
-    supply = [int(x) for x in s[L.TILE_SUPPLY:L.TILE_SUPPLY + 6]]
+    supply = [int(x) for x in s[L.TILE_SUPPLY : L.TILE_SUPPLY + 6]]
     final_tiles(s, 0)
     final_tiles(s, 1)
     assert tiles(s, 0) == [2, 1, 1, 0, 0, 3]  # one set (colours 0-3 and 5) returned, 7 tiles left
     assert tiles(s, 1) == [2, 0, 0, 3, 1, 1]  # four colours: no set, every tile remains
-    assert [int(x) for x in s[L.TILE_SUPPLY:L.TILE_SUPPLY + 6]] == [v + d for v, d in zip(supply, [1, 1, 1, 1, 0, 1])]
+    assert [int(x) for x in s[L.TILE_SUPPLY : L.TILE_SUPPLY + 6]] == [
+        v + d for v, d in zip(supply, [1, 1, 1, 1, 0, 1])
+    ]
     s = position(3, round=6, tiles={0: [3, 3, 2, 2, 2, 0]})
     final_tiles(s, 0)
     assert tiles(s, 0) == [1, 1, 0, 0, 0, 0] and score(s, 0) == 22  # two sets, two tiles left
@@ -251,20 +287,36 @@ def test_md16_five_colour_sets_are_returned_and_leave_the_tiles_that_remain():
 
 
 def test_md17_returns_and_city_points():
-    s = position(3, round=2, start=0, open={a: {0: 3, 2: 1}, b: {0: 2, 1: 2}, c: {1: 4, 2: 2, 0: 1}})
+    s = position(
+        3, round=2, start=0, open={a: {0: 3, 2: 1}, b: {0: 2, 1: 2}, c: {1: 4, 2: 2, 0: 1}}
+    )
     boxed = [int(s[L.BOXED + p]) for p in range(3)]
     s = score_from(s)
     assert s[L.G_PROV] == P and s[L.G_PHASE] == L.PH_COMMIT
     assert [tiles(s, p)[P] for p in range(3)] == [3, 3, 2]
-    assert [cty(s, a, 0), cty(s, b, 0), cty(s, b, 1), cty(s, c, 1), cty(s, a, 2), cty(s, c, 2)] == [2, 1, 1, 2, 1, 1]
+    assert [cty(s, a, 0), cty(s, b, 0), cty(s, b, 1), cty(s, c, 1), cty(s, a, 2), cty(s, c, 2)] == [
+        2,
+        1,
+        1,
+        2,
+        1,
+        1,
+    ]
     act(s, 0, "return 1")
     assert legal_names(s) == ["return 0", "return 1", "return 2", "return 3"]  # B: 3 members
     act(s, 1, "return 0")
     act(s, 2, "return 2")
     act(s, 0, f"member back to district {b}")  # A chooses section b; C returns both automatically
     assert [score(s, p) for p in range(3)] == [8, 16, 0]
-    assert [opn(s, a, 0), opn(s, a, 2), opn(s, b, 0), opn(s, b, 1), opn(s, c, 1), opn(s, c, 2), opn(s, c, 0)] == \
-        [1, 1, 2, 1, 2, 2, 1]
+    assert [
+        opn(s, a, 0),
+        opn(s, a, 2),
+        opn(s, b, 0),
+        opn(s, b, 1),
+        opn(s, c, 1),
+        opn(s, c, 2),
+        opn(s, c, 0),
+    ] == [1, 1, 2, 1, 2, 2, 1]
     assert [int(s[L.BOXED + p]) - boxed[p] for p in range(3)] == [2, 3, 0]
     assert all(cty(s, d, e) == 0 for d in (a, b, c) for e in range(5))
 
@@ -274,7 +326,12 @@ def bonus_position(rnd, rem, options=None):
     for e, secs in rem.items():
         for j, v in enumerate(secs):
             city.setdefault(9 + j, {})[e] = v
-    s = position(len([e for e in rem if e != NEUTRAL]) if NEUTRAL not in rem else 2, round=rnd, city=city, options=options)
+    s = position(
+        len([e for e in rem if e != NEUTRAL]) if NEUTRAL not in rem else 2,
+        round=rnd,
+        city=city,
+        options=options,
+    )
     finish_province(s, P)
     return s
 
@@ -326,8 +383,15 @@ def test_md22_monasteries_score_and_stay():
 
 
 def end_of_round(rnd, scores, monk=None, start=0):
-    s = position(4, round=rnd, start=start, scores=scores, monk=monk or {}, phase=L.PH_TURN,
-                 princes={0: 0, 1: 3, 2: 6, 3: 9})
+    s = position(
+        4,
+        round=rnd,
+        start=start,
+        scores=scores,
+        monk=monk or {},
+        phase=L.PH_TURN,
+        princes={0: 0, 1: 3, 2: 6, 3: 9},
+    )
     for p in range(4):
         s[pb(p) + L.F_PASSED] = 1 if p != s[H_CURRENT] else 0
     return s
@@ -367,9 +431,12 @@ def test_d32_first_start_player_drawn_at_random_or_seat_0(start_player):
     default, or always seat 0 for seat-balanced experiments.  The start player places the
     first prince."""
     from sim.ming_dynasty.rules import new_state
+
     starts = set()
     for seed in range(12):
-        s = new_state(np.int64(seed), np.int64(4), SPEC.encode_options({"start_player": start_player}))
+        s = new_state(
+            np.int64(seed), np.int64(4), SPEC.encode_options({"start_player": start_player})
+        )
         assert s[L.G_PHASE] == L.PH_PRINCE and s[H_CURRENT] == s[L.G_START] == s[L.G_FIRST_START]
         starts.add(int(s[L.G_START]))
     assert starts == ({0} if start_player == "seat0" else {0, 1, 2, 3})
@@ -408,7 +475,10 @@ def test_md24_neutral_sole_majority_variant_b():
 
 
 def test_md24_alternative_reading_keeps_three():
-    s = neutral_city({a: {NEUTRAL: 3}, b: {NEUTRAL: 2, 1: 1}, c: {0: 2, NEUTRAL: 1}}, {"neutral_keep": "before_returns"})
+    s = neutral_city(
+        {a: {NEUTRAL: 3}, b: {NEUTRAL: 2, 1: 1}, c: {0: 2, NEUTRAL: 1}},
+        {"neutral_keep": "before_returns"},
+    )
     act(s, 0, "return 1")
     act(s, 1, "return 1")
     while s[L.G_PROV] == P and s[L.G_PHASE] in (L.PH_RETURN, L.PH_NRETURN):
@@ -421,7 +491,9 @@ def tie_position(options=None):
     X keeps both.  The neutral is the sole majority (6 > 2) and H = 2 after the returns."""
     s = neutral_city({a: {NEUTRAL: 3, 0: 1}, b: {NEUTRAL: 3, 0: 1}, c: {NEUTRAL: 2}}, options)
     assert s[L.G_NSOLE] == 1
-    assert [cty(s, d, NEUTRAL) for d in (a, b, c)] == [2, 2, 2] and [cty(s, d, 0) for d in (a, b, c)] == [1, 1, 0]
+    assert [cty(s, d, NEUTRAL) for d in (a, b, c)] == [2, 2, 2] and [
+        cty(s, d, 0) for d in (a, b, c)
+    ] == [1, 1, 0]
     act(s, 0, "return 0")
     assert s[L.G_PHASE] == L.PH_NRETURN and s[H_CURRENT] == 0
     return s
@@ -443,9 +515,13 @@ def test_d23_tie_on_tiebreak_keeps_a_tie_it_wins_on_the_sections():
     assert s[L.G_NLEFT] == 4
     act(s, 0, f"neutral member back to district {a}")  # (1, 2, 2): every section still open
     assert legal_names(s) == [f"neutral member back to district {d}" for d in (a, b, c)]
-    act(s, 0, f"neutral member back to district {b}")  # (1, 1, 2): only section c can hold the kept 2
+    act(
+        s, 0, f"neutral member back to district {b}"
+    )  # (1, 1, 2): only section c can hold the kept 2
     assert legal_names(s) == [f"neutral member back to district {d}" for d in (a, b)]
-    act(s, 0, f"neutral member back to district {a}")  # (0, 1, 2): b is the only choice, taken unasked
+    act(
+        s, 0, f"neutral member back to district {a}"
+    )  # (0, 1, 2): b is the only choice, taken unasked
     assert s[L.G_PROV] != P
     assert s[L.BOXED + NEUTRAL] == 2 and [opn(s, d, NEUTRAL) for d in (a, b, c)] == [3, 3, 0]
     assert score(s, 0) == 8 and score(s, 1) == 0  # X's 2 members; the neutral takes the bonus
@@ -454,7 +530,10 @@ def test_d23_tie_on_tiebreak_keeps_a_tie_it_wins_on_the_sections():
 def test_d23_tie_on_tiebreak_keeps_one_more_when_the_tie_break_is_lost():
     """MD-24 variant A under tie_on_tiebreak: X's 2 remaining members sit in one section, so 2
     neutral members could at best tie the tie-break too; the neutral keeps 3 as by default."""
-    s = neutral_city({a: {NEUTRAL: 3}, b: {NEUTRAL: 2, 1: 1}, c: {0: 2, NEUTRAL: 1}}, {"neutral_keep": "tie_on_tiebreak"})
+    s = neutral_city(
+        {a: {NEUTRAL: 3}, b: {NEUTRAL: 2, 1: 1}, c: {0: 2, NEUTRAL: 1}},
+        {"neutral_keep": "tie_on_tiebreak"},
+    )
     act(s, 0, "return 0")
     act(s, 1, "return 1")
     assert s[L.G_PHASE] == L.PH_NRETURN and s[L.G_NLEFT] == 2
@@ -483,7 +562,9 @@ def test_md26_neutral_placement_cap():
 
 
 def test_md27_phase3_flow():
-    s = position(3, round=1, start=0, phase=L.PH_TURN, hands={1: "H", 2: "HB"}, princes={0: 0, 1: 6, 2: 12})
+    s = position(
+        3, round=1, start=0, phase=L.PH_TURN, hands={1: "H", 2: "HB"}, princes={0: 0, 1: 6, 2: 12}
+    )
     assert s[H_CURRENT] == 0 and legal_names(s) == ["pass"]
     act(s, 0, "pass")
     assert s[H_CURRENT] == 1
@@ -513,6 +594,7 @@ def test_md28_end_tie_break_by_monasteries():
 def neutral_counts_by_round(options):
     from sim.core import new_rng, random_legal
     from sim.ming_dynasty.rules import apply, new_state
+
     s = new_state(np.int64(5), np.int64(2), SPEC.encode_options(options))
     rng = new_rng(1)
     mask = np.zeros(L.NUM_ACTIONS, np.bool_)
@@ -533,12 +615,22 @@ def test_md29_neutral_supply_default_places_every_member():
 
 
 def test_md29_strict_pool_skips_uncovered_placements():
-    s = position(2, round=5, start=0, phase=L.PH_NEUTRAL, neutral_pool=4, options={"neutral_pool": "strict_31"})
+    s = position(
+        2,
+        round=5,
+        start=0,
+        phase=L.PH_NEUTRAL,
+        neutral_pool=4,
+        options={"neutral_pool": "strict_31"},
+    )
     for seat in (0, 1, 0, 1):
-        act(s, seat, "neutral member to district 0" if seat == 0 else "neutral member to district 1")
+        act(
+            s, seat, "neutral member to district 0" if seat == 0 else "neutral member to district 1"
+        )
     assert s[L.G_PHASE] == L.PH_PLACE and s[L.G_NEUTRAL_SKIPPED] == 2 and s[L.G_NEUTRAL_POOL] == 0
     # at setup the strict pool leaves 7 after the 24 placements
     from sim.ming_dynasty.rules import new_state
+
     t = new_state(np.int64(3), np.int64(2), SPEC.encode_options({"neutral_pool": "strict_31"}))
     assert t[L.G_NEUTRAL_POOL] == 31  # D24: the neutral comes after the princes
     act(t, int(t[H_CURRENT]), "prince to district 0")
@@ -551,22 +643,28 @@ def test_md29_strict_pool_skips_uncovered_placements():
 
 def test_board_file_matches_the_spec_and_broken_files_name_the_line():
     from sim.ming_dynasty.options import BOARD_FILE, DataError, load_board
+
     adj = load_board()
     assert (adj >= 0).sum() == 2 * 33 and (adj == adj.T).all()
     assert [int(((adj == k).sum()) // 2) for k in range(3)] == [11, 11, 11]
     assert {int(y) for y in np.flatnonzero(adj[5] >= 0)} == {1, 3, 4, 9, 12}
     lines = BOARD_FILE.read_text().splitlines()
     i = next(k for k, x in enumerate(lines) if x.startswith("7,3,4,"))
-    for bad, msg in [("7,3,4,CAMEL,intra", "symbol 'CAMEL'"), ("7,3,4,BOAT,inter", "kind 'inter' should be intra"),
-                     ("7,3,19,BOAT,inter", "district_b 19"), ("7,3,4,BOAT", "expected 5 fields"),
-                     ("7,0,1,BOAT,intra", "already share a border")]:
-        text = "\n".join(lines[:i] + [bad] + lines[i + 1:])
+    for bad, msg in [
+        ("7,3,4,CAMEL,intra", "symbol 'CAMEL'"),
+        ("7,3,4,BOAT,inter", "kind 'inter' should be intra"),
+        ("7,3,19,BOAT,inter", "district_b 19"),
+        ("7,3,4,BOAT", "expected 5 fields"),
+        ("7,0,1,BOAT,intra", "already share a border"),
+    ]:
+        text = "\n".join(lines[:i] + [bad] + lines[i + 1 :])
         with pytest.raises(DataError, match=rf"line {i + 1}: .*{msg}"):
             load_board(text=text)
 
 
 def test_component_file_is_validated():
     from sim.ming_dynasty.options import DataError, component_data, load_components
+
     comp = load_components()
     assert component_data(comp).shape[0] == L.D_SIZE
     with pytest.raises(DataError, match="movement_cards.BOAT"):
@@ -589,8 +687,15 @@ def test_d8_exhausted_colour_gives_no_tile_and_tiles_go_clockwise_from_the_start
 
 
 def md17_position(options=None):
-    return score_from(position(3, round=2, start=0, open={a: {0: 3, 2: 1}, b: {0: 2, 1: 2}, c: {1: 4, 2: 2, 0: 1}},
-                               options=options))
+    return score_from(
+        position(
+            3,
+            round=2,
+            start=0,
+            open={a: {0: 3, 2: 1}, b: {0: 2, 1: 2}, c: {1: 4, 2: 2, 0: 1}},
+            options=options,
+        )
+    )
 
 
 def test_d3_in_commitment_sections_are_committed_secretly_and_no_choice_follows_the_reveal():
@@ -602,21 +707,35 @@ def test_d3_in_commitment_sections_are_committed_secretly_and_no_choice_follows_
     act(default, 0, "return 1")
     act(default, 1, "return 0")
     act(default, 2, "return 2")
-    assert default[L.G_PHASE] == L.PH_RETURN and legal_names(default) == [f"member back to district {a}",
-                                                                         f"member back to district {b}"]
+    assert default[L.G_PHASE] == L.PH_RETURN and legal_names(default) == [
+        f"member back to district {a}",
+        f"member back to district {b}",
+    ]
     s = md17_position({"return_choice": "in_commitment"})
     assert s[L.G_PROV] == P and s[H_CURRENT] == 0
     # A holds 2 in section a and 1 in section b: 3 x 2 section choices instead of the counts 0..3
-    assert legal_names(s) == ["return none", f"return 1 to district {a}", f"return 2 to district {a}",
-                              f"return 1 to district {b}", f"return 1 to district {a}, 1 to district {b}",
-                              f"return 2 to district {a}, 1 to district {b}"]
+    assert legal_names(s) == [
+        "return none",
+        f"return 1 to district {a}",
+        f"return 2 to district {a}",
+        f"return 1 to district {b}",
+        f"return 1 to district {a}, 1 to district {b}",
+        f"return 2 to district {a}, 1 to district {b}",
+    ]
     act(s, 0, f"return 1 to district {b}")
     act(s, 1, "return none")
     act(s, 2, f"return 1 to district {a}, 1 to district {c}")
     assert s[L.G_PROV] > P or s[L.G_PHASE] not in (L.PH_COMMIT, L.PH_RETURN)  # province 3 is done
     assert [score(s, p) for p in range(3)] == [8, 16, 0]
-    assert [opn(s, a, 0), opn(s, a, 2), opn(s, b, 0), opn(s, b, 1), opn(s, c, 1), opn(s, c, 2), opn(s, c, 0)] == \
-        [1, 1, 2, 1, 2, 2, 1]
+    assert [
+        opn(s, a, 0),
+        opn(s, a, 2),
+        opn(s, b, 0),
+        opn(s, b, 1),
+        opn(s, c, 1),
+        opn(s, c, 2),
+        opn(s, c, 0),
+    ] == [1, 1, 2, 1, 2, 2, 1]
     # committing section a instead sends A's member back there
     t = md17_position({"return_choice": "in_commitment"})
     act(t, 0, f"return 1 to district {a}")
@@ -630,10 +749,16 @@ def test_d3_in_commitment_hides_the_sections():
     sections seat 0 committed, determinize resamples them within seat 0's holdings, and
     rewind_secrets takes them back."""
     from sim.core import new_rng
+
     k = SPEC.kernels
     s = md17_position({"return_choice": "in_commitment"})
     keys = set()
-    for name in ("return none", f"return 1 to district {a}", f"return 1 to district {b}", f"return 2 to district {a}"):
+    for name in (
+        "return none",
+        f"return 1 to district {a}",
+        f"return 1 to district {b}",
+        f"return 2 to district {a}",
+    ):
         t = s.copy()
         act(t, 0, name)
         keys.add(k.info_key(t, 1))
@@ -659,6 +784,7 @@ def test_d15_discard_pile_sends_a_stayed_dragon_into_the_movement_deck():
     can be turned up on the display and taken from there.  A dragon spent on a step still
     returns to the dragon supply."""
     from sim.ming_dynasty.rules import refill
+
     s = deploying(0, 7, {0: 3}, hand_cards="PD", princes={1: 0, 2: 1, 3: 2})
     t = s.copy()
     dragons = int(s[L.G_DRAGON_SUPPLY])
@@ -669,18 +795,32 @@ def test_d15_discard_pile_sends_a_stayed_dragon_into_the_movement_deck():
     assert t[L.G_DRAGON_SUPPLY] == dragons + 1 and t[L.G_DISCARD_D] == 0
     # the supply runs out with only the dragon on the discard pile: the refill turns it up
     s[L.G_DECK_PTR] = s[L.G_DECK_N]
-    s[L.G_DISCARD:L.G_DISCARD + 3] = 0
+    s[L.G_DISCARD : L.G_DISCARD + 3] = 0
     refill(s, 2)
     assert s[L.DISPLAY + 2] == L.CARD_D and s[L.G_DISCARD_D] == 0 and s[L.G_RESHUFFLES] == 1
-    u = position(3, round=1, start=0, spaces={2: {0: 1}}, hands={0: "HB", 1: "HHHHH", 2: "BBBBB"},
-                 phase=L.PH_CARDS, options={"stay_dragon": "discard_pile"})
+    u = position(
+        3,
+        round=1,
+        start=0,
+        spaces={2: {0: 1}},
+        hands={0: "HB", 1: "HHHHH", 2: "BBBBB"},
+        phase=L.PH_CARDS,
+        options={"stay_dragon": "discard_pile"},
+    )
     u[L.DISPLAY + 2] = L.CARD_D
     assert "take Dragon from display 2" in legal_names(u)
     act(u, 0, "take Dragon from display 2")
     assert hand(u, 0) == [1, 1, 0, 1]
     # a step paid with that dragon returns it to the dragon supply
-    w = position(3, round=1, start=0, princes={0: 0, 1: 17, 2: 16}, hands={0: "D"}, phase=L.PH_TURN,
-                 options={"stay_dragon": "discard_pile"})
+    w = position(
+        3,
+        round=1,
+        start=0,
+        princes={0: 0, 1: 17, 2: 16},
+        hands={0: "D"},
+        phase=L.PH_TURN,
+        options={"stay_dragon": "discard_pile"},
+    )
     before = int(w[L.G_DRAGON_SUPPLY])
     act(w, 0, "step to 1 by Dragon")
     assert w[L.G_DRAGON_SUPPLY] == before + 1 and w[L.G_DISCARD_D] == 0
@@ -689,15 +829,26 @@ def test_d15_discard_pile_sends_a_stayed_dragon_into_the_movement_deck():
 def test_d33_any_member_pays_a_dragon_with_another_players_member():
     """D33 alternative (``dragon_payment = any_member``): MD-14's player may also pay the
     dragon with a member of another seat from any province space; that member is boxed."""
-    kw = dict(round=1, start=0, spaces={2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
-              hands={0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"}, phase=L.PH_CARDS)
+    kw = dict(
+        round=1,
+        start=0,
+        spaces={2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
+        hands={0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"},
+        phase=L.PH_CARDS,
+    )
     s = position(4, **kw, options={"dragon_payment": "any_member"})
     display = f"take {('Horse', 'Boat', 'Palanquin')[s[L.DISPLAY + 2]]} from display 2"
-    assert legal_names(s) == [display, "take dragon paying a member from space 2",
-                              "take dragon paying a member of seat 1 from space 0",
-                              "take dragon paying a member of seat 2 from space 0",
-                              "take dragon paying a member of seat 3 from space 0"]
-    assert legal_names(position(4, **kw)) == [display, "take dragon paying a member from space 2"]  # MD-14
+    assert legal_names(s) == [
+        display,
+        "take dragon paying a member from space 2",
+        "take dragon paying a member of seat 1 from space 0",
+        "take dragon paying a member of seat 2 from space 0",
+        "take dragon paying a member of seat 3 from space 0",
+    ]
+    assert legal_names(position(4, **kw)) == [
+        display,
+        "take dragon paying a member from space 2",
+    ]  # MD-14
     boxed = [int(s[L.BOXED + p]) for p in range(4)]
     act(s, 0, "take dragon paying a member of seat 3 from space 0")
     assert s[L.SPACE + 0 * L.MAXP + 3] == 0 and s[L.SPACE + 2 * L.MAXP + 0] == 2
@@ -708,8 +859,15 @@ def test_d33_any_member_pays_a_dragon_with_another_players_member():
 def test_d33_any_member_a_seat_left_without_members_and_dragons_takes_no_card():
     """Under ``any_member`` rivals can take all of a seat's members off the spaces; if the
     dragon supply is empty too, that seat can take no card and phase 2 passes it by."""
-    s = position(3, round=1, start=0, spaces={0: {1: 1}}, hands={0: "HHH", 1: "HHHH", 2: "HHHHH"},
-                 phase=L.PH_CARDS, options={"dragon_payment": "any_member"})
+    s = position(
+        3,
+        round=1,
+        start=0,
+        spaces={0: {1: 1}},
+        hands={0: "HHH", 1: "HHHH", 2: "HHHHH"},
+        phase=L.PH_CARDS,
+        options={"dragon_payment": "any_member"},
+    )
     assert s[H_CURRENT] == 0  # seat 0 may still buy a dragon with seat 1's member
     assert legal_names(s) == ["take dragon paying a member of seat 1 from space 0"]
     s[L.G_DRAGON_SUPPLY] = 0

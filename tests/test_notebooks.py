@@ -13,8 +13,18 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def small_results(tmp_path, games=200):
-    cfg = from_dict({"game": "middle_kingdom", "players": 4, "agents": ["heuristic", "random", "random", "random"],
-                     "seats": "rotate", "games": games, "seed": 7, "output": str(tmp_path / "out")}, "nb.toml")
+    cfg = from_dict(
+        {
+            "game": "middle_kingdom",
+            "players": 4,
+            "agents": ["heuristic", "random", "random", "random"],
+            "seats": "rotate",
+            "games": games,
+            "seed": 7,
+            "output": str(tmp_path / "out"),
+        },
+        "nb.toml",
+    )
     ctx = ChunkContext(job_of(cfg))
     folder = tmp_path / "out" / "data" / "game=middle_kingdom"
     folder.mkdir(parents=True)

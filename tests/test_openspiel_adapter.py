@@ -37,7 +37,11 @@ def test_game_types_are_declared_as_they_are(name):
     assert t.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert t.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert t.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
-    want = pyspiel.GameType.Utility.GENERAL_SUM if spec.can_all_lose else pyspiel.GameType.Utility.CONSTANT_SUM
+    want = (
+        pyspiel.GameType.Utility.GENERAL_SUM
+        if spec.can_all_lose
+        else pyspiel.GameType.Utility.CONSTANT_SUM
+    )
     assert t.utility == want
     assert game.information_state_tensor_shape() == [spec.observation.size]
     assert game.num_distinct_actions() == spec.num_actions
@@ -66,16 +70,27 @@ def test_resampled_states_share_the_information_state(name):
         state.apply_action(int(rng.choice(state.legal_actions())))
 
 
-@pytest.mark.parametrize("name,players,searched", [("goofspiel", 3, None), ("middle_kingdom", 3, None),
-                                                   ("ming_dynasty", 3, 6), ("emperors_choice", 3, 6),
-                                                   ("eternal_dynasty", 3, 6)])
+@pytest.mark.parametrize(
+    "name,players,searched",
+    [
+        ("goofspiel", 3, None),
+        ("middle_kingdom", 3, None),
+        ("ming_dynasty", 3, 6),
+        ("emperors_choice", 3, 6),
+        ("eternal_dynasty", 3, 6),
+    ],
+)
 def test_ismcts_and_random_bots_play(name, players, searched):
     """OpenSpiel's ISMCTSBot (seat 0) and random bots play a whole game; in the longer seed
     games the bot searches its first ``searched`` decisions (each search rolls out whole
     games through the Python adapter) and plays the rest at random."""
     game = dos.load(name, players, {"num_cards": 6} if name == "goofspiel" else None)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(0))
-    bots = [ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1))]
+    bots = [
+        ismcts.ISMCTSBot(
+            game, evaluator, uct_c=2.0, max_simulations=8, random_state=np.random.RandomState(1)
+        )
+    ]
     bots += [pyspiel.make_uniform_random_bot(p, 10 + p) for p in range(1, players)]
     rng = np.random.default_rng(0)
     state = game.new_initial_state()
@@ -135,22 +150,35 @@ def test_every_option_value_round_trips_through_openspiel(name):
                 assert again.options == game.options and again.num_players() == players
             state = game.new_initial_state()
             state.apply_action(7)  # a seed byte
-            g2, s2 = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+            g2, s2 = pyspiel.deserialize_game_and_state(
+                pyspiel.serialize_game_and_state(game, state)
+            )
             assert g2.options == game.options and s2.history() == state.history()
 
 
 def test_game_strings_with_numbers_and_clear_errors():
     dos.register(["middle_kingdom", "goofspiel"])
-    assert pyspiel.load_game("dynasty_middle_kingdom(token_limit=18)").options["token_limit"] == "18"
-    assert pyspiel.load_game("dynasty_middle_kingdom(token_limit=-1)").options["token_limit"] == "none"
+    assert (
+        pyspiel.load_game("dynasty_middle_kingdom(token_limit=18)").options["token_limit"] == "18"
+    )
+    assert (
+        pyspiel.load_game("dynasty_middle_kingdom(token_limit=-1)").options["token_limit"] == "none"
+    )
     assert pyspiel.load_game("dynasty_goofspiel(num_cards=7,players=3)").options["num_cards"] == 7
     assert dos.load("goofspiel", "3", {"num_cards": " 7 "}).num_players() == 3
-    with pytest.raises(OptionError, match=r"option 'token_limit': 17 is not allowed \(allowed: none \(or -1\), 18\)"):
+    with pytest.raises(
+        OptionError,
+        match=r"option 'token_limit': 17 is not allowed \(allowed: none \(or -1\), 18\)",
+    ):
         pyspiel.load_game("dynasty_middle_kingdom(token_limit=17)")
-    with pytest.raises(OptionError, match=r"option 'variant': 'foo' is not allowed \(allowed: standard, advanced\)"):
+    with pytest.raises(
+        OptionError, match=r"option 'variant': 'foo' is not allowed \(allowed: standard, advanced\)"
+    ):
         pyspiel.load_game("dynasty_middle_kingdom(variant=foo)")
     for bad in ("x", "5.5", 0, 21, True):
-        with pytest.raises(OptionError, match=r"option 'num_cards': .* \(allowed: an integer 1\.\.20\)"):
+        with pytest.raises(
+            OptionError, match=r"option 'num_cards': .* \(allowed: an integer 1\.\.20\)"
+        ):
             dos.load("goofspiel", 2, {"num_cards": bad})
     with pytest.raises(OptionError, match="unknown option 'deck'"):
         dos.load("goofspiel", 2, {"deck": 1})

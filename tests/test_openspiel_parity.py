@@ -11,7 +11,12 @@ import numpy as np
 import pyspiel  # open-spiel is a dev dependency (pip install -e '.[dev]')
 import pytest
 
-from experiments.bench.openspiel import compare, openspiel_random_points, our_random_points, outcome_summary
+from experiments.bench.openspiel import (
+    compare,
+    openspiel_random_points,
+    our_random_points,
+    outcome_summary,
+)
 
 GAMES = 4000
 Z_LIMIT = 4.0
@@ -32,11 +37,15 @@ def test_the_comparison_detects_a_rules_difference():
     """The same check against a deliberately different game (11 cards instead of 13 in
     OpenSpiel) must fail: the parity test has teeth."""
     ours = outcome_summary(our_random_points(2, GAMES, seed=7)[0])
-    game = pyspiel.load_game("goofspiel", {"num_cards": 11, "players": 2, "returns_type": "total_points"})
+    game = pyspiel.load_game(
+        "goofspiel", {"num_cards": 11, "players": 2, "returns_type": "total_points"}
+    )
     bots = [pyspiel.make_uniform_random_bot(p, 8 + p) for p in range(2)]
     pts = np.array([pyspiel.evaluate_bots(game.new_initial_state(), bots, i) for i in range(GAMES)])
     result = compare(ours, outcome_summary(pts))
-    assert result["chi2_p"] < CHI2_P_FLOOR or max(abs(z) for _, _, z in result["z"].values()) > Z_LIMIT
+    assert (
+        result["chi2_p"] < CHI2_P_FLOOR or max(abs(z) for _, _, z in result["z"].values()) > Z_LIMIT
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -62,7 +71,7 @@ def test_the_same_game_gives_the_same_returns_in_both_engines(players, points_or
             if state.is_chance_node():
                 state.apply_action(next(cards))
             else:
-                state.apply_actions(bids[i:i + players])
+                state.apply_actions(bids[i : i + players])
                 i += players
         assert i == len(bids)
         assert state.returns() == pytest.approx(ours.scores), (seed, ours.render())

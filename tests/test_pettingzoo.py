@@ -14,7 +14,13 @@ from dynasty_lab.envs import pettingzoo as dz  # noqa: E402
 from sim.core import IllegalActionError  # noqa: E402
 from sim.registry import game_names, get_game  # noqa: E402
 
-CYCLES = {"goofspiel": 60, "middle_kingdom": 25, "ming_dynasty": 25, "emperors_choice": 20, "eternal_dynasty": 20}
+CYCLES = {
+    "goofspiel": 60,
+    "middle_kingdom": 25,
+    "ming_dynasty": 25,
+    "emperors_choice": 20,
+    "eternal_dynasty": 20,
+}
 
 
 def cases():
@@ -36,14 +42,19 @@ def _max_cycles_module(name, players, seed):
     # median seat at the limit: that is the parallel env as an AEC env (every live agent
     # once per step), cycle_env; the engine-order env is checked against it below
     return types.SimpleNamespace(
-        env=lambda max_cycles: dz.cycle_env(name, players, seed=seed, max_cycles=max_cycles, illegal_action="remap"),
-        parallel_env=lambda max_cycles: dz.parallel_env(name, players, seed=seed, max_cycles=max_cycles,
-                                                        illegal_action="remap"))
+        env=lambda max_cycles: dz.cycle_env(
+            name, players, seed=seed, max_cycles=max_cycles, illegal_action="remap"
+        ),
+        parallel_env=lambda max_cycles: dz.parallel_env(
+            name, players, seed=seed, max_cycles=max_cycles, illegal_action="remap"
+        ),
+    )
 
 
 @pytest.mark.parametrize("name,players", list(cases()))
 def test_max_cycles_and_parallel_api_tests(name, players):
     from pettingzoo.test import max_cycles_test
+
     max_cycles_test(_max_cycles_module(name, players, seed=1))
     parallel_api_test(dz.parallel_env(name, players, seed=2), num_cycles=40)
     with warnings.catch_warnings():
@@ -94,10 +105,14 @@ def test_a_whole_game_through_the_parallel_api(name):
         acting = [a for a in p.agents if not obs[a]["action_mask"][p.wait]]
         assert acting and all(obs[a]["action_mask"].sum() == 1 for a in p.agents if a not in acting)
         widest = max(widest, len(acting))
-        obs, r, _, _, _ = p.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents})
+        obs, r, _, _, _ = p.step(
+            {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents}
+        )
         for a, v in r.items():
             total[a] += v
-    assert sum(total.values()) == pytest.approx(1.0) or (spec.can_all_lose and sum(total.values()) == 0)
+    assert sum(total.values()) == pytest.approx(1.0) or (
+        spec.can_all_lose and sum(total.values()) == 0
+    )
     if name in ("goofspiel", "middle_kingdom"):
         assert widest == players
 
@@ -106,8 +121,12 @@ def test_waiting_seats_may_only_wait_and_deciding_seats_must_act():
     p = dz.parallel_env("middle_kingdom", 3, seed=1)
     obs, _ = p.reset()
     rng = np.random.default_rng(1)
-    while p.agents and all(not obs[a]["action_mask"][p.wait] for a in p.agents):  # to a step where a seat waits
-        obs, *_ = p.step({a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents})
+    while p.agents and all(
+        not obs[a]["action_mask"][p.wait] for a in p.agents
+    ):  # to a step where a seat waits
+        obs, *_ = p.step(
+            {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents}
+        )
     assert p.agents
     waiting = next(a for a in p.agents if obs[a]["action_mask"][p.wait])
     acting = [a for a in p.agents if a != waiting and not obs[a]["action_mask"][p.wait]]
@@ -121,7 +140,9 @@ def test_waiting_seats_may_only_wait_and_deciding_seats_must_act():
 
 def test_rewards_are_win_shares_or_scores_and_illegal_actions_are_named():
     for reward in ("win", "score"):
-        e = dz.env("goofspiel", 3, {"num_cards": 5, "returns_type": "total_points"}, seed=4, reward=reward)
+        e = dz.env(
+            "goofspiel", 3, {"num_cards": 5, "returns_type": "total_points"}, seed=4, reward=reward
+        )
         e.reset()
         total = {a: 0.0 for a in e.possible_agents}
         for a in e.agent_iter():
@@ -149,7 +170,9 @@ def test_a_seat_observation_does_not_show_the_others_pending_bid():
     e2 = dz.env("goofspiel", 2, {"num_cards": 5}, seed=4)
     e2.reset()
     e2.step(1)
-    assert np.array_equal(e.observe("player_1")["observation"], e2.observe("player_1")["observation"])
+    assert np.array_equal(
+        e.observe("player_1")["observation"], e2.observe("player_1")["observation"]
+    )
     assert not np.array_equal(after0, e2.observe("player_0")["observation"])
     assert not np.array_equal(before, e.observe("player_1")["observation"])
 
@@ -170,4 +193,6 @@ def test_a_whole_game_through_the_aec_api_pays_the_win_shares(name):
         e.step(None if term else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
         steps += 1
     assert steps <= spec.max_decisions + players
-    assert sum(total.values()) == pytest.approx(1.0) or (spec.can_all_lose and sum(total.values()) == 0)
+    assert sum(total.values()) == pytest.approx(1.0) or (
+        spec.can_all_lose and sum(total.values()) == 0
+    )

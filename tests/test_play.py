@@ -29,9 +29,18 @@ GAMES = [
 
 
 def spawn(*args: str, timeout: float = 300) -> pexpect.spawn:
-    env = dict(os.environ, NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache")))
-    return pexpect.spawn(sys.executable, ["-m", "experiments.cli", *args], cwd=str(ROOT), env=env,
-                         encoding="utf-8", timeout=timeout, dimensions=(50, 200))
+    env = dict(
+        os.environ, NUMBA_CACHE_DIR=os.environ.get("NUMBA_CACHE_DIR", str(ROOT / ".numba_cache"))
+    )
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "experiments.cli", *args],
+        cwd=str(ROOT),
+        env=env,
+        encoding="utf-8",
+        timeout=timeout,
+        dimensions=(50, 200),
+    )
 
 
 def answer_until_done(child: pexpect.spawn, max_turns: int = 2000) -> tuple[int, list[str]]:
@@ -59,8 +68,20 @@ def answer_until_done(child: pexpect.spawn, max_turns: int = 2000) -> tuple[int,
 @pytest.mark.parametrize("game,players,seat,opponents,options", GAMES, ids=[g[0] for g in GAMES])
 def test_play_a_whole_game_from_scripted_input(tmp_path, game, players, seat, opponents, options):
     out = tmp_path / "game.json"
-    args = ["play", game, "--players", str(players), "--seat", str(seat), "--opponents", opponents,
-            "--seed", "11", "--out", str(out)]
+    args = [
+        "play",
+        game,
+        "--players",
+        str(players),
+        "--seat",
+        str(seat),
+        "--opponents",
+        opponents,
+        "--seed",
+        "11",
+        "--out",
+        str(out),
+    ]
     for o in options:
         args += ["--option", o]
     child = spawn(*args)
@@ -78,8 +99,22 @@ def test_play_a_whole_game_from_scripted_input(tmp_path, game, players, seat, op
 
 
 def test_hidden_information_only_for_the_humans_seat(tmp_path):
-    child = spawn("play", "goofspiel", "--players", "3", "--seat", "1", "--opponents", "random",
-                  "--seed", "3", "--option", "num_cards=4", "--out", str(tmp_path / "g.json"))
+    child = spawn(
+        "play",
+        "goofspiel",
+        "--players",
+        "3",
+        "--seat",
+        "1",
+        "--opponents",
+        "random",
+        "--seed",
+        "3",
+        "--option",
+        "num_cards=4",
+        "--out",
+        str(tmp_path / "g.json"),
+    )
     child.expect(PROMPT)
     before = child.before
     # seat 0 bid before the human: its card is not named; the human's own hand is listed
@@ -96,8 +131,20 @@ def test_hidden_information_only_for_the_humans_seat(tmp_path):
 
 def test_ctrl_c_saves_the_game_so_far(tmp_path):
     out = tmp_path / "partial.json"
-    child = spawn("play", "middle_kingdom", "--players", "3", "--seat", "0", "--opponents", "heuristic",
-                  "--seed", "4", "--out", str(out))
+    child = spawn(
+        "play",
+        "middle_kingdom",
+        "--players",
+        "3",
+        "--seat",
+        "0",
+        "--opponents",
+        "heuristic",
+        "--seed",
+        "4",
+        "--out",
+        str(out),
+    )
     for _ in range(3):
         child.expect(PROMPT)
         child.sendline("1")
@@ -113,12 +160,15 @@ def test_ctrl_c_saves_the_game_so_far(tmp_path):
     assert not g.is_over and g.current_player == 0
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--seat", "4"], "--seat: 4 is not a seat"),
-    (["--opponents", "nobody"], "--opponents"),
-    (["--players", "9"], "9 players is not allowed"),
-    (["--option", "num_cards"], "expected NAME=VALUE"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--seat", "4"], "--seat: 4 is not a seat"),
+        (["--opponents", "nobody"], "--opponents"),
+        (["--players", "9"], "9 players is not allowed"),
+        (["--option", "num_cards"], "expected NAME=VALUE"),
+    ],
+)
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path, args, needle):
     from experiments.cli import main
 

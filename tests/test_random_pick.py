@@ -10,7 +10,16 @@ import pytest
 
 from llvmlite import binding
 
-from sim.core import _nth_bit_pdep, _nth_bit_swar, fast_pdep, new_rng, nth_bit, random_legal, random_of_legal, rng_below
+from sim.core import (
+    _nth_bit_pdep,
+    _nth_bit_swar,
+    fast_pdep,
+    new_rng,
+    nth_bit,
+    random_legal,
+    random_of_legal,
+    rng_below,
+)
 
 
 @nb.njit(cache=True)
@@ -20,7 +29,7 @@ def _picks(masks, sizes, seed):
     out = np.zeros((masks.shape[0], 3), np.int64)
     rng = new_rng(seed)
     for i in range(masks.shape[0]):
-        m = masks[i, :sizes[i]]
+        m = masks[i, : sizes[i]]
         n = 0
         for j in range(m.shape[0]):
             n += m[j]
@@ -34,8 +43,12 @@ def _picks(masks, sizes, seed):
 
 def _masks(count, seed):
     gen = np.random.default_rng(seed)
-    sizes = np.concatenate([[1, 2, 7, 8, 9, 15, 16, 17, 23, 63, 64, 65, 97, 127, 128, 129, 140, 148, 192, 200],
-                            gen.integers(1, 201, count - 20)])
+    sizes = np.concatenate(
+        [
+            [1, 2, 7, 8, 9, 15, 16, 17, 23, 63, 64, 65, 97, 127, 128, 129, 140, 148, 192, 200],
+            gen.integers(1, 201, count - 20),
+        ]
+    )
     masks = np.zeros((count, 200), np.bool_)
     for i, size in enumerate(sizes):
         kind = i % 4
@@ -55,7 +68,7 @@ def test_pick_is_the_kth_legal_action(seed):
     masks, sizes = _masks(20_000, seed)
     out = _picks(masks, sizes, seed)
     for i in range(len(sizes)):
-        legal = np.flatnonzero(masks[i, :sizes[i]])
+        legal = np.flatnonzero(masks[i, : sizes[i]])
         want = legal[out[i, 0]] if len(legal) else -1
         assert out[i, 1] == want and out[i, 2] == want, (i, sizes[i], out[i], want)
     # the cases above were reached: tails, short masks, last entries, empty masks
@@ -88,11 +101,14 @@ def _nth_bits_with(select):
         for i in range(sets.shape[0]):
             out[i] = select(sets[i], ranks[i])
         return out
+
     return run
 
 
 # the portable select always; BMI2's wherever the host has the instruction (fast or not)
-SELECTS = [_nth_bit_swar] + ([_nth_bit_pdep] if binding.get_host_cpu_features().get("bmi2", False) else [])
+SELECTS = [_nth_bit_swar] + (
+    [_nth_bit_pdep] if binding.get_host_cpu_features().get("bmi2", False) else []
+)
 
 
 @pytest.mark.parametrize("select", SELECTS, ids=lambda f: f.__name__)
@@ -101,8 +117,12 @@ def test_nth_bit_is_the_rank_th_member_of_the_set(select):
     64-entry chunk of a mask), in both its forms: the member with ``r`` members below it, for
     sets of every size (one member, all 64, the top bit) and every rank."""
     gen = np.random.default_rng(3)
-    sets = gen.integers(0, 2**63, 20_000, dtype=np.int64) & gen.integers(0, 2**63, 20_000, dtype=np.int64)
-    sets[:64] = np.int64(1) << np.arange(64, dtype=np.int64)  # one member, the top bit (the sign bit) included
+    sets = gen.integers(0, 2**63, 20_000, dtype=np.int64) & gen.integers(
+        0, 2**63, 20_000, dtype=np.int64
+    )
+    sets[:64] = np.int64(1) << np.arange(
+        64, dtype=np.int64
+    )  # one member, the top bit (the sign bit) included
     sets[64] = -1  # all 64
     sets[sets == 0] = 5
     members = [np.flatnonzero([(int(x) >> b) & 1 for b in range(64)]) for x in sets]

@@ -59,7 +59,9 @@ def test_mm_fit_equals_choix():
 @pytest.mark.parametrize("players", [2, 4])
 def test_known_ratings_are_recovered_within_intervals(players):
     true = np.array([0.0, 100.0, 250.0, 400.0])
-    wins, comps = simulate(true, deals=150, per_pair=2, rng=np.random.default_rng(11 + players), players=players)
+    wins, comps = simulate(
+        true, deals=150, per_pair=2, rng=np.random.default_rng(11 + players), players=players
+    )
     r = fit_ratings(wins, comps, ["a", "b", "c", "d"], anchor="a", bootstrap=400, seed=1)
     assert list(np.argsort(r.rating)) == [0, 1, 2, 3]  # the known order
     for i in range(1, 4):
@@ -94,7 +96,9 @@ def test_win_matrix_counts_and_wilson():
     from scipy.stats import binomtest
 
     ci = binomtest(30, 40).proportion_ci(method="wilson")
-    assert m.loc[("x", "y"), "ci_low"] == pytest.approx(ci.low) and m.loc[("x", "y"), "ci_high"] == pytest.approx(ci.high)
+    assert m.loc[("x", "y"), "ci_low"] == pytest.approx(ci.low) and m.loc[
+        ("x", "y"), "ci_high"
+    ] == pytest.approx(ci.high)
     # the BT rating gap of a 3:1 record (with the virtual tie: 30.5 : 10.5)
     assert r.difference("x", "y")[0] == pytest.approx(ELO * math.log(30.5 / 10.5), rel=1e-6)
 

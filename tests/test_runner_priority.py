@@ -32,7 +32,9 @@ def _processes() -> dict[int, tuple[int, int, str]]:
             cmd = (d / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace").strip()
         except OSError:  # the process ended while we looked
             continue
-        fields = stat.rsplit(")", 1)[1].split()  # after "pid (comm)": state, ppid, ... ; nice is field 19
+        fields = stat.rsplit(")", 1)[
+            1
+        ].split()  # after "pid (comm)": state, ppid, ... ; nice is field 19
         out[int(d.name)] = (int(fields[1]), int(fields[16]), cmd)
     return out
 
@@ -52,8 +54,11 @@ def _ray_workers_below(root: int) -> dict[int, int]:
     """pid -> niceness of every Ray worker process descended from ``root`` (titled ``ray::IDLE``,
     ``ray::ChunkPlayer`` ...)."""
     procs = _processes()
-    return {p: procs[p][1] for p in _below(root, procs) if procs[p][2].startswith("ray::")
-            and not procs[p][2].startswith(RAY_AGENTS)}
+    return {
+        p: procs[p][1]
+        for p in _below(root, procs)
+        if procs[p][2].startswith("ray::") and not procs[p][2].startswith(RAY_AGENTS)
+    }
 
 
 LOOPBACK = ("127.", "::1", "::ffff:127.")
@@ -72,14 +77,28 @@ def _listening_below(root: int) -> list[tuple[str, int, str]]:
 
 
 def _cfg(tmp_path, name):
-    return from_dict({"name": name, "game": "goofspiel", "players": 2, "agents": ["random"], "seats": "fixed",
-                      "games": 4000, "seed": 7, "output": str(tmp_path / name), "replays": 0}, f"{name}.toml")
+    return from_dict(
+        {
+            "name": name,
+            "game": "goofspiel",
+            "players": 2,
+            "agents": ["random"],
+            "seats": "fixed",
+            "games": 4000,
+            "seed": 7,
+            "output": str(tmp_path / name),
+            "replays": 0,
+        },
+        f"{name}.toml",
+    )
 
 
 def _seen_during_run(tmp_path, name, **kw) -> dict[int, int]:
     import ray
 
-    if ray.is_initialized():  # another module's session: this test needs a Ray the run starts itself
+    if (
+        ray.is_initialized()
+    ):  # another module's session: this test needs a Ray the run starts itself
         ray.shutdown()
     seen: dict[int, int] = {}
     listening: list = []
@@ -88,13 +107,19 @@ def _seen_during_run(tmp_path, name, **kw) -> dict[int, int]:
         if written == 1:
             listening.extend(_listening_below(os.getpid()))
             seen.update(_ray_workers_below(os.getpid()))
-            seen.update({i["pid"]: os.getpriority(os.PRIO_PROCESS, i["pid"])
-                         for i in ray.get([a.ready.remote() for a in actors])})
+            seen.update(
+                {
+                    i["pid"]: os.getpriority(os.PRIO_PROCESS, i["pid"])
+                    for i in ray.get([a.ready.remote() for a in actors])
+                }
+            )
 
     s = run(_cfg(tmp_path, name), workers=2, chunk_size=200, progress=False, on_chunk=look, **kw)
     assert s.status == "complete" and not ray.is_initialized()
     assert len(listening) >= 4, listening  # GCS, raylet, workers ...: they were seen
-    assert [x for x in listening if not x[0].startswith(LOOPBACK)] == [], "listening beyond loopback"
+    assert [x for x in listening if not x[0].startswith(LOOPBACK)] == [], (
+        "listening beyond loopback"
+    )
     return seen
 
 
@@ -113,6 +138,9 @@ def test_niceness_option_lets_a_run_yield_to_other_work(tmp_path):
 def test_niceness_is_refused_where_it_cannot_apply(tmp_path, capsys):
     with pytest.raises(SystemExit) as e:
         main(["run", "x.toml", "--niceness", "25"])
-    assert e.value.code == 2 and "expected an integer from -20 to 19, got 25" in capsys.readouterr().err
+    assert (
+        e.value.code == 2
+        and "expected an integer from -20 to 19, got 25" in capsys.readouterr().err
+    )
     with pytest.raises(RunError, match="local Ray only"):
         run(_cfg(tmp_path, "cluster"), address="127.0.0.1:1", niceness=5, progress=False)

@@ -9,8 +9,16 @@ game's round word with numpy, and the two statistics computed from the list of l
 import numpy as np
 import pytest
 
-from agents.arena import (N_AGENT_PARAMS, RANDOM, TRACE_COLUMNS, TRACE_WORDS, play_games, trace_finish,
-                          trace_point, trace_start)
+from agents.arena import (
+    N_AGENT_PARAMS,
+    RANDOM,
+    TRACE_COLUMNS,
+    TRACE_WORDS,
+    play_games,
+    trace_finish,
+    trace_point,
+    trace_start,
+)
 from sim import get_game
 from sim.core import H_CURRENT, NO_PLAYER, hash64, random_of_legal, rng_seed
 
@@ -25,15 +33,22 @@ def _run(leaders, wins):
     return tuple(int(x) for x in out)
 
 
-@pytest.mark.parametrize("leaders, wins, expected", [
-    ([0, 0, 0], [1, 0], (0, 1, 4)),  # led from the first round's end to the win
-    ([0, 0, 1], [0, 1], (1, 3, 4)),  # took the lead at round 3 and kept it
-    ([0, 0, 0], [0, 1], (1, 4, 4)),  # only the final scoring decided it
-    ([0, -1, 0], [1, 0], (0, 3, 4)),  # a shared lead is no change, but the winner led alone again only from 3
-    ([0, 1, 0, 1], [0, 1], (3, 4, 5)),
-    ([1, 0], [0.5, 0.5], (1, -1, 3)),  # a shared win: no sole winner, not decided
-    ([], [0, 0, 1], (0, 1, 1)),  # no round end before the result
-])
+@pytest.mark.parametrize(
+    "leaders, wins, expected",
+    [
+        ([0, 0, 0], [1, 0], (0, 1, 4)),  # led from the first round's end to the win
+        ([0, 0, 1], [0, 1], (1, 3, 4)),  # took the lead at round 3 and kept it
+        ([0, 0, 0], [0, 1], (1, 4, 4)),  # only the final scoring decided it
+        (
+            [0, -1, 0],
+            [1, 0],
+            (0, 3, 4),
+        ),  # a shared lead is no change, but the winner led alone again only from 3
+        ([0, 1, 0, 1], [0, 1], (3, 4, 5)),
+        ([1, 0], [0.5, 0.5], (1, -1, 3)),  # a shared win: no sole winner, not decided
+        ([], [0, 0, 1], (0, 1, 1)),  # no round end before the result
+    ],
+)
 def test_trace_rule_on_hand_made_leader_sequences(leaders, wins, expected):
     assert _run(leaders, wins) == expected
 
@@ -77,18 +92,33 @@ def _replay_here(spec, seed, agent_seed, n, options):
     return leaders, scores, wins
 
 
-@pytest.mark.parametrize("name, n, games", [
-    ("goofspiel", 3, 30), ("middle_kingdom", 4, 20), ("ming_dynasty", 3, 12),
-    ("emperors_choice", 2, 8), ("eternal_dynasty", 2, 6), ("eternal_dynasty", 4, 4),
-])
+@pytest.mark.parametrize(
+    "name, n, games",
+    [
+        ("goofspiel", 3, 30),
+        ("middle_kingdom", 4, 20),
+        ("ming_dynasty", 3, 12),
+        ("emperors_choice", 2, 8),
+        ("eternal_dynasty", 2, 6),
+        ("eternal_dynasty", 4, 4),
+    ],
+)
 def test_arena_trace_equals_the_definition(name, n, games):
     spec = get_game(name)
     assert spec.round_word >= 0
     options = spec.encode_options({})
     seeds = np.arange(games) + 41
     trace = {}
-    scores, wins, _, _ = play_games(spec, seeds, n, options, np.zeros((games, n), np.int64), [RANDOM],
-                                    np.zeros((1, N_AGENT_PARAMS)), trace=trace)
+    scores, wins, _, _ = play_games(
+        spec,
+        seeds,
+        n,
+        options,
+        np.zeros((games, n), np.int64),
+        [RANDOM],
+        np.zeros((1, N_AGENT_PARAMS)),
+        trace=trace,
+    )
     changes = decided_early = 0
     for g, seed in enumerate(seeds):
         leaders, sc, w = _replay_here(spec, seed, seed, n, options)
@@ -102,8 +132,18 @@ def test_arena_trace_equals_the_definition(name, n, games):
         decided_early += 0 < got[1] < got[2]
     assert changes > 0  # the trace sees leads change in random games ...
     assert decided_early > 0  # ... and winners that led before the final scoring
-    again = play_games(spec, seeds, n, options, np.zeros((games, n), np.int64), [RANDOM], np.zeros((1, N_AGENT_PARAMS)))
-    assert np.array_equal(again[0], scores) and np.array_equal(again[1], wins)  # the trace changes no game
+    again = play_games(
+        spec,
+        seeds,
+        n,
+        options,
+        np.zeros((games, n), np.int64),
+        [RANDOM],
+        np.zeros((1, N_AGENT_PARAMS)),
+    )
+    assert np.array_equal(again[0], scores) and np.array_equal(
+        again[1], wins
+    )  # the trace changes no game
 
 
 def test_runs_keep_the_trace_only_when_asked(tmp_path):
@@ -112,12 +152,21 @@ def test_runs_keep_the_trace_only_when_asked(tmp_path):
     from experiments.config import ConfigError, from_dict
     from experiments.runner import ChunkContext, job_of
 
-    d = {"game": "goofspiel", "players": 2, "agents": ["random"], "games": 40, "seed": 3, "output": str(tmp_path)}
+    d = {
+        "game": "goofspiel",
+        "players": 2,
+        "agents": ["random"],
+        "games": 40,
+        "seed": 3,
+        "output": str(tmp_path),
+    }
     off = ChunkContext(job_of(from_dict(d))).play(0, 40)
     on = ChunkContext(job_of(from_dict(dict(d, score_trace=True)))).play(0, 40)
     assert not off["trace_points"].any() and not off["lead_changes"].any()
     assert (on["trace_points"] > 1).all() and np.array_equal(on["scores"], off["scores"])
     assert from_dict(dict(d, score_trace=True)).identity()["score_trace"] is True
-    assert "score_trace" not in from_dict(d).identity()  # folders made before the option keep their identity
+    assert (
+        "score_trace" not in from_dict(d).identity()
+    )  # folders made before the option keep their identity
     with pytest.raises(ConfigError, match="score_trace: expected true or false, got 'yes'"):
         from_dict(dict(d, score_trace="yes"))

@@ -20,7 +20,9 @@ def _kind(path: Path) -> str:
     return "run"
 
 
-@pytest.mark.parametrize("path", sorted(CONFIGS.rglob("*.toml")), ids=lambda p: str(p.relative_to(CONFIGS)))
+@pytest.mark.parametrize(
+    "path", sorted(CONFIGS.rglob("*.toml")), ids=lambda p: str(p.relative_to(CONFIGS))
+)
 def test_shipped_config_loads(path):
     kind = _kind(path)
     if kind == "run":

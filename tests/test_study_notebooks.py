@@ -23,12 +23,15 @@ def ray_session():
     ray.shutdown()
 
 
-@pytest.mark.parametrize("notebook, games, cells", [
-    ("middle_kingdom_study", 60, 12),
-    ("ming_dynasty_study", 60, 6),
-    ("emperors_choice_study", 60, 5),
-    ("eternal_dynasty_study", 20, 8),
-])
+@pytest.mark.parametrize(
+    "notebook, games, cells",
+    [
+        ("middle_kingdom_study", 60, 12),
+        ("ming_dynasty_study", 60, 6),
+        ("emperors_choice_study", 60, 5),
+        ("eternal_dynasty_study", 20, 8),
+    ],
+)
 def test_worked_study_notebook(ray_session, tmp_path, capsys, notebook, games, cells):
     nb = runpy.run_path(str(ROOT / "notebooks" / f"{notebook}.py"))
     out = nb["main"](games=games, output=str(tmp_path / "study"), workers=2)

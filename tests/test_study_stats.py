@@ -19,8 +19,18 @@ from experiments.study_stats import look_alpha, sequential_estimate, t_half_widt
 @pytest.fixture(scope="module")
 def goofspiel_seat0():
     """Seat 0's win shares in 120,000 two-player Goofspiel games between random players (truth: 0.5)."""
-    cfg = from_dict({"game": "goofspiel", "players": 2, "agents": ["random"], "games": 120_000, "seed": 99,
-                     "output": "unused", "options": {"num_cards": 4}}, "coverage")
+    cfg = from_dict(
+        {
+            "game": "goofspiel",
+            "players": 2,
+            "agents": ["random"],
+            "games": 120_000,
+            "seed": 99,
+            "output": "unused",
+            "options": {"num_cards": 4},
+        },
+        "coverage",
+    )
     chunk = ChunkContext(job_of(cfg)).play(0, cfg.games)
     return chunk["wins"][:, 0].astype(np.float64)
 
@@ -39,14 +49,14 @@ def test_stopping_at_a_precision_keeps_its_coverage_under_repeated_looks(goofspi
     truth, alpha, reps, batch, max_n = 0.5, 0.05, 600, 20, 200
     covered, naive_covered, stops = 0, 0, []
     for r in range(reps):
-        xs = x[r * max_n:(r + 1) * max_n]
+        xs = x[r * max_n : (r + 1) * max_n]
         est = sequential_estimate(xs, batch, max_n, precision=0.09, alpha=alpha)
         covered += est["low"] <= truth <= est["high"]
         stops.append(est["look"])
         # the naive analyst: looks after every batch at level 1 - alpha, stops once 0.5 is excluded
         hit = True
         for k in range(1, max_n // batch + 1):
-            s = xs[:k * batch]
+            s = xs[: k * batch]
             hw = t_half_width(float(s.var(ddof=1)), len(s), alpha)
             if abs(s.mean() - truth) > hw:
                 hit = False
@@ -55,15 +65,19 @@ def test_stopping_at_a_precision_keeps_its_coverage_under_repeated_looks(goofspi
     se = math.sqrt(0.95 * 0.05 / reps)
     assert covered / reps >= 0.95 - 3 * se, covered / reps
     assert len(set(stops)) > 1  # the rule did stop at different looks
-    assert naive_covered / reps < 0.95 - 3 * se, naive_covered / reps  # repeated looks without spending fail
+    assert naive_covered / reps < 0.95 - 3 * se, (
+        naive_covered / reps
+    )  # repeated looks without spending fail
 
 
 def test_stopping_rule_stops_when_precise_or_at_the_cap(goofspiel_seat0):
     x = goofspiel_seat0
     est = sequential_estimate(x, 1000, 100_000, precision=0.01, alpha=0.05)
-    before = x[:est["n"] - 1000]
+    before = x[: est["n"] - 1000]
     assert est["half_width"] <= 0.01 and est["n"] < 100_000
-    assert t_half_width(float(before.var(ddof=1)), len(before), look_alpha(0.05, 100)) > 0.01  # the first precise look
+    assert (
+        t_half_width(float(before.var(ddof=1)), len(before), look_alpha(0.05, 100)) > 0.01
+    )  # the first precise look
     assert est["low"] <= 0.5 <= est["high"]
     est = sequential_estimate(x, 1000, 3000, precision=0.001, alpha=0.05)
     assert est["n"] == 3000 and est["look"] == 3 and est["half_width"] > 0.001
@@ -78,9 +92,19 @@ def test_design_metrics_match_a_direct_computation(tmp_path):
     from experiments.analysis import Results
     from experiments.study_stats import design_metrics
 
-    cfg = from_dict({"game": "goofspiel", "players": 3, "agents": ["heuristic", "random", "random"], "games": 900,
-                     "seed": 5, "output": str(tmp_path / "r"), "options": {"num_cards": 5},
-                     "score_trace": True}, "m")
+    cfg = from_dict(
+        {
+            "game": "goofspiel",
+            "players": 3,
+            "agents": ["heuristic", "random", "random"],
+            "games": 900,
+            "seed": 5,
+            "output": str(tmp_path / "r"),
+            "options": {"num_cards": 5},
+            "score_trace": True,
+        },
+        "m",
+    )
     ctx = ChunkContext(job_of(cfg))
     folder = tmp_path / "r" / "data" / "game=goofspiel"
     folder.mkdir(parents=True)
@@ -94,25 +118,42 @@ def test_design_metrics_match_a_direct_computation(tmp_path):
         n = len(per_deal)
         hw = student.ppf(0.975, n - 1) * per_deal.std(ddof=1) / math.sqrt(n)
         assert got["n"] == n == 300
-        assert got["value"] == pytest.approx(per_deal.mean()) and got["high"] - got["value"] == pytest.approx(hw)
+        assert got["value"] == pytest.approx(per_deal.mean()) and got["high"] - got[
+            "value"
+        ] == pytest.approx(hw)
 
-    agent = df.assign(agent=df["agent"].astype(str)).groupby(["deal", "agent"])["win"].mean().unstack()
+    agent = (
+        df.assign(agent=df["agent"].astype(str)).groupby(["deal", "agent"])["win"].mean().unstack()
+    )
     check(agent["heuristic"] - agent["random"], m["skill_gap"])
     assert m["skill_gap"]["best_agent"] == "heuristic" and m["skill_gap"]["value"] > 0.2
-    games = df.groupby("game_index").agg(deal=("deal", "first"), top=("win", "max"), total=("win", "sum"),
-                                         length=("length", "first"),
-                                         margin=("score", lambda s: np.sort(s.to_numpy())[-1] - np.sort(s.to_numpy())[-2]))
+    games = df.groupby("game_index").agg(
+        deal=("deal", "first"),
+        top=("win", "max"),
+        total=("win", "sum"),
+        length=("length", "first"),
+        margin=("score", lambda s: np.sort(s.to_numpy())[-1] - np.sort(s.to_numpy())[-2]),
+    )
     games["tie"] = ((games["top"] < 1) & (games["total"] > 0.5)).astype(float)
     check(games.groupby("deal")["tie"].mean(), m["tie_rate"])
     check(games.groupby("deal")["margin"].mean(), m["margin"])
-    trace = df[df["seat"] == 0].set_index("game_index")[["deal", "lead_changes", "decided_at", "trace_points"]]
+    trace = df[df["seat"] == 0].set_index("game_index")[
+        ["deal", "lead_changes", "decided_at", "trace_points"]
+    ]
     check(trace.groupby("deal")["lead_changes"].mean(), m["lead_changes"])
     decided = trace[trace["decided_at"] > 0]
-    share = ((decided["decided_at"] - 1) / (decided["trace_points"] - 1)).groupby(decided["deal"]).mean()
+    share = (
+        ((decided["decided_at"] - 1) / (decided["trace_points"] - 1))
+        .groupby(decided["deal"])
+        .mean()
+    )
     n = len(share)
-    assert m["decided_share"]["n"] == n and m["decided_share"]["value"] == pytest.approx(share.mean())
+    assert m["decided_share"]["n"] == n and m["decided_share"]["value"] == pytest.approx(
+        share.mean()
+    )
     assert m["decided_share"]["high"] - m["decided_share"]["value"] == pytest.approx(
-        student.ppf(0.975, n - 1) * share.std(ddof=1) / math.sqrt(n))
+        student.ppf(0.975, n - 1) * share.std(ddof=1) / math.sqrt(n)
+    )
     assert 0 < m["decided_share"]["value"] < 1 and m["lead_changes"]["value"] > 0
     seat = df.groupby(["deal", "seat"])["win"].mean().unstack()
     check(seat[m["seat_gap"]["best_seat"]] - seat[m["seat_gap"]["worst_seat"]], m["seat_gap"])

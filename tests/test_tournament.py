@@ -11,13 +11,25 @@ import pytest
 
 from experiments.cli import main
 from experiments.config import ConfigError
-from experiments.tournament import lineup_count, load_tournament, run_tournament, schedule, tournament_from_dict
+from experiments.tournament import (
+    lineup_count,
+    load_tournament,
+    run_tournament,
+    schedule,
+    tournament_from_dict,
+)
 
 
 def base(tmp_path, **kw):
-    d = {"game": "goofspiel", "players": [2, 3], "deals": 30, "seed": 11, "output": str(tmp_path / "t"),
-         "pool": ["random", "heuristic", {"kind": "heuristic", "label": "heuristic-b"}],
-         "options": {"num_cards": 5}}
+    d = {
+        "game": "goofspiel",
+        "players": [2, 3],
+        "deals": 30,
+        "seed": 11,
+        "output": str(tmp_path / "t"),
+        "pool": ["random", "heuristic", {"kind": "heuristic", "label": "heuristic-b"}],
+        "options": {"num_cards": 5},
+    }
     d.update(kw)
     return d
 
@@ -52,23 +64,38 @@ def test_schedule_is_balanced(kind, k, n):
                 pairs[a, b] += 1
             for p in range(n):
                 follows[rot[p], rot[(p + 1) % n]] += 1
-    assert len(set(seats.values())) == 1 and len(seats) == k * n  # every agent, every seat, equally often
-    assert len(set(pairs.values())) == 1 and len(pairs) == k * (k - 1)  # every opponent equally often
-    if kind == "permutations" or n == 2:  # circular orders: every agent follows every other equally often
+    assert (
+        len(set(seats.values())) == 1 and len(seats) == k * n
+    )  # every agent, every seat, equally often
+    assert len(set(pairs.values())) == 1 and len(pairs) == k * (
+        k - 1
+    )  # every opponent equally often
+    if (
+        kind == "permutations" or n == 2
+    ):  # circular orders: every agent follows every other equally often
         assert len(set(follows.values())) == 1 and len(follows) == k * (k - 1)
 
 
-@pytest.mark.parametrize("change, msg", [
-    ({"pool": ["random", "alphazero"]}, "pool[1]: unknown agent 'alphazero'"),
-    ({"pool": ["random", "random"]}, "pool[1]: 'random' is in the pool twice"),
-    ({"players": [2, 4], "pool": ["random", "heuristic", "mcts:10"]}, "players: 4 players need a pool of at least 4"),
-    ({"players": 7}, "players: goofspiel: 7 players is not allowed"),
-    ({"schedule": "swiss"}, "schedule: 'swiss' is not allowed"),
-    ({"deals": 0}, "deals: expected a positive integer"),
-    ({"round_deals": 0}, "round_deals: expected a positive integer"),
-    ({"rounds": 3}, "unknown key 'rounds'"),
-    ({"pool": ["random", "no_such_module_xyz:agent"]}, "pool[1]: user agent 'no_such_module_xyz:agent': module"),
-])
+@pytest.mark.parametrize(
+    "change, msg",
+    [
+        ({"pool": ["random", "alphazero"]}, "pool[1]: unknown agent 'alphazero'"),
+        ({"pool": ["random", "random"]}, "pool[1]: 'random' is in the pool twice"),
+        (
+            {"players": [2, 4], "pool": ["random", "heuristic", "mcts:10"]},
+            "players: 4 players need a pool of at least 4",
+        ),
+        ({"players": 7}, "players: goofspiel: 7 players is not allowed"),
+        ({"schedule": "swiss"}, "schedule: 'swiss' is not allowed"),
+        ({"deals": 0}, "deals: expected a positive integer"),
+        ({"round_deals": 0}, "round_deals: expected a positive integer"),
+        ({"rounds": 3}, "unknown key 'rounds'"),
+        (
+            {"pool": ["random", "no_such_module_xyz:agent"]},
+            "pool[1]: user agent 'no_such_module_xyz:agent': module",
+        ),
+    ],
+)
 def test_config_errors_name_the_field(tmp_path, change, msg, capsys):
     import re
 
@@ -84,7 +111,9 @@ def test_lineup_runs_are_ordinary_configs(tmp_path):
     t = tournament_from_dict(base(tmp_path), "t.toml")
     assert [x.players for x in t.lineups] == [2, 2, 2, 3]
     for x in t.lineups:
-        assert x.config.seats == "rotate" and x.config.seed == 11 and x.config.games == 30 * x.players
+        assert (
+            x.config.seats == "rotate" and x.config.seed == 11 and x.config.games == 30 * x.players
+        )
         assert x.folder.parent == tmp_path / "t" / "lineups"
     assert t.pool == ("random", "heuristic", "heuristic-b")
 
@@ -119,7 +148,10 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
     assert m["complete"] and [x["status"] for x in m["sessions"]] == ["interrupted", "complete"]
     for x in t.lineups:
         df = load_results(x.folder)
-        assert len(df) == x.config.games * x.players and not df.duplicated(["game_index", "seat"]).any()
+        assert (
+            len(df) == x.config.games * x.players
+            and not df.duplicated(["game_index", "seat"]).any()
+        )
         assert (df["decisions"] > 0).all() and (df["agent_ms"] >= 0).all()
     from experiments.config import load_config
 
@@ -132,7 +164,9 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
     assert "## 2 players: ratings" in md and "## 3 players: ratings" in md and "ms / decision" in md
     from experiments.ratings import alpharank_missing
 
-    if alpharank_missing() is None:  # OpenSpiel (the dev or alpharank extra): alpha-Rank with its plot
+    if (
+        alpharank_missing() is None
+    ):  # OpenSpiel (the dev or alpharank extra): alpha-Rank with its plot
         for n in (2, 3):
             assert f"### {n} players: alpha-Rank" in md and f"(alpharank_{n}p.png)" in md
             assert (tmp_path / "t" / "report" / f"alpharank_{n}p.png").stat().st_size > 0
@@ -170,9 +204,18 @@ def test_goofspiel_ladder_order_is_recovered(ray_session, tmp_path):
     """random < mcts:10 < mcts:200 on 6-card Goofspiel (known from docs/mcts.md: more simulations win)."""
     from experiments.tournament_report import tournament_tables
 
-    t = tournament_from_dict({"game": "goofspiel", "players": 2, "deals": 40, "seed": 3,
-                              "output": str(tmp_path / "ladder"), "pool": ["mcts:200", "random", "mcts:10"],
-                              "options": {"num_cards": 6}}, "ladder.toml")
+    t = tournament_from_dict(
+        {
+            "game": "goofspiel",
+            "players": 2,
+            "deals": 40,
+            "seed": 3,
+            "output": str(tmp_path / "ladder"),
+            "pool": ["mcts:200", "random", "mcts:10"],
+            "options": {"num_cards": 6},
+        },
+        "ladder.toml",
+    )
     assert run_tournament(t, workers=1, progress=False).status == "complete"
     r = tournament_tables(t, bootstrap=300)[2]["ratings"]
     order = [r.agents[i] for i in np.argsort(r.rating)]

@@ -12,13 +12,19 @@ from sim.registry import get_game
 GAME = "goofspiel"
 
 
-@pytest.mark.parametrize("text, label", [
-    ("mcts:5ms", "mcts:5ms"),
-    ("mcts:0.5ms,uct_c=1", "mcts:0.5ms,uct_c=1"),
-    ("mcts:2ms,simulations=300", "mcts:2ms,simulations=300"),
-    ("mcts:300,prior=2", "mcts:300,prior=2"),
-    ("mcts:4ms,rollout=heuristic,rollout_depth=20,prior=0.5", "mcts:4ms,rollout=heuristic,rollout_depth=20,prior=0.5"),
-])
+@pytest.mark.parametrize(
+    "text, label",
+    [
+        ("mcts:5ms", "mcts:5ms"),
+        ("mcts:0.5ms,uct_c=1", "mcts:0.5ms,uct_c=1"),
+        ("mcts:2ms,simulations=300", "mcts:2ms,simulations=300"),
+        ("mcts:300,prior=2", "mcts:300,prior=2"),
+        (
+            "mcts:4ms,rollout=heuristic,rollout_depth=20,prior=0.5",
+            "mcts:4ms,rollout=heuristic,rollout_depth=20,prior=0.5",
+        ),
+    ],
+)
 def test_labels_round_trip(text, label):
     kind, params, got = parse_agent(text)
     assert kind == MCTS and got == label and parse_agent(got)[2] == label
@@ -40,7 +46,16 @@ def test_a_timed_search_spends_its_budget_in_cpu_time():
     kinds = [MCTS, MCTS]
     params = np.vstack([mcts_params(time_ms=2), mcts_params(time_ms=8)])
     timing = {}
-    play_games(spec, [1, 1], 2, spec.encode_options({"num_cards": 8}), [[0, 1], [1, 0]], kinds, params, timing=timing)
+    play_games(
+        spec,
+        [1, 1],
+        2,
+        spec.encode_options({"num_cards": 8}),
+        [[0, 1], [1, 0]],
+        kinds,
+        params,
+        timing=timing,
+    )
     ms = timing["agent_ns"] / np.maximum(timing["decisions"], 1) / 1e6
     # seat p of game g is agent (g + p) % 2
     a2 = np.mean([ms[0, 0], ms[1, 1]])
@@ -56,9 +71,19 @@ def test_decisions_and_agent_time_are_recorded_per_seat():
     spec = get_game(GAME)
     kinds, params = zip(*(parse_agent(a)[:2] for a in ("random", "heuristic", "mcts:200")))
     timing = {}
-    play_games(spec, np.arange(6), 3, spec.encode_options({"num_cards": 6}), [[0, 1, 2]] * 6, list(kinds),
-               np.vstack(params), timing=timing)
-    assert (timing["decisions"] == 5).all()  # every seat bids once per point card but the last (forced)
+    play_games(
+        spec,
+        np.arange(6),
+        3,
+        spec.encode_options({"num_cards": 6}),
+        [[0, 1, 2]] * 6,
+        list(kinds),
+        np.vstack(params),
+        timing=timing,
+    )
+    assert (
+        timing["decisions"] == 5
+    ).all()  # every seat bids once per point card but the last (forced)
     mean_ns = timing["agent_ns"].sum(0) / timing["decisions"].sum(0)
     assert mean_ns[2] > 20 * mean_ns[1] and mean_ns[2] > 20 * mean_ns[0]  # a search costs far more
 
@@ -84,7 +109,9 @@ def test_runs_of_one_agents_decisions_share_one_clock_read():
     spec = get_game("middle_kingdom")
     kinds, params = zip(*(parse_agent(a)[:2] for a in ("heuristic", "mcts:50")))
     seats = [[0, 0, 1]] * 4
-    timing, spent = timed_play(spec, np.arange(4), 3, spec.encode_options({}), seats, list(kinds), np.vstack(params))
+    timing, spent = timed_play(
+        spec, np.arange(4), 3, spec.encode_options({}), seats, list(kinds), np.vstack(params)
+    )
     ns, dec = timing["agent_ns"], timing["decisions"]
     assert (dec > 0).all() and (ns > 0).all()
     per = ns.sum(0) / dec.sum(0)
@@ -100,8 +127,15 @@ def test_random_runs_get_the_chunks_cpu_time():
 
     spec = get_game("middle_kingdom")
     games = 2000
-    timing, spent = timed_play(spec, np.arange(games), 4, spec.encode_options({}), np.zeros((games, 4), np.int64),
-                               [RANDOM], np.zeros((1, N_AGENT_PARAMS)))
+    timing, spent = timed_play(
+        spec,
+        np.arange(games),
+        4,
+        spec.encode_options({}),
+        np.zeros((games, 4), np.int64),
+        [RANDOM],
+        np.zeros((1, N_AGENT_PARAMS)),
+    )
     ns = timing["agent_ns"]
     assert (ns > 0).all() and (timing["decisions"] > 0).all()
     assert 0.5 * spent < ns.sum() <= 1.02 * spent + 1e7, (ns.sum(), spent)

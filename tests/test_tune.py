@@ -20,7 +20,16 @@ def test_search_recovers_a_known_optimum_of_a_noisy_parameter():
     """The made-up objective |x - 13| / 100 measured with noise of sd 0.01 (as a win-rate gap on
     about 2,500 deals would be); 30 trials; the 3 best re-measured with 16 times the sample (sd
     0.0025): the best re-measured value is 13 and its 95% interval holds the true minimum, 0."""
-    tune = Tune(name="t", description="", output=None, base={}, search={"x": (0, 40)}, trials=30, games=1, seed=3)
+    tune = Tune(
+        name="t",
+        description="",
+        output=None,
+        base={},
+        search={"x": (0, 40)},
+        trials=30,
+        games=1,
+        seed=3,
+    )
     rng = np.random.default_rng(5)
     evaluate = lambda v: abs(v["x"] - 13) / 100 + rng.normal(0, 0.01)
     study = search(tune, evaluate)
@@ -32,16 +41,29 @@ def test_search_recovers_a_known_optimum_of_a_noisy_parameter():
     assert value - 1.96 * 0.0025 <= 0 <= value + 1.96 * 0.0025
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"search": {}}, "tune.toml: search: empty search"),
-    ({"search": {"goal_cards[*].vp": [1, 40]}}, "tune.toml: search.goal_cards[*].vp: middle_kingdom: 'goal_cards[*].vp': 40 is outside its declared range 0..12"),
-    ({"search": {"goal_cards[*].colour": [1, 4]}}, "tune.toml: search.goal_cards[*].colour: middle_kingdom: 'goal_cards[*].colour' is not a component value"),
-    ({"objective": "fun"}, "tune.toml: objective: 'fun' is not known"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"search": {}}, "tune.toml: search: empty search"),
+        (
+            {"search": {"goal_cards[*].vp": [1, 40]}},
+            "tune.toml: search.goal_cards[*].vp: middle_kingdom: 'goal_cards[*].vp': 40 is outside its declared range 0..12",
+        ),
+        (
+            {"search": {"goal_cards[*].colour": [1, 4]}},
+            "tune.toml: search.goal_cards[*].colour: middle_kingdom: 'goal_cards[*].colour' is not a component value",
+        ),
+        ({"objective": "fun"}, "tune.toml: objective: 'fun' is not known"),
+    ],
+)
 def test_bad_tune_config(tmp_path, change, message):
-    d = {"output": str(tmp_path / "t"), "trials": 3, "games": 300,
-         "base": {"game": "middle_kingdom", "players": 2, "agents": ["random"], "seed": 1},
-         "search": {"goal_cards[*].vp": [1, 10]}}
+    d = {
+        "output": str(tmp_path / "t"),
+        "trials": 3,
+        "games": 300,
+        "base": {"game": "middle_kingdom", "players": 2, "agents": ["random"], "seed": 1},
+        "search": {"goal_cards[*].vp": [1, 10]},
+    }
     d.update(change)
     with pytest.raises(ConfigError) as e:
         tune_from_dict(d, "tune.toml")
@@ -50,7 +72,7 @@ def test_bad_tune_config(tmp_path, change, message):
 
 def test_tune_end_to_end_on_middle_kingdom(tmp_path, capsys):
     p = tmp_path / "tune.toml"
-    p.write_text(f'''output = "{tmp_path / 'tune'}"
+    p.write_text(f'''output = "{tmp_path / "tune"}"
 trials = 3
 games = 300
 recheck = 1
@@ -68,10 +90,18 @@ seed = 4
     trials = sorted((out / "trials").iterdir())
     assert 1 <= len(trials) <= 3 and (out / "recheck" / "printed" / "manifest.json").exists()
     report = (out / "report" / "report.md").read_text()
-    assert "Tuned values" in report and "(n=600)" in report and (out / "report" / "search.png").stat().st_size > 0
-    assert (out / "tune.toml").read_text() == p.read_text()  # the tuning's config is kept once, not in every trial
+    assert (
+        "Tuned values" in report
+        and "(n=600)" in report
+        and (out / "report" / "search.png").stat().st_size > 0
+    )
+    assert (
+        out / "tune.toml"
+    ).read_text() == p.read_text()  # the tuning's config is kept once, not in every trial
     assert not any((t / "config.toml").exists() for t in trials)
-    assert main(["tune", str(p), "--quiet", "--workers", "2"]) == 0  # resumes: the 3 trials are kept, none added
+    assert (
+        main(["tune", str(p), "--quiet", "--workers", "2"]) == 0
+    )  # resumes: the 3 trials are kept, none added
     import optuna
 
     st = optuna.load_study(study_name="tune", storage=f"sqlite:///{out / 'optuna.db'}")
@@ -86,12 +116,24 @@ def test_a_trial_stopped_mid_run_is_asked_again_with_its_values(tmp_path):
     storage = f"sqlite:///{tmp_path / 'o.db'}"
     st = optuna.create_study(study_name="tune", storage=storage, direction="minimize")
     stale = st.ask().suggest_int("x", 0, 40)
-    tune = Tune(name="t", description="", output=None, base={}, search={"x": (0, 40)}, trials=3, games=1, seed=1)
+    tune = Tune(
+        name="t",
+        description="",
+        output=None,
+        base={},
+        search={"x": (0, 40)},
+        trials=3,
+        games=1,
+        seed=1,
+    )
     asked = []
     study = search(tune, lambda v: asked.append(v["x"]) or abs(v["x"] - 5), storage=storage)
     assert asked[0] == stale and len(asked) == 3
     states = [t.state for t in study.trials]
-    assert states.count(optuna.trial.TrialState.COMPLETE) == 3 and states[0] == optuna.trial.TrialState.FAIL
+    assert (
+        states.count(optuna.trial.TrialState.COMPLETE) == 3
+        and states[0] == optuna.trial.TrialState.FAIL
+    )
 
 
 def test_tune_finds_the_optimum_of_a_real_game_known_from_every_value(tmp_path):
@@ -104,7 +146,7 @@ def test_tune_finds_the_optimum_of_a_real_game_known_from_every_value(tmp_path):
     from experiments.tune import _slug, cell_config, measure
 
     p = tmp_path / "tune.toml"
-    p.write_text(f'''output = "{tmp_path / 'tune'}"
+    p.write_text(f'''output = "{tmp_path / "tune"}"
 objective = "tie_rate"
 trials = 5
 games = 6000
@@ -126,7 +168,9 @@ seed = 11
         for v in range(2, 10):
             values = {"goal_cards[*].vp": v}
             cfg = cell_config(tune, values, tune.output / "trials" / _slug(values), tune.games)
-            runner.run(cfg, workers=2, progress=False)  # a value the search tried is already complete
+            runner.run(
+                cfg, workers=2, progress=False
+            )  # a value the search tried is already complete
             grid[v] = measure(cfg, "tie_rate")["tie_rate"]
     finally:
         import ray
@@ -141,34 +185,84 @@ seed = 11
     st = optuna.load_study(study_name="tune", storage=f"sqlite:///{tune.output / 'optuna.db'}")
     found = st.best_trial.params["goal_cards[*].vp"]
     assert st.best_value == grid[found]["value"]  # the search measured the grid's own numbers
-    assert grid[found]["value"] <= grid[best]["high"], (found, best, {v: round(m["value"], 4) for v, m in grid.items()})
+    assert grid[found]["value"] <= grid[best]["high"], (
+        found,
+        best,
+        {v: round(m["value"], 4) for v, m in grid.items()},
+    )
 
 
 # ------------------------------------------------------------------ an agent's parameters
 
+
 def _agent_tune(tmp_path, **change):
-    d = {"output": str(tmp_path / "t"), "trials": 3, "games": 100,
-         "base": {"game": "goofspiel", "players": 2, "agents": ["mcts:20", "mcts:20"], "seed": 1},
-         "search": {"agents[0].uct_c": [0.1, 2.0]}}
+    d = {
+        "output": str(tmp_path / "t"),
+        "trials": 3,
+        "games": 100,
+        "base": {"game": "goofspiel", "players": 2, "agents": ["mcts:20", "mcts:20"], "seed": 1},
+        "search": {"agents[0].uct_c": [0.1, 2.0]},
+    }
     d.update(change)
     return d
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"search": {"agents[0].depth": [0, 9]}}, "tune.toml: search.agents[0].depth: 'depth' is not a tunable MCTS parameter"),
-    ({"search": {"agents[2].uct_c": [0.1, 2]}}, "tune.toml: search.agents[2].uct_c: base.agents has 2 agents"),
-    ({"search": {"agents[0].uct_c": [2, 0.1]}}, "tune.toml: search.agents[0].uct_c: expected [low, high] numbers with low < high"),
-    ({"search": {"agents[0].uct_c": [0, 2]}}, "tune.toml: search.agents[0].uct_c: mcts uct_c must be a number > 0, got 0"),
-    ({"search": {"agents[0].rollout_depth": [0.5, 9]}}, "tune.toml: search.agents[0].rollout_depth: expected [low, high] integers"),
-    ({"search": {"agents[0].rollout": ["random", "oracle"]}}, "tune.toml: search.agents[0].rollout: mcts rollout must be one of random, heuristic"),
-    ({"search": {"agents[0].uct_c": [0.1, 2], "agents[1].prior": [0, 2]}}, "tune.toml: search.agents[1].prior: one agent is tuned at a time"),
-    ({"search": {"agents[0].uct_c": [0.1, 2], "cards_per_player": [3, 9]}}, "tune.toml: search.cards_per_player: objective \"agent_edge\" searches one agent's parameters only"),
-    ({"objective": "seat_gap"}, "tune.toml: objective: a search over an agent's parameters (agents[0].uct_c) needs objective = \"agent_edge\""),
-    ({"base": {"game": "goofspiel", "players": 2, "agents": ["heuristic", "mcts:20"], "seed": 1}},
-     "tune.toml: search.agents[0].uct_c: agents[0] is 'heuristic'; only an MCTS agent has parameters to tune"),
-    ({"base": {"game": "goofspiel", "players": 2, "agents": ["mcts:20"], "seed": 1}},
-     "tune.toml: search.agents[0].uct_c: base.agents must list one agent per seat (2)"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (
+            {"search": {"agents[0].depth": [0, 9]}},
+            "tune.toml: search.agents[0].depth: 'depth' is not a tunable MCTS parameter",
+        ),
+        (
+            {"search": {"agents[2].uct_c": [0.1, 2]}},
+            "tune.toml: search.agents[2].uct_c: base.agents has 2 agents",
+        ),
+        (
+            {"search": {"agents[0].uct_c": [2, 0.1]}},
+            "tune.toml: search.agents[0].uct_c: expected [low, high] numbers with low < high",
+        ),
+        (
+            {"search": {"agents[0].uct_c": [0, 2]}},
+            "tune.toml: search.agents[0].uct_c: mcts uct_c must be a number > 0, got 0",
+        ),
+        (
+            {"search": {"agents[0].rollout_depth": [0.5, 9]}},
+            "tune.toml: search.agents[0].rollout_depth: expected [low, high] integers",
+        ),
+        (
+            {"search": {"agents[0].rollout": ["random", "oracle"]}},
+            "tune.toml: search.agents[0].rollout: mcts rollout must be one of random, heuristic",
+        ),
+        (
+            {"search": {"agents[0].uct_c": [0.1, 2], "agents[1].prior": [0, 2]}},
+            "tune.toml: search.agents[1].prior: one agent is tuned at a time",
+        ),
+        (
+            {"search": {"agents[0].uct_c": [0.1, 2], "cards_per_player": [3, 9]}},
+            'tune.toml: search.cards_per_player: objective "agent_edge" searches one agent\'s parameters only',
+        ),
+        (
+            {"objective": "seat_gap"},
+            'tune.toml: objective: a search over an agent\'s parameters (agents[0].uct_c) needs objective = "agent_edge"',
+        ),
+        (
+            {
+                "base": {
+                    "game": "goofspiel",
+                    "players": 2,
+                    "agents": ["heuristic", "mcts:20"],
+                    "seed": 1,
+                }
+            },
+            "tune.toml: search.agents[0].uct_c: agents[0] is 'heuristic'; only an MCTS agent has parameters to tune",
+        ),
+        (
+            {"base": {"game": "goofspiel", "players": 2, "agents": ["mcts:20"], "seed": 1}},
+            "tune.toml: search.agents[0].uct_c: base.agents must list one agent per seat (2)",
+        ),
+    ],
+)
 def test_bad_agent_tune_config(tmp_path, change, message):
     with pytest.raises(ConfigError) as e:
         tune_from_dict(_agent_tune(tmp_path, **change), "tune.toml")
@@ -178,17 +272,42 @@ def test_bad_agent_tune_config(tmp_path, change, message):
 def test_agent_tune_cells_keep_the_tuned_agent_apart_and_round_floats(tmp_path):
     from experiments.tune import cell_config, trial_values
 
-    tune = tune_from_dict(_agent_tune(tmp_path, search={"agents[0].uct_c": [0.1, 2.0], "agents[0].rollout": ["random", "heuristic"],
-                                                        "agents[0].rollout_depth": [0, 30]}), "tune.toml")
+    tune = tune_from_dict(
+        _agent_tune(
+            tmp_path,
+            search={
+                "agents[0].uct_c": [0.1, 2.0],
+                "agents[0].rollout": ["random", "heuristic"],
+                "agents[0].rollout_depth": [0, 30],
+            },
+        ),
+        "tune.toml",
+    )
     assert tune.agent == 0 and tune.objective == "agent_edge"
-    assert tune.search == {"agents[0].uct_c": (0.1, 2.0), "agents[0].rollout": ("random", "heuristic"),
-                           "agents[0].rollout_depth": (0, 30)}
+    assert tune.search == {
+        "agents[0].uct_c": (0.1, 2.0),
+        "agents[0].rollout": ("random", "heuristic"),
+        "agents[0].rollout_depth": (0, 30),
+    }
     base = cell_config(tune, {}, tmp_path / "b", 100)
-    assert [a.label for a in base.agents] == ["tuned mcts:20", "mcts:20"]  # a copy, kept apart: the control
-    values = trial_values({"agents[0].uct_c": 0.733333333, "agents[0].rollout": "heuristic", "agents[0].rollout_depth": 7})
+    assert [a.label for a in base.agents] == [
+        "tuned mcts:20",
+        "mcts:20",
+    ]  # a copy, kept apart: the control
+    values = trial_values(
+        {
+            "agents[0].uct_c": 0.733333333,
+            "agents[0].rollout": "heuristic",
+            "agents[0].rollout_depth": 7,
+        }
+    )
     cfg = cell_config(tune, values, tmp_path / "c", 100)
     tuned = cfg.agents[0]
-    assert tuned.label.startswith("tuned mcts:20,") and "uct_c=0.7333" in tuned.label and "rollout=heuristic" in tuned.label
+    assert (
+        tuned.label.startswith("tuned mcts:20,")
+        and "uct_c=0.7333" in tuned.label
+        and "rollout=heuristic" in tuned.label
+    )
     assert cfg.agents[1].label == "mcts:20" and "components" not in cfg.identity()
 
 
@@ -198,7 +317,7 @@ def test_agent_tune_finds_a_known_better_setting_and_rechecks_it(tmp_path):
     re-check on fresh deals must show an edge whose interval excludes 0, while the control (the tuned
     copy with its base parameters, 20 simulations) stays within its interval of 0."""
     p = tmp_path / "tune.toml"
-    p.write_text(f'''output = "{tmp_path / 'tune'}"
+    p.write_text(f'''output = "{tmp_path / "tune"}"
 trials = 4
 games = 200
 recheck = 1
@@ -237,7 +356,7 @@ def test_agent_tune_over_choices_writes_its_report_and_plot(tmp_path):
     """A search over a choice (the rollout policy) alone: the report lists both choices' trials and
     plots them at their index."""
     p = tmp_path / "tune.toml"
-    p.write_text(f'''output = "{tmp_path / 'tune'}"
+    p.write_text(f'''output = "{tmp_path / "tune"}"
 trials = 2
 games = 40
 recheck = 1
@@ -252,19 +371,31 @@ seed = 2
 ''')
     assert main(["tune", str(p), "--quiet", "--workers", "1"]) == 0
     report = (tmp_path / "tune" / "report" / "report.md").read_text()
-    rows = [line for line in report.splitlines() if line.startswith("| 0 |") or line.startswith("| 1 |")]
+    rows = [
+        line for line in report.splitlines() if line.startswith("| 0 |") or line.startswith("| 1 |")
+    ]
     assert len(rows) == 2 and all(("random" in r) or ("heuristic" in r) for r in rows)
     assert (tmp_path / "tune" / "report" / "search.png").stat().st_size > 10_000
 
 
-def test_a_resumed_search_neither_repeats_its_first_samples_nor_drops_an_interrupted_trial(tmp_path):
+def test_a_resumed_search_neither_repeats_its_first_samples_nor_drops_an_interrupted_trial(
+    tmp_path,
+):
     """A tuning stopped by an interrupt (Optuna marks the trial failed) asks that trial's values again
     when resumed, and the resumed sampler does not draw the first session's random samples again."""
     import optuna
 
     storage = f"sqlite:///{tmp_path / 'o.db'}"
-    tune = Tune(name="t", description="", output=None, base={}, search={"u": (0.05, 2.0), "d": (0, 60)},
-                trials=6, games=1, seed=1)
+    tune = Tune(
+        name="t",
+        description="",
+        output=None,
+        base={},
+        search={"u": (0.05, 2.0), "d": (0, 60)},
+        trials=6,
+        games=1,
+        seed=1,
+    )
     first = []
 
     def interrupted(v):
@@ -280,5 +411,7 @@ def test_a_resumed_search_neither_repeats_its_first_samples_nor_drops_an_interru
     again = []
     study = search(tune, lambda v: again.append(v) or v["u"], storage=storage)
     assert again[0] == first[2]  # the interrupted trial's values, first
-    assert len(again) == 4 and not any(v in first[:2] for v in again)  # no first-session sample drawn again
+    assert len(again) == 4 and not any(
+        v in first[:2] for v in again
+    )  # no first-session sample drawn again
     assert len([t for t in study.trials if t.state == optuna.trial.TrialState.COMPLETE]) == 6

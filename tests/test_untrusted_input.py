@@ -20,8 +20,12 @@ from sim import Game
 from sim.registry import game_names
 from sim.replay import MAX_REPLAY_BYTES, ReplayError, read_replay
 
-FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 HANG_S = 60  # per example; one takes well under a second on an idle core
 
 
@@ -53,9 +57,20 @@ BASES = {
     "eternal_dynasty": base_replay("eternal_dynasty", 2, 40),
 }
 
-json_scalars = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=20)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=5)
-                           | st.dictionaries(st.text(max_size=10), inner, max_size=5), max_leaves=20)
+json_scalars = (
+    st.none()
+    | st.booleans()
+    | st.integers(-(2**70), 2**70)
+    | st.floats(allow_nan=False)
+    | st.text(max_size=20)
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5)
+    ),
+    max_leaves=20,
+)
 
 
 def expect_replay_error_or_game(rep):
@@ -84,7 +99,10 @@ def test_any_json_value_is_refused_with_a_replay_error(value):
 
 
 @FUZZ
-@given(text=st.binary(max_size=200) | st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass")))
+@given(
+    text=st.binary(max_size=200)
+    | st.text(max_size=200).map(lambda t: t.encode("utf-8", "surrogatepass"))
+)
 def test_any_bytes_are_refused_with_a_replay_error(text, tmp_path_factory):
     arm()
     path = tmp_path_factory.mktemp("rep") / "r.json"
@@ -94,9 +112,27 @@ def test_any_bytes_are_refused_with_a_replay_error(text, tmp_path_factory):
 
 
 @FUZZ
-@given(name=st.sampled_from(sorted(BASES)), key=st.sampled_from(
-    ["format", "version", "game", "players", "options", "seed", "chance", "decisions", "scores", "win_shares",
-     "experiment", "fuzz", "extra"]), value=json_values)
+@given(
+    name=st.sampled_from(sorted(BASES)),
+    key=st.sampled_from(
+        [
+            "format",
+            "version",
+            "game",
+            "players",
+            "options",
+            "seed",
+            "chance",
+            "decisions",
+            "scores",
+            "win_shares",
+            "experiment",
+            "fuzz",
+            "extra",
+        ]
+    ),
+    value=json_values,
+)
 def test_a_replay_with_one_field_replaced_is_refused_or_re_played(name, key, value):
     rep = copy.deepcopy(BASES[name])
     rep[key] = value
@@ -128,30 +164,48 @@ def test_a_replay_with_one_value_changed_is_refused_or_re_played(name, data):
     elif where == "players":
         rep["players"] = data.draw(small)
     else:
-        rep["chance"] = rep["chance"][:data.draw(st.integers(0, len(rep["chance"])))]
+        rep["chance"] = rep["chance"][: data.draw(st.integers(0, len(rep["chance"])))]
     expect_replay_error_or_game(rep)
 
 
-@pytest.mark.parametrize("edit,message", [
-    (lambda r: r.update(version=2), "version 2 is not supported"),
-    (lambda r: r.update(format="something"), "not a dynasty-lab-replay file"),
-    (lambda r: r.update(game="chess"), "'chess' is not a registered game"),
-    (lambda r: r.update(players=7), "players: expected one of 2, 3, 4"),
-    (lambda r: r.update(seed=2**64), "seed: expected a 64-bit integer"),
-    (lambda r: r.update(extra=1), "unknown key 'extra'"),
-    (lambda r: r.pop("chance"), "missing key 'chance'"),
-    (lambda r: r["options"].update(num_cards=99), "options: .*outside 1..20"),
-    (lambda r: r["options"].update(colour="red"), "options: .*unknown option 'colour'"),
-    (lambda r: r["chance"].__setitem__(0, 99), r"chance: expected 1 to 13 distinct point cards"),
-    (lambda r: r["decisions"][0].update(action=50), r"decisions\[0\].action: expected an action id 0..19"),
-    (lambda r: r["decisions"][0].update(player="0"), r"decisions\[0\].player: expected a seat 0..2"),
-    (lambda r: r["decisions"][0].update(extra=1), r"decisions\[0\]: expected"),
-    (lambda r: r["decisions"][1].update(player=0), "decision 1: seat 1 is to move, the replay says 0"),
-    (lambda r: r["decisions"][0].update(name="bid 99"), "decision 0: action .* in the replay"),
-    (lambda r: r.update(scores=[1, 2]), "scores: expected 3 finite numbers"),
-    (lambda r: r.update(scores=[0.0, 0.0, 9.0]), "final scores differ"),
-    (lambda r: r.update(decisions=r["decisions"] * 20), "decisions: expected a list of at most 80 decisions"),
-])
+@pytest.mark.parametrize(
+    "edit,message",
+    [
+        (lambda r: r.update(version=2), "version 2 is not supported"),
+        (lambda r: r.update(format="something"), "not a dynasty-lab-replay file"),
+        (lambda r: r.update(game="chess"), "'chess' is not a registered game"),
+        (lambda r: r.update(players=7), "players: expected one of 2, 3, 4"),
+        (lambda r: r.update(seed=2**64), "seed: expected a 64-bit integer"),
+        (lambda r: r.update(extra=1), "unknown key 'extra'"),
+        (lambda r: r.pop("chance"), "missing key 'chance'"),
+        (lambda r: r["options"].update(num_cards=99), "options: .*outside 1..20"),
+        (lambda r: r["options"].update(colour="red"), "options: .*unknown option 'colour'"),
+        (
+            lambda r: r["chance"].__setitem__(0, 99),
+            r"chance: expected 1 to 13 distinct point cards",
+        ),
+        (
+            lambda r: r["decisions"][0].update(action=50),
+            r"decisions\[0\].action: expected an action id 0..19",
+        ),
+        (
+            lambda r: r["decisions"][0].update(player="0"),
+            r"decisions\[0\].player: expected a seat 0..2",
+        ),
+        (lambda r: r["decisions"][0].update(extra=1), r"decisions\[0\]: expected"),
+        (
+            lambda r: r["decisions"][1].update(player=0),
+            "decision 1: seat 1 is to move, the replay says 0",
+        ),
+        (lambda r: r["decisions"][0].update(name="bid 99"), "decision 0: action .* in the replay"),
+        (lambda r: r.update(scores=[1, 2]), "scores: expected 3 finite numbers"),
+        (lambda r: r.update(scores=[0.0, 0.0, 9.0]), "final scores differ"),
+        (
+            lambda r: r.update(decisions=r["decisions"] * 20),
+            "decisions: expected a list of at most 80 decisions",
+        ),
+    ],
+)
 def test_each_bad_field_gives_its_one_line_error(edit, message):
     rep = copy.deepcopy(BASES["goofspiel"])
     edit(rep)
@@ -163,11 +217,15 @@ def test_each_bad_field_gives_its_one_line_error(edit, message):
 def test_a_replay_of_another_game_or_version_is_refused_with_the_reason(tmp_path):
     path = tmp_path / "mk.json"
     path.write_text(json.dumps(BASES["middle_kingdom"]))
-    with pytest.raises(ReplayError, match=f"{path}: game: this is a replay of middle_kingdom, not of goofspiel"):
+    with pytest.raises(
+        ReplayError, match=f"{path}: game: this is a replay of middle_kingdom, not of goofspiel"
+    ):
         Game.from_replay(path, game="goofspiel")
     assert Game.from_replay(path, game="middle_kingdom").players == 3
     rep = dict(BASES["middle_kingdom"], version=0)
-    with pytest.raises(ReplayError, match="replay format version 0 is not supported: this is version 1"):
+    with pytest.raises(
+        ReplayError, match="replay format version 0 is not supported: this is version 1"
+    ):
         Game.from_replay(rep)
 
 
@@ -194,7 +252,9 @@ def test_a_file_too_large_or_not_json_is_refused(tmp_path):
         Game.from_replay(deep)
     nan = tmp_path / "nan.json"
     nan.write_text(json.dumps(dict(BASES["goofspiel"], scores=[float("nan")] * 3)))
-    with pytest.raises(ReplayError, match=f"{nan}: not valid JSON for a replay: NaN is not a number"):
+    with pytest.raises(
+        ReplayError, match=f"{nan}: not valid JSON for a replay: NaN is not a number"
+    ):
         Game.from_replay(nan)
     with pytest.raises(ReplayError, match="cannot read the replay"):
         Game.from_replay(tmp_path / "missing.json")
@@ -202,13 +262,37 @@ def test_a_file_too_large_or_not_json_is_refused(tmp_path):
 
 # ----------------------------------------------------------------------------- configs
 
-GOOD = {"game": "goofspiel", "players": 2, "agents": ["random"], "games": 4, "seed": 1, "output": "out"}
-CONFIG_KEYS = sorted(GOOD) + ["name", "description", "options", "seats", "chunk_size", "replays", "components",
-                              "extra"]
-toml_scalars = st.booleans() | st.integers(-2**64, 2**64) | st.floats(allow_nan=False) | st.text(
-    alphabet=st.characters(blacklist_characters=":"), max_size=15)
-toml_values = st.recursive(toml_scalars, lambda inner: st.lists(inner, max_size=4)
-                           | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+GOOD = {
+    "game": "goofspiel",
+    "players": 2,
+    "agents": ["random"],
+    "games": 4,
+    "seed": 1,
+    "output": "out",
+}
+CONFIG_KEYS = sorted(GOOD) + [
+    "name",
+    "description",
+    "options",
+    "seats",
+    "chunk_size",
+    "replays",
+    "components",
+    "extra",
+]
+toml_scalars = (
+    st.booleans()
+    | st.integers(-(2**64), 2**64)
+    | st.floats(allow_nan=False)
+    | st.text(alphabet=st.characters(blacklist_characters=":"), max_size=15)
+)
+toml_values = st.recursive(
+    toml_scalars,
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
 
 
 def expect_config_error_or_config(data):
@@ -234,13 +318,34 @@ def test_any_table_is_refused_or_valid(data):
 
 
 @FUZZ
-@given(game=st.sampled_from(game_names()), options=st.dictionaries(st.text(max_size=25), toml_scalars, max_size=4),
-       components=st.dictionaries(st.text(max_size=30), toml_scalars, max_size=3), players=st.integers(-1, 7),
-       agents=st.lists(st.sampled_from(["random", "heuristic", "mcts:3", "mcts:x", "mcts:5ms", "mcts:3,uct_c=-1",
-                                        "mcts:2,rollout=nope", "nobody"]), min_size=1, max_size=6))
+@given(
+    game=st.sampled_from(game_names()),
+    options=st.dictionaries(st.text(max_size=25), toml_scalars, max_size=4),
+    components=st.dictionaries(st.text(max_size=30), toml_scalars, max_size=3),
+    players=st.integers(-1, 7),
+    agents=st.lists(
+        st.sampled_from(
+            [
+                "random",
+                "heuristic",
+                "mcts:3",
+                "mcts:x",
+                "mcts:5ms",
+                "mcts:3,uct_c=-1",
+                "mcts:2,rollout=nope",
+                "nobody",
+            ]
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+)
 def test_mixed_fields_are_refused_or_valid(game, options, components, players, agents):
-    expect_config_error_or_config(dict(GOOD, game=game, options=options, components=components, players=players,
-                                       agents=agents))
+    expect_config_error_or_config(
+        dict(
+            GOOD, game=game, options=options, components=components, players=players, agents=agents
+        )
+    )
 
 
 @FUZZ
@@ -260,10 +365,14 @@ def test_config_errors_name_the_file_and_field(tmp_path):
     cases = [
         (b"\xff\xfe", "not UTF-8 text"),
         (b"game = ", "not valid TOML"),
-        (b'game = "goofspiel"\nplayers = 2\nagents = ["random"]\ngames = 4\nseed = 1\noutput = "o"\nbogus = 1',
-         "unknown key 'bogus'"),
-        (b'game = "goofspiel"\nplayers = 2\nagents = ["mypkg.agents:greedy"]\ngames = 4\nseed = 1\noutput = "o"',
-         r"agents\[0\]: 'mypkg.agents:greedy' is a user agent"),
+        (
+            b'game = "goofspiel"\nplayers = 2\nagents = ["random"]\ngames = 4\nseed = 1\noutput = "o"\nbogus = 1',
+            "unknown key 'bogus'",
+        ),
+        (
+            b'game = "goofspiel"\nplayers = 2\nagents = ["mypkg.agents:greedy"]\ngames = 4\nseed = 1\noutput = "o"',
+            r"agents\[0\]: 'mypkg.agents:greedy' is a user agent",
+        ),
     ]
     for text, message in cases:
         path.write_bytes(text)

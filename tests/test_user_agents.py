@@ -25,43 +25,80 @@ def write(path, text):
 
 def run_toml(tmp_path, agents, games=40, name="u", extra=""):
     agents_text = "[" + ", ".join(a if a.startswith("{") else json.dumps(a) for a in agents) + "]"
-    return write(tmp_path / f"{name}.toml", f'game = "{GAME}"\nplayers = 2\nagents = {agents_text}\ngames = {games}\n'
-                 f'seed = 5\noutput = "{tmp_path / name}"\n{extra}[options]\nnum_cards = 5\n')
+    return write(
+        tmp_path / f"{name}.toml",
+        f'game = "{GAME}"\nplayers = 2\nagents = {agents_text}\ngames = {games}\n'
+        f'seed = 5\noutput = "{tmp_path / name}"\n{extra}[options]\nnum_cards = 5\n',
+    )
 
 
 def test_kinds_and_labels():
-    assert parse_agent("agents.examples:lowest_legal")[0::2] == (USER_KERNEL, "agents.examples:lowest_legal")
-    assert parse_agent("agents.examples:OnePlyEvaluate")[0::2] == (PYTHON, "agents.examples:OnePlyEvaluate")
+    assert parse_agent("agents.examples:lowest_legal")[0::2] == (
+        USER_KERNEL,
+        "agents.examples:lowest_legal",
+    )
+    assert parse_agent("agents.examples:OnePlyEvaluate")[0::2] == (
+        PYTHON,
+        "agents.examples:OnePlyEvaluate",
+    )
     kind, params, label = parse_agent({"kind": "agents.examples:OnePlyEvaluate", "timeout_s": 2})
-    assert kind == PYTHON and params[1] == 2 and label == "agents.examples:OnePlyEvaluate,timeout_s=2"
+    assert (
+        kind == PYTHON and params[1] == 2 and label == "agents.examples:OnePlyEvaluate,timeout_s=2"
+    )
 
 
-@pytest.mark.parametrize("agent, msg", [
-    ("no_such_pkg.agents:greedy", "user agent 'no_such_pkg.agents:greedy': module 'no_such_pkg.agents' does not "
-                                  "import (ModuleNotFoundError"),
-    ("agents.examples:nothing", "module 'agents.examples' has no attribute 'nothing'"),
-    ("tests.user_agents_bad:two_args", "the kernel does not have the arena's agent signature act(state: int32[::1], "
-                                       "legal: bool[::1], rng: int32[:]) -> int64"),
-    ("tests.user_agents_bad:returns_float", "the kernel does not have the arena's agent signature"),
-    ("tests.user_agents_bad:NOT_AN_AGENT", "expected a numba kernel"),
-    ("tests.user_agents_bad:NoAct", "expected a numba kernel"),
-    ("alphazero", "unknown agent 'alphazero'"),
-])
+@pytest.mark.parametrize(
+    "agent, msg",
+    [
+        (
+            "no_such_pkg.agents:greedy",
+            "user agent 'no_such_pkg.agents:greedy': module 'no_such_pkg.agents' does not "
+            "import (ModuleNotFoundError",
+        ),
+        ("agents.examples:nothing", "module 'agents.examples' has no attribute 'nothing'"),
+        (
+            "tests.user_agents_bad:two_args",
+            "the kernel does not have the arena's agent signature act(state: int32[::1], "
+            "legal: bool[::1], rng: int32[:]) -> int64",
+        ),
+        (
+            "tests.user_agents_bad:returns_float",
+            "the kernel does not have the arena's agent signature",
+        ),
+        ("tests.user_agents_bad:NOT_AN_AGENT", "expected a numba kernel"),
+        ("tests.user_agents_bad:NoAct", "expected a numba kernel"),
+        ("alphazero", "unknown agent 'alphazero'"),
+    ],
+)
 def test_bad_agents_are_one_line_and_exit_2(tmp_path, capsys, agent, msg):
     with pytest.raises(AgentSpecError, match=re.escape(msg)):
         parse_agent(agent)
     path = run_toml(tmp_path, [agent, "random"])
     assert main(["run", str(path), "--quiet"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and err[0].startswith(f"dynasty: error: {path}: agents[0]: ") and msg in err[0]
+    assert (
+        len(err) == 1
+        and err[0].startswith(f"dynasty: error: {path}: agents[0]: ")
+        and msg in err[0]
+    )
 
 
 def test_replays_are_refused_with_user_agents(tmp_path):
     from experiments.config import ConfigError
 
     with pytest.raises(ConfigError, match="replays: not available for a run with user agents"):
-        from_dict({"game": GAME, "players": 2, "agents": ["agents.examples:lowest_legal", "random"], "games": 10,
-                   "seed": 1, "output": str(tmp_path / "x"), "replays": 2}, "r.toml")
+        from_dict(
+            {
+                "game": GAME,
+                "players": 2,
+                "agents": ["agents.examples:lowest_legal", "random"],
+                "games": 10,
+                "seed": 1,
+                "output": str(tmp_path / "x"),
+                "replays": 2,
+            },
+            "r.toml",
+        )
 
 
 def _table(agents):
@@ -82,8 +119,14 @@ def test_kernel_plays_like_the_python_path_and_errors_name_the_game():
     seeds = np.arange(20) + 100
     opt = spec.encode_options(OPTIONS)
     fast = play_games(spec, seeds, 2, opt, seats, kinds, params, user_agents=users)
-    out = [np.zeros((20, 2)), np.zeros((20, 2)), np.zeros((20, 2, len(spec.feature_names))), np.zeros(20, np.int64),
-           np.zeros((20, 2), np.int64), np.zeros((20, 2), np.int64)]
+    out = [
+        np.zeros((20, 2)),
+        np.zeros((20, 2)),
+        np.zeros((20, 2, len(spec.feature_names))),
+        np.zeros(20, np.int64),
+        np.zeros((20, 2), np.int64),
+        np.zeros((20, 2), np.int64),
+    ]
     from agents.arena import user_table
 
     _, p2 = user_table(kinds, params, users)
@@ -95,32 +138,71 @@ def test_kernel_plays_like_the_python_path_and_errors_name_the_game():
     from tests import user_agents_bad
 
     seeds = np.arange(200)
-    bad_games = [g for g in range(200) if (int(np.int64(get_game(GAME).kernels.new_state(
-        np.int64(g), np.int64(2), opt)[5])) % 40) == 0]
+    bad_games = [
+        g
+        for g in range(200)
+        if (int(np.int64(get_game(GAME).kernels.new_state(np.int64(g), np.int64(2), opt)[5])) % 40)
+        == 0
+    ]
     assert bad_games
-    with pytest.raises(AgentError, match=rf"^goofspiel game {1000 + bad_games[0]}, decision \d+ \(seat 0, agent "
-                                         r"'tests.user_agents_bad:sometimes_illegal'\): the agent chose action 25, "
-                                         r"which is not legal$") as e:
-        play_games(spec, seeds, 2, opt, np.zeros((200, 2), np.int64) + [0, 1], kinds, params,
-                   user_agents=[user_agents_bad.sometimes_illegal, None], labels=labels, first_index=1000)
+    with pytest.raises(
+        AgentError,
+        match=rf"^goofspiel game {1000 + bad_games[0]}, decision \d+ \(seat 0, agent "
+        r"'tests.user_agents_bad:sometimes_illegal'\): the agent chose action 25, "
+        r"which is not legal$",
+    ) as e:
+        play_games(
+            spec,
+            seeds,
+            2,
+            opt,
+            np.zeros((200, 2), np.int64) + [0, 1],
+            kinds,
+            params,
+            user_agents=[user_agents_bad.sometimes_illegal, None],
+            labels=labels,
+            first_index=1000,
+        )
     assert e.value.finished == bad_games[0]
 
 
-@pytest.mark.parametrize("agent, msg", [
-    ("tests.user_agents_bad:Raises", r"\(seat \d, agent 'tests.user_agents_bad:Raises'\): the agent "
-                                     r"raised RuntimeError: the library failed"),
-    ("tests.user_agents_bad:Illegal", r"the agent returned -7, which is not a legal action \(legal: \[\d"),
-    ({"kind": "tests.user_agents_bad:Slow", "timeout_s": 0.01}, r"the agent took 0.0\d+ s, more than its "
-                                                                r"timeout_s = 0.01"),
-])
+@pytest.mark.parametrize(
+    "agent, msg",
+    [
+        (
+            "tests.user_agents_bad:Raises",
+            r"\(seat \d, agent 'tests.user_agents_bad:Raises'\): the agent "
+            r"raised RuntimeError: the library failed",
+        ),
+        (
+            "tests.user_agents_bad:Illegal",
+            r"the agent returned -7, which is not a legal action \(legal: \[\d",
+        ),
+        (
+            {"kind": "tests.user_agents_bad:Slow", "timeout_s": 0.01},
+            r"the agent took 0.0\d+ s, more than its "
+            r"timeout_s = 0.01",
+        ),
+    ],
+)
 def test_python_agent_failures_name_the_game_and_decision(agent, msg):
     spec = get_game(GAME)
     kinds, params, labels = _table([agent, "random"])
     from agents.user import user_agents_of
 
     with pytest.raises(AgentError, match=r"^goofspiel game 7, decision \d+ .*" + msg):
-        play_games(spec, [3], 2, spec.encode_options(OPTIONS), [[0, 1]], kinds, params,
-                   user_agents=user_agents_of(labels, kinds), labels=labels, first_index=7)
+        play_games(
+            spec,
+            [3],
+            2,
+            spec.encode_options(OPTIONS),
+            [[0, 1]],
+            kinds,
+            params,
+            user_agents=user_agents_of(labels, kinds),
+            labels=labels,
+            first_index=7,
+        )
 
 
 # --------------------------------------------------------------------------- through dynasty run / tournament
@@ -140,19 +222,27 @@ def ray_session():
 def test_user_agents_play_through_run_and_tournament(ray_session, tmp_path, capsys):
     from experiments.report import load_results
 
-    path = run_toml(tmp_path, ["agents.examples:random_legal", "agents.examples:OnePlyEvaluate"], games=20)
+    path = run_toml(
+        tmp_path, ["agents.examples:random_legal", "agents.examples:OnePlyEvaluate"], games=20
+    )
     assert main(["run", str(path), "--quiet", "--workers", "1"]) == 0
     df = load_results(tmp_path / "u")
-    assert len(df) == 40 and set(df["agent"]) == {"agents.examples:random_legal", "agents.examples:OnePlyEvaluate"}
+    assert len(df) == 40 and set(df["agent"]) == {
+        "agents.examples:random_legal",
+        "agents.examples:OnePlyEvaluate",
+    }
     assert (df["decisions"] > 0).all() and (df["agent_ms"] > 0).all()
     assert abs(df["win"].sum() - 20) < 1e-9
     py = df[df["agent"] == "agents.examples:OnePlyEvaluate"]
     ms = py["agent_ms"].sum() / py["decisions"].sum()
     assert ms > 0.005  # a Python decision with 4 resampled states per action costs real time
 
-    t = write(tmp_path / "t.toml", f'game = "{GAME}"\nplayers = 2\ndeals = 10\nseed = 1\n'
-              f'output = "{tmp_path / "t"}"\npool = ["random", "agents.examples:lowest_legal", '
-              f'"agents.examples:OnePlyEvaluate"]\n[options]\nnum_cards = 5\n')
+    t = write(
+        tmp_path / "t.toml",
+        f'game = "{GAME}"\nplayers = 2\ndeals = 10\nseed = 1\n'
+        f'output = "{tmp_path / "t"}"\npool = ["random", "agents.examples:lowest_legal", '
+        f'"agents.examples:OnePlyEvaluate"]\n[options]\nnum_cards = 5\n',
+    )
     capsys.readouterr()
     assert main(["tournament", str(t), "--quiet", "--workers", "1"]) == 0
     assert "3 lineups, 60 games in all" in capsys.readouterr().out
@@ -160,20 +250,34 @@ def test_user_agents_play_through_run_and_tournament(ray_session, tmp_path, caps
     assert "agents.examples:OnePlyEvaluate" in md and "agents.examples:lowest_legal" in md
 
 
-def test_a_failing_agent_stops_the_run_naming_the_game_and_keeps_finished_games(ray_session, tmp_path, capsys):
+def test_a_failing_agent_stops_the_run_naming_the_game_and_keeps_finished_games(
+    ray_session, tmp_path, capsys
+):
     from experiments import store
 
-    path = run_toml(tmp_path, ["tests.user_agents_bad:sometimes_illegal", "random"], games=400, name="bad",
-                    extra="chunk_size = 20\n")
+    path = run_toml(
+        tmp_path,
+        ["tests.user_agents_bad:sometimes_illegal", "random"],
+        games=400,
+        name="bad",
+        extra="chunk_size = 20\n",
+    )
     assert main(["run", str(path), "--quiet", "--workers", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
-    m = re.match(r"dynasty: error: goofspiel game (\d+), decision (\d+) \(seat (\d), agent "
-                 r"'tests.user_agents_bad:sometimes_illegal'\): the agent chose action 25, which is not legal; "
-                 r"(\d+) of 400 games are saved$", err[0])
+    m = re.match(
+        r"dynasty: error: goofspiel game (\d+), decision (\d+) \(seat (\d), agent "
+        r"'tests.user_agents_bad:sometimes_illegal'\): the agent chose action 25, which is not legal; "
+        r"(\d+) of 400 games are saved$",
+        err[0],
+    )
     assert m, err
     first_bad, saved = int(m.group(1)), int(m.group(4))
     done = store.done_ranges(tmp_path / "bad", GAME)
     assert saved == sum(b - a for a, b in done) > 0
-    assert all(b <= first_bad or a > first_bad for a, b in done)  # the failing game's chunk is not saved
-    assert saved >= (first_bad // 20) * 20 - 20  # the chunks before it are (one may still have been in flight)
+    assert all(
+        b <= first_bad or a > first_bad for a, b in done
+    )  # the failing game's chunk is not saved
+    assert (
+        saved >= (first_bad // 20) * 20 - 20
+    )  # the chunks before it are (one may still have been in flight)

@@ -30,7 +30,9 @@ GAMES = [
     ("eternal_dynasty", 2, {}, 8),
 ]
 
-needs_chromium = pytest.mark.skipif(chromium() is None, reason="chromium is not installed (.ci/run installs it)")
+needs_chromium = pytest.mark.skipif(
+    chromium() is None, reason="chromium is not installed (.ci/run installs it)"
+)
 
 
 def _replay(tmp: Path, game: str, players: int, options: dict, seed: int) -> Path:
@@ -43,7 +45,10 @@ def _replay(tmp: Path, game: str, players: int, options: dict, seed: int) -> Pat
 
 def test_masked_text_hides_only_the_words_that_differ():
     full = "seat 0: hand {1,2,5}  laid: 3\nseat 1: hand {0,4}"
-    others = ["seat 0: hand {1,2,5}  laid: 6\nseat 1: hand {0,4}", "seat 0: hand {1,2,5}  laid: 3\nseat 1: hand {0,4}"]
+    others = [
+        "seat 0: hand {1,2,5}  laid: 6\nseat 1: hand {0,4}",
+        "seat 0: hand {1,2,5}  laid: 3\nseat 1: hand {0,4}",
+    ]
     assert masked_text(full, others) == "seat 0: hand {1,2,5}  laid: ?\nseat 1: hand {0,4}"
     assert masked_text(full, [full]) == full
 
@@ -65,7 +70,9 @@ def test_steps_cover_every_decision_and_chance_batch(tmp_path):
     rep = json.loads(path.read_text())
     data = replay_steps(rep)
     decisions = [s for s in data["steps"] if s["kind"] == "decision"]
-    assert [s["label"] for s in decisions] == [f"seat {d['player']}: {d['name']}" for d in rep["decisions"]]
+    assert [s["label"] for s in decisions] == [
+        f"seat {d['player']}: {d['name']}" for d in rep["decisions"]
+    ]
     assert any(s["kind"] == "chance" for s in data["steps"])  # each round's reveal
     assert data["steps"][-1]["scores"] == rep["scores"]  # provisional scores end at the final ones
     assert set(data["steps"][0]["views"]) == {"full", "0", "1"}
@@ -103,7 +110,10 @@ def test_view_results_folder_writes_a_page_per_sample(tmp_path, capsys):
         p = _replay(tmp_path, "goofspiel", 2, {"num_cards": 4}, seed)
         p.rename(folder / f"game-{seed:09d}.json")
     assert main(["view", str(tmp_path / "run")]) == 0
-    assert sorted(p.name for p in folder.glob("*.html")) == ["game-000000001.html", "game-000000002.html"]
+    assert sorted(p.name for p in folder.glob("*.html")) == [
+        "game-000000001.html",
+        "game-000000002.html",
+    ]
 
 
 def _js(x: float) -> str:
@@ -149,7 +159,9 @@ def test_viewer_page_in_chromium(tmp_path, game, players, options, seed):
     assert main(["view", str(path), "--out", str(tmp_path / "pages")]) == 0
     html_path = tmp_path / "pages" / f"{game}.html"
     html = html_path.read_text()
-    assert "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html  # nothing fetched
+    assert (
+        "http://" not in html.replace("http://www.w3.org/2000/svg", "") and "https://" not in html
+    )  # nothing fetched
     n_steps = len(replay_steps(rep)["steps"])
     shots = os.environ.get("DYNASTY_VIEWER_SCREENSHOTS")
     shot = Path(shots) / f"viewer_{game}.png" if shots else tmp_path / f"viewer_{game}.png"
@@ -161,7 +173,9 @@ def test_viewer_page_in_chromium(tmp_path, game, players, options, seed):
     assert r["two"].startswith(f"step 2/")
     assert r["svg"] == 1 and r["log_rows"] == n_steps
     assert r["end"].startswith(f"step {n_steps - 1}/") and r["end"].endswith("(game over)")
-    assert r["scores"] == "scores: " + ", ".join(f"seat {p} {_js(s)}" for p, s in enumerate(rep["scores"]))
+    assert r["scores"] == "scores: " + ", ".join(
+        f"seat {p} {_js(s)}" for p, s in enumerate(rep["scores"])
+    )
     assert "what seat 1 could see" in r["seat_view"] and r["full_view"].startswith("full state")
     assert int(r["slider"]) == min(10 * max(1, n_steps // 30), n_steps - 1)
     assert shot.stat().st_size > 10_000
@@ -200,9 +214,11 @@ def test_report_links_sample_and_notable_games_to_viewer_pages(tmp_path):
     from experiments.runner import local_ray_options, run
 
     toml = tmp_path / "g.toml"
-    toml.write_text(f'name = "g"\ngame = "goofspiel"\nplayers = 2\nagents = ["heuristic", "random"]\n'
-                    f'seats = "rotate"\ngames = 40\nseed = 3\noutput = "{tmp_path / "out"}"\nreplays = 2\n'
-                    '[options]\nnum_cards = 5\n')
+    toml.write_text(
+        f'name = "g"\ngame = "goofspiel"\nplayers = 2\nagents = ["heuristic", "random"]\n'
+        f'seats = "rotate"\ngames = 40\nseed = 3\noutput = "{tmp_path / "out"}"\nreplays = 2\n'
+        "[options]\nnum_cards = 5\n"
+    )
     ray.init(**local_ray_options(workers=1))
     try:
         run(load_config(toml), workers=1, progress=False)

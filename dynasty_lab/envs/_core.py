@@ -15,7 +15,9 @@ REWARDS = ("win", "score")
 class Table:
     """One game of ``game`` at ``players`` seats: the state and the kernels that read it."""
 
-    def __init__(self, game: str, players: int, options: dict[str, Any] | None = None, reward: str = "win"):
+    def __init__(
+        self, game: str, players: int, options: dict[str, Any] | None = None, reward: str = "win"
+    ):
         self.spec = get_game(game)
         self.spec.check_players(players, options)
         if self.spec.observation is None:
@@ -77,8 +79,13 @@ class Table:
             legal = np.flatnonzero(m)
             return int(legal[a % legal.size])
         from sim.core import IllegalActionError
-        legal = ", ".join(f"{int(x)}={self.spec.action_name(self.state, int(x))}" for x in np.flatnonzero(m))
-        raise IllegalActionError(f"{self.game}: action {a} is not legal for seat {self.current}; legal: {legal}")
+
+        legal = ", ".join(
+            f"{int(x)}={self.spec.action_name(self.state, int(x))}" for x in np.flatnonzero(m)
+        )
+        raise IllegalActionError(
+            f"{self.game}: action {a} is not legal for seat {self.current}; legal: {legal}"
+        )
 
     def plan_step(self) -> list[tuple[int, np.ndarray]]:
         """The decisions of the next parallel step: ``[(seat, legal mask), ...]`` in the order

@@ -33,7 +33,7 @@ from agents.spec import parse_agent
 from dynasty_lab.envs._core import Table
 from sim.core import hash64, new_rng, random_of_legal
 
-OBS_BOUND = float(2 ** 24)
+OBS_BOUND = float(2**24)
 
 
 class DynastyEnv(gym.Env):
@@ -41,9 +41,18 @@ class DynastyEnv(gym.Env):
 
     metadata = {"render_modes": ["ansi", "human"]}
 
-    def __init__(self, game: str, players: int = 2, seat: int | None = 0, opponents=("heuristic",),
-                 options: dict[str, Any] | None = None, *, reward: str = "win", illegal_action: str = "raise",
-                 render_mode: str | None = None):
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        seat: int | None = 0,
+        opponents=("heuristic",),
+        options: dict[str, Any] | None = None,
+        *,
+        reward: str = "win",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ):
         self.table = Table(game, players, options, reward)
         if seat is not None and not 0 <= seat < players:
             raise ValueError(f"seat must be in 0..{players - 1}, got {seat}")
@@ -55,19 +64,25 @@ class DynastyEnv(gym.Env):
         if len(opponents) == 1:
             opponents = opponents * (players - 1)
         if len(opponents) != players - 1:
-            raise ValueError(f"opponents: give one agent per other seat ({players - 1}) or one for all, got {len(opponents)}")
+            raise ValueError(
+                f"opponents: give one agent per other seat ({players - 1}) or one for all, got {len(opponents)}"
+            )
         self.opponent_specs = opponents
         self.opponents = []
         for o in opponents:
             kind, params, label = parse_agent(o)
             if kind not in AGENT_KINDS.values():
-                raise ValueError(f"opponent {o!r}: only built-in agents ({', '.join(AGENT_KINDS)}) can be opponents here")
+                raise ValueError(
+                    f"opponent {o!r}: only built-in agents ({', '.join(AGENT_KINDS)}) can be opponents here"
+                )
             self.opponents.append((int(kind), np.ascontiguousarray(params, np.float64), label))
         self.fixed_seat = seat
         self.seat = 0 if seat is None else seat
         self.illegal_action = illegal_action
         self.render_mode = render_mode
-        self.observation_space = spaces.Box(-OBS_BOUND, OBS_BOUND, (self.table.obs.size,), np.float32)
+        self.observation_space = spaces.Box(
+            -OBS_BOUND, OBS_BOUND, (self.table.obs.size,), np.float32
+        )
         self.action_space = spaces.Discrete(self.table.num_actions)
         self._K = tuple(self.table.spec.kernels)
         self._rngs = []
@@ -83,8 +98,12 @@ class DynastyEnv(gym.Env):
             p = t.current
             kind, params, _ = self._opponent(p)
             rng = self._rngs[p]
-            if kind == RANDOM:  # as the arena's agents decide (the same draws), without choose_action's
-                a = random_of_legal(self._mask, t.k.legal_mask(t.state, self._mask), rng, 0)  # entry cost
+            if (
+                kind == RANDOM
+            ):  # as the arena's agents decide (the same draws), without choose_action's
+                a = random_of_legal(
+                    self._mask, t.k.legal_mask(t.state, self._mask), rng, 0
+                )  # entry cost
             elif kind == HEURISTIC:
                 a = t.k.heuristic(t.state, rng)
             else:
@@ -103,11 +122,13 @@ class DynastyEnv(gym.Env):
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         t = self.table
-        game_seed = int(self.np_random.integers(2 ** 62))
+        game_seed = int(self.np_random.integers(2**62))
         if self.fixed_seat is None:
             self.seat = int(self.np_random.integers(t.players))
         t.new(game_seed)
-        self._rngs = [new_rng(hash64(np.int64(game_seed), np.int64(p + 1))) for p in range(t.players)]
+        self._rngs = [
+            new_rng(hash64(np.int64(game_seed), np.int64(p + 1))) for p in range(t.players)
+        ]
         self._play_others()
         return t.tensor(self.seat), self._info()
 

@@ -125,7 +125,9 @@ def option_value(game: str, o, value):
     an integer option takes an int or a numeric string ("18"); a choice option its name (a
     bool for true/false choices, a number for a numeral name, a coded option's OpenSpiel
     int).  Anything else raises OptionError naming the option and the allowed values."""
-    bad = OptionError(f"{game}: option {o.name!r}: {value!r} is not allowed (allowed: {_allowed(o)})")
+    bad = OptionError(
+        f"{game}: option {o.name!r}: {value!r} is not allowed (allowed: {_allowed(o)})"
+    )
     if isinstance(value, np.generic):
         value = value.item()
     if o.choices is None:
@@ -211,14 +213,24 @@ class DynastyGame(pyspiel.Game):
         known = {o.name: o for o in spec.options}
         unknown = sorted(set(params) - set(known) - {"players"})
         if unknown:
-            raise OptionError(f"{self.game_name}: unknown parameter {unknown[0]!r} "
-                              f"(known: players, {', '.join(sorted(known))})")
-        players = _players(self.game_name, spec, params.get("players", gtype.parameter_specification["players"]))
-        options = {o.name: option_value(self.game_name, o, params[o.name]) if o.name in params
-                   else o.default for o in spec.options}
+            raise OptionError(
+                f"{self.game_name}: unknown parameter {unknown[0]!r} "
+                f"(known: players, {', '.join(sorted(known))})"
+            )
+        players = _players(
+            self.game_name, spec, params.get("players", gtype.parameter_specification["players"])
+        )
+        options = {
+            o.name: option_value(self.game_name, o, params[o.name])
+            if o.name in params
+            else o.default
+            for o in spec.options
+        }
         spec.check_players(players, options)
         # the parameters as OpenSpiel types (so str(game) loads back the same game)
-        params = {k: players if k == "players" else to_parameter(known[k], options[k]) for k in params}
+        params = {
+            k: players if k == "players" else to_parameter(known[k], options[k]) for k in params
+        }
         info = pyspiel.GameInfo(
             num_distinct_actions=spec.num_actions,
             max_chance_outcomes=256,
@@ -238,7 +250,9 @@ class DynastyGame(pyspiel.Game):
         return DynastyState(self)
 
     def make_py_observer(self, iig_obs_type=None, params=None):
-        public_only = iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        public_only = (
+            iig_obs_type is not None and iig_obs_type.private_info == pyspiel.PrivateInfoType.NONE
+        )
         return DynastyObserver(get_game(self.spec_name), public_only)
 
 
@@ -280,7 +294,9 @@ class DynastyState(pyspiel.State):
         if self.s is None:
             self.seed_bytes.append(int(action))
             if len(self.seed_bytes) == SEED_BYTES:
-                seed = np.array([int.from_bytes(bytes(self.seed_bytes), "little")], np.uint64).view(np.int64)[0]
+                seed = np.array([int.from_bytes(bytes(self.seed_bytes), "little")], np.uint64).view(
+                    np.int64
+                )[0]
                 self.s = self._spec.kernels.new_state(seed, np.int64(self.players), self.opt)
             return
         self._spec.kernels.apply(self.s, np.int64(action))
@@ -304,11 +320,11 @@ class DynastyState(pyspiel.State):
     def resample_from_infostate(self, player_id, probability_sampler=None):
         """A state the seat ``player_id`` cannot tell from this one (the engine's determinize)."""
         try:
-            seed = int(probability_sampler() * 2 ** 52) if probability_sampler is not None else None
+            seed = int(probability_sampler() * 2**52) if probability_sampler is not None else None
         except TypeError:
             seed = None
         if seed is None:
-            seed = int(np.random.default_rng().integers(2 ** 52))
+            seed = int(np.random.default_rng().integers(2**52))
         c = self.clone()
         self._spec.kernels.determinize(c.s, np.int64(player_id), new_rng(np.int64(seed)))
         return c
@@ -326,7 +342,7 @@ class DynastyObserver:
         self.obs = spec.observation
         self.public_only = public_only
         self.tensor = np.zeros(self.obs.size, np.float32)
-        self.dict = {f.name: self.tensor[f.offset:f.offset + f.length] for f in self.obs.fields}
+        self.dict = {f.name: self.tensor[f.offset : f.offset + f.length] for f in self.obs.fields}
 
     def set_from(self, state, player):
         if state.s is None:
@@ -363,7 +379,9 @@ def load(game: str, players: int, options: dict | None = None):
     params = {"players": _players(game, spec, players)}
     for k, v in (options or {}).items():
         if k not in known:
-            raise OptionError(f"{game}: unknown option {k!r} (known: {', '.join(sorted(known)) or 'none'})")
+            raise OptionError(
+                f"{game}: unknown option {k!r} (known: {', '.join(sorted(known)) or 'none'})"
+            )
         params[k] = to_parameter(known[k], option_value(game, known[k], v))
     return pyspiel.load_game(short_name(game), params)
 
@@ -372,7 +390,13 @@ def _players(game, spec, value) -> int:
     """``players`` as an int (an int or a numeric string), one the game allows."""
     if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
         value = int(value)
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or int(value) not in spec.players():
-        raise OptionError(f"{game}: players {value!r} is not allowed "
-                          f"(allowed: {', '.join(map(str, spec.players()))})")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or int(value) not in spec.players()
+    ):
+        raise OptionError(
+            f"{game}: players {value!r} is not allowed "
+            f"(allowed: {', '.join(map(str, spec.players()))})"
+        )
     return int(value)

@@ -55,7 +55,7 @@ from pettingzoo.utils import conversions
 from dynasty_lab.envs._core import Table
 from sim.core import IllegalActionError
 
-OBS_BOUND = float(2 ** 24)  # float32 holds every integer up to here exactly
+OBS_BOUND = float(2**24)  # float32 holds every integer up to here exactly
 
 
 class _TableViews:
@@ -83,25 +83,44 @@ class DynastyAEC(_TableViews, AECEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "dynasty_v0", "is_parallelizable": False}
 
-    def __init__(self, game: str, players: int = 2, options: dict[str, Any] | None = None,
-                 seed: int | None = None, *, max_cycles: int | None = None, reward: str = "win",
-                 illegal_action: str = "raise", render_mode: str | None = None):
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        max_cycles: int | None = None,
+        reward: str = "win",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ):
         super().__init__()
         if illegal_action not in ("raise", "remap"):
             raise ValueError(f"illegal_action must be 'raise' or 'remap', got {illegal_action!r}")
         self.table = Table(game, players, options, reward)
-        self.metadata = dict(self.metadata, name=f"dynasty_{game}_v0", is_parallelizable=(game == "goofspiel"))
+        self.metadata = dict(
+            self.metadata, name=f"dynasty_{game}_v0", is_parallelizable=(game == "goofspiel")
+        )
         self.render_mode = render_mode
         self.max_cycles = max_cycles
         self.illegal_action = illegal_action
         self.possible_agents = [f"player_{p}" for p in range(players)]
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
         size, n_act = self.table.obs.size, self.table.num_actions
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (n_act,), np.int8)}) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n_act, seed=None if seed is None else seed + p)
-                              for p, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {
+            a: spaces.Discrete(n_act, seed=None if seed is None else seed + p)
+            for p, a in enumerate(self.possible_agents)
+        }
         self._rng = np.random.default_rng(seed)
         self.agents = []
 
@@ -118,7 +137,7 @@ class DynastyAEC(_TableViews, AECEnv):
         API and ignored: the rule options are fixed when the environment is made."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.table.new(int(self._rng.integers(2 ** 62)))
+        self.table.new(int(self._rng.integers(2**62)))
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
@@ -136,7 +155,11 @@ class DynastyAEC(_TableViews, AECEnv):
     def observe(self, agent):
         p = self._index[agent]
         t = self.table
-        mask = t.mask().astype(np.int8) if (not t.over and t.current == p) else np.zeros(t.num_actions, np.int8)
+        mask = (
+            t.mask().astype(np.int8)
+            if (not t.over and t.current == p)
+            else np.zeros(t.num_actions, np.int8)
+        )
         return {"observation": t.tensor(p), "action_mask": mask}
 
     def step(self, action) -> None:
@@ -175,8 +198,13 @@ class DynastyAEC(_TableViews, AECEnv):
         return self.table.obs.string(self.table.state, self._index[agent])
 
 
-def env(game: str, players: int = 2, options: dict[str, Any] | None = None, seed: int | None = None,
-        **kwargs) -> DynastyAEC:
+def env(
+    game: str,
+    players: int = 2,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    **kwargs,
+) -> DynastyAEC:
     """A PettingZoo AEC environment of ``game`` (see the module docstring for ``kwargs``)."""
     return DynastyAEC(game, players, options, seed, **kwargs)
 
@@ -186,9 +214,18 @@ class DynastyParallel(_TableViews, ParallelEnv):
 
     metadata = {"render_modes": ["human", "ansi"], "name": "dynasty_v0"}
 
-    def __init__(self, game: str, players: int = 2, options: dict[str, Any] | None = None,
-                 seed: int | None = None, *, max_cycles: int | None = None, reward: str = "win",
-                 illegal_action: str = "raise", render_mode: str | None = None):
+    def __init__(
+        self,
+        game: str,
+        players: int = 2,
+        options: dict[str, Any] | None = None,
+        seed: int | None = None,
+        *,
+        max_cycles: int | None = None,
+        reward: str = "win",
+        illegal_action: str = "raise",
+        render_mode: str | None = None,
+    ):
         if illegal_action not in ("raise", "remap"):
             raise ValueError(f"illegal_action must be 'raise' or 'remap', got {illegal_action!r}")
         self.table = Table(game, players, options, reward)
@@ -200,11 +237,19 @@ class DynastyParallel(_TableViews, ParallelEnv):
         self._index = {a: p for p, a in enumerate(self.possible_agents)}
         self.wait = self.table.num_actions  # the no-op of seats that do not decide in a step
         size, n_act = self.table.obs.size, self.table.num_actions + 1
-        self.observation_spaces = {a: spaces.Dict({
-            "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (size,), np.float32),
-            "action_mask": spaces.Box(0, 1, (n_act,), np.int8)}) for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(n_act, seed=None if seed is None else seed + p)
-                              for p, a in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-OBS_BOUND, OBS_BOUND, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (n_act,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {
+            a: spaces.Discrete(n_act, seed=None if seed is None else seed + p)
+            for p, a in enumerate(self.possible_agents)
+        }
         self._rng = np.random.default_rng(seed)
         self.agents = []
         self.plan: list[tuple[int, np.ndarray]] = []
@@ -219,7 +264,7 @@ class DynastyParallel(_TableViews, ParallelEnv):
         """A new game (its deal as in the AEC env's reset); returns (observations, infos)."""
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.table.new(int(self._rng.integers(2 ** 62)))
+        self.table.new(int(self._rng.integers(2**62)))
         self.agents = list(self.possible_agents)
         self.cycles = 0
         self.plan = self.table.plan_step()
@@ -243,17 +288,25 @@ class DynastyParallel(_TableViews, ParallelEnv):
         acting = {seat for seat, _ in self.plan}
         for agent in live:
             a = actions.get(agent)
-            if self._index[agent] not in acting and a is not None and int(a) != self.wait \
-                    and self.illegal_action == "raise":
-                raise IllegalActionError(f"{t.game}: {agent} does not decide at this step; its action "
-                                         f"must be {self.wait} (WAIT), got {a}")
+            if (
+                self._index[agent] not in acting
+                and a is not None
+                and int(a) != self.wait
+                and self.illegal_action == "raise"
+            ):
+                raise IllegalActionError(
+                    f"{t.game}: {agent} does not decide at this step; its action "
+                    f"must be {self.wait} (WAIT), got {a}"
+                )
         for seat, m in self.plan:
             agent = self.possible_agents[seat]
             if agent not in actions or actions[agent] is None:
                 raise ValueError(f"{t.game}: {agent} decides at this step and sent no action")
             if t.current != seat or not np.array_equal(t.mask(), m):
-                raise RuntimeError(f"{t.game}: the engine asked seat {t.current}, not {seat} as planned "
-                                   "for this step (Table.plan_step)")
+                raise RuntimeError(
+                    f"{t.game}: the engine asked seat {t.current}, not {seat} as planned "
+                    "for this step (Table.plan_step)"
+                )
             t.apply(t.legal_or_remap(actions[agent], self.illegal_action))
         self.cycles += 1
         rewards = {a: 0.0 for a in live}
@@ -277,15 +330,24 @@ class DynastyParallel(_TableViews, ParallelEnv):
         return observations, rewards, terminations, truncations, {a: {} for a in live}
 
 
-
-def parallel_env(game: str, players: int = 2, options: dict[str, Any] | None = None,
-                 seed: int | None = None, **kwargs) -> DynastyParallel:
+def parallel_env(
+    game: str,
+    players: int = 2,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    **kwargs,
+) -> DynastyParallel:
     """A PettingZoo parallel environment of ``game`` (same ``kwargs`` as :func:`env`)."""
     return DynastyParallel(game, players, options, seed, **kwargs)
 
 
-def cycle_env(game: str, players: int = 2, options: dict[str, Any] | None = None,
-              seed: int | None = None, **kwargs):
+def cycle_env(
+    game: str,
+    players: int = 2,
+    options: dict[str, Any] | None = None,
+    seed: int | None = None,
+    **kwargs,
+):
     """The parallel environment as an AEC environment (``parallel_to_aec``): every live agent
     is selected once per parallel step, in seat order, and the step is played when the
     last has chosen; seats that do not decide in it send ``WAIT``."""

@@ -27,14 +27,14 @@ def select(obs, tensor: np.ndarray, fields=None) -> np.ndarray:
     if fields is None:
         return tensor
     by = {f.name: f for f in obs.fields}
-    return np.concatenate([tensor[by[n].offset:by[n].offset + by[n].length] for n in fields])
+    return np.concatenate([tensor[by[n].offset : by[n].offset + by[n].length] for n in fields])
 
 
 def features(tensor: np.ndarray, actions, num_actions: int) -> np.ndarray:
     """The model's input rows: the tensor followed by a one-hot of each action."""
     actions = np.asarray(actions, np.int64)
     x = np.zeros((actions.size, tensor.size + num_actions), np.float32)
-    x[:, :tensor.size] = tensor
+    x[:, : tensor.size] = tensor
     x[np.arange(actions.size), tensor.size + actions] = 1.0
     return x
 
@@ -51,6 +51,7 @@ def load_model(path: str | None = None):
         raise RuntimeError(f"TensorPolicy: set {ENV_VAR} to the file of a fitted model (joblib)")
     if path not in _MODELS:
         import joblib
+
         _MODELS[path] = joblib.load(path)
     return _MODELS[path]
 
@@ -65,4 +66,6 @@ class TensorPolicy:
     def act(self, view, legal_actions):
         obs = view.spec.observation
         t = obs.tensor(view.state, view.seat)  # the resampled state gives the seat's own tensor
-        return best_action(self.model, select(obs, t, self.fields), legal_actions, view.spec.num_actions)
+        return best_action(
+            self.model, select(obs, t, self.fields), legal_actions, view.spec.num_actions
+        )

@@ -29,8 +29,9 @@ def main():
         seeds = np.arange(first, first + games)
         seat_agent = np.zeros((games, n), np.int64)
         t0 = time.process_time()
-        scores, wins, _, lengths = play_games(spec, seeds, n, opt, seat_agent, np.array([agent]),
-                                              np.zeros((1, N_AGENT_PARAMS)))
+        scores, wins, _, lengths = play_games(
+            spec, seeds, n, opt, seat_agent, np.array([agent]), np.zeros((1, N_AGENT_PARAMS))
+        )
         t = time.process_time() - t0
         h = hashlib.sha1()
         for a in (scores, wins, lengths):

@@ -27,8 +27,13 @@ import time
 
 import numpy as np
 
-GAMES = (("goofspiel", 2), ("middle_kingdom", 4), ("ming_dynasty", 3), ("emperors_choice", 4),
-         ("eternal_dynasty", 4))
+GAMES = (
+    ("goofspiel", 2),
+    ("middle_kingdom", 4),
+    ("ming_dynasty", 3),
+    ("emperors_choice", 4),
+    ("eternal_dynasty", 4),
+)
 
 
 def _timed(fn, seconds):
@@ -56,13 +61,20 @@ def speeds(game, players, seconds):
     def arena():
         seeds = np.arange(seed[0], seed[0] + 200, dtype=np.int64)
         seed[0] += 200
-        _, _, _, lengths = play_games(spec, seeds, players, opt, np.zeros((200, players), np.int64),
-                                      np.array([RANDOM], np.int64), np.zeros((1, 8)))
+        _, _, _, lengths = play_games(
+            spec,
+            seeds,
+            players,
+            opt,
+            np.zeros((200, players), np.int64),
+            np.array([RANDOM], np.int64),
+            np.zeros((1, 8)),
+        )
         return int(np.asarray(lengths).sum())
 
     def python(observe=False):
         def run():
-            s = k.new_state(np.int64(rng.integers(2 ** 40)), np.int64(players), opt)
+            s = k.new_state(np.int64(rng.integers(2**40)), np.int64(players), opt)
             t = np.zeros(spec.observation.size, np.float32)
             n = 0
             while not k.is_terminal(s):
@@ -73,11 +85,13 @@ def speeds(game, players, seconds):
                 k.apply(s, np.int64(np.flatnonzero(mask)[rng.integers(c)]))
                 n += 1
             return n
+
         return run
 
     def pettingzoo():
         from dynasty_lab.envs.pettingzoo import env
-        e = env(game, players, seed=int(rng.integers(2 ** 31)))
+
+        e = env(game, players, seed=int(rng.integers(2**31)))
         e.reset()
         n = 0
         for a in e.agent_iter():
@@ -91,11 +105,12 @@ def speeds(game, players, seconds):
         return n
 
     from dynasty_lab.envs.gymnasium import DynastyEnv
+
     gym_env = DynastyEnv(game, players, seat=0, opponents="random")
 
     def gym():
         e = gym_env
-        obs, info = e.reset(seed=int(rng.integers(2 ** 31)))
+        obs, info = e.reset(seed=int(rng.integers(2**31)))
         term = False
         while not term:
             legal = np.flatnonzero(info["action_mask"])
@@ -104,6 +119,7 @@ def speeds(game, players, seconds):
 
     def openspiel():
         from dynasty_lab.envs import openspiel as dos
+
         g = dos.load(game, players)
         s = g.new_initial_state()
         n = 0
@@ -123,8 +139,13 @@ def speeds(game, players, seconds):
     except Exception as e:  # the arena's result layout is the lead's; report, do not fail
         out["arena (compiled)"] = float("nan")
         print(f"  arena: {type(e).__name__}: {e}")
-    for name, fn in (("kernels from Python", python(False)), ("kernels + tensor", python(True)),
-                     ("PettingZoo AEC", pettingzoo), ("Gymnasium", gym), ("OpenSpiel Python game", openspiel)):
+    for name, fn in (
+        ("kernels from Python", python(False)),
+        ("kernels + tensor", python(True)),
+        ("PettingZoo AEC", pettingzoo),
+        ("Gymnasium", gym),
+        ("OpenSpiel Python game", openspiel),
+    ):
         fn()  # warm up (compile, load caches)
         out[name] = _timed(fn, seconds)
     return out
@@ -150,8 +171,13 @@ def match(games, sims, seed=0):
     shares, t_ours, t_theirs, n_ours, n_theirs = [], 0.0, 0.0, 0, 0
     for i in range(games):
         ours = i % 2
-        bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + i)), uct_c=2.0,
-                               max_simulations=sims, random_state=np.random.RandomState(seed + i))
+        bot = ismcts.ISMCTSBot(
+            g,
+            mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + i)),
+            uct_c=2.0,
+            max_simulations=sims,
+            random_state=np.random.RandomState(seed + i),
+        )
         agent_rng = new_rng(np.int64(seed * 1000 + i))
         s = g.new_initial_state()
         while not s.is_terminal():
@@ -171,13 +197,25 @@ def match(games, sims, seed=0):
             s.apply_action(a)
         shares.append(s.returns()[ours])
     m = float(np.mean(shares))
-    half = 1.96 * float(np.std(shares, ddof=1)) / math.sqrt(len(shares)) if len(shares) > 1 else float("nan")
-    return {"games": games, "sims": sims, "ours": m, "half": half, "ms_ours": 1000 * t_ours / max(n_ours, 1),
-            "ms_theirs": 1000 * t_theirs / max(n_theirs, 1)}
+    half = (
+        1.96 * float(np.std(shares, ddof=1)) / math.sqrt(len(shares))
+        if len(shares) > 1
+        else float("nan")
+    )
+    return {
+        "games": games,
+        "sims": sims,
+        "ours": m,
+        "half": half,
+        "ms_ours": 1000 * t_ours / max(n_ours, 1),
+        "ms_theirs": 1000 * t_theirs / max(n_theirs, 1),
+    }
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="dynasty bench adapters", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(
+        prog="dynasty bench adapters", description=__doc__.split("\n\n")[0]
+    )
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--match-games", type=int, default=100)
     ap.add_argument("--match-sims", type=int, default=200)
@@ -195,9 +233,11 @@ def main(argv=None) -> int:
             print(f"| {game} | {players} | {name} | {v:,.0f} | {v / base:.2f} |", flush=True)
     if a.match_games > 0:
         m = match(a.match_games, a.match_sims)
-        print(f"\nGoofspiel (13 cards, 2 players), mcts:{m['sims']} against ISMCTSBot ({m['sims']} simulations), "
-              f"{m['games']} games: our mean win share {m['ours']:.3f} +- {m['half']:.3f} (95%); "
-              f"time per decision ours {m['ms_ours']:.2f} ms, ISMCTSBot {m['ms_theirs']:.2f} ms")
+        print(
+            f"\nGoofspiel (13 cards, 2 players), mcts:{m['sims']} against ISMCTSBot ({m['sims']} simulations), "
+            f"{m['games']} games: our mean win share {m['ours']:.3f} +- {m['half']:.3f} (95%); "
+            f"time per decision ours {m['ms_ours']:.2f} ms, ISMCTSBot {m['ms_theirs']:.2f} ms"
+        )
     return 0
 
 

@@ -37,8 +37,14 @@ class Worker:
 
     def __init__(self, tree: Path, cache: Path):
         env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_CACHE_DIR=str(cache))
-        self.proc = subprocess.Popen([sys.executable, str(WORKER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, env=env, cwd=tree)
+        self.proc = subprocess.Popen(
+            [sys.executable, str(WORKER)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=tree,
+        )
         self.tree = tree
 
     def play(self, game, n, games, first, kind):
@@ -92,7 +98,9 @@ def _targets(specs):
         ns = [int(players)] if players else list(spec.players())
         for n in ns:
             if n not in spec.players():
-                raise SystemExit(f"{name} is for {min(spec.players())}-{max(spec.players())} players, not {n}")
+                raise SystemExit(
+                    f"{name} is for {min(spec.players())}-{max(spec.players())} players, not {n}"
+                )
             out.append((name, n))
     return out
 
@@ -100,12 +108,26 @@ def _targets(specs):
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="dynasty bench compare", description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", help="the git revision to compare with (a commit, a tag, HEAD ...)")
-    ap.add_argument("--base-tree", type=Path, help="an existing tree to compare with, instead of --base")
-    ap.add_argument("--base-cache", type=Path, help="the numba cache of --base-tree (default: its .numba_cache)")
-    ap.add_argument("--game", action="append", help="GAME or GAME:PLAYERS (default: every game and player count)")
-    ap.add_argument("--kind", choices=("random", "heuristic"), default="random", help="the agent of every seat")
-    ap.add_argument("--rounds", type=int, default=12, help="chunks per game and player count, in each tree")
-    ap.add_argument("--seconds", type=float, default=3.0, help="this tree's time per game and player count")
+    ap.add_argument(
+        "--base-tree", type=Path, help="an existing tree to compare with, instead of --base"
+    )
+    ap.add_argument(
+        "--base-cache", type=Path, help="the numba cache of --base-tree (default: its .numba_cache)"
+    )
+    ap.add_argument(
+        "--game",
+        action="append",
+        help="GAME or GAME:PLAYERS (default: every game and player count)",
+    )
+    ap.add_argument(
+        "--kind", choices=("random", "heuristic"), default="random", help="the agent of every seat"
+    )
+    ap.add_argument(
+        "--rounds", type=int, default=12, help="chunks per game and player count, in each tree"
+    )
+    ap.add_argument(
+        "--seconds", type=float, default=3.0, help="this tree's time per game and player count"
+    )
     args = ap.parse_args(argv)
     if not args.base and not args.base_tree:
         print("dynasty bench compare: nothing to compare with (give --base REV or --base-tree DIR)")
@@ -120,33 +142,45 @@ def main(argv=None) -> int:
             label = str(tree)
         else:
             tree, cache, label = Path(tmp) / "tree", Path(tmp) / "numba_cache", args.base
-            r = subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), args.base],
-                               capture_output=True, text=True)
+            r = subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "add", "--detach", "-q", str(tree), args.base],
+                capture_output=True,
+                text=True,
+            )
             if r.returncode:
                 raise SystemExit(f"cannot check out {args.base!r}: {r.stderr.strip()}")
         new_cache = Path(os.environ.get("NUMBA_CACHE_DIR", ROOT / ".numba_cache")).resolve()
         base, new = Worker(tree, cache), Worker(ROOT, new_cache)
         try:
-            print(f"base: {label}; this tree: {ROOT} ({args.kind} play, {args.rounds} rounds, CPU time)")
+            print(
+                f"base: {label}; this tree: {ROOT} ({args.kind} play, {args.rounds} rounds, CPU time)"
+            )
             print()
-            print("| game | players | games a chunk | base time / this tree's: median (quartiles) "
-                  "| per decision | same games |")
+            print(
+                "| game | players | games a chunk | base time / this tree's: median (quartiles) "
+                "| per decision | same games |"
+            )
             print("|---|---|---|---|---|---|")
             for game, n in targets:
-                ratios, per_decision, same, games = compare(base, new, game, n, args.kind, args.rounds,
-                                                            args.seconds)
+                ratios, per_decision, same, games = compare(
+                    base, new, game, n, args.kind, args.rounds, args.seconds
+                )
                 cells = []
                 for r in (ratios, per_decision):
                     q1, med, q3 = np.percentile(r, [25, 50, 75])
                     cells.append(f"{med:.3f} ({q1:.3f}-{q3:.3f})")
-                print(f"| {game} | {n} | {games:,} | {cells[0]} | {cells[1]} | {'yes' if same else 'NO'} |",
-                      flush=True)
+                print(
+                    f"| {game} | {n} | {games:,} | {cells[0]} | {cells[1]} | {'yes' if same else 'NO'} |",
+                    flush=True,
+                )
         finally:
             base.close()
             new.close()
             if not args.base_tree:
-                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
-                               capture_output=True)
+                subprocess.run(
+                    ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                    capture_output=True,
+                )
     return 0
 
 

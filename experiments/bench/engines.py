@@ -56,8 +56,15 @@ def reference_rate(seconds: float = 1.0) -> float:
 def self_play_games(spec, n, opt, games, first_seed=0, kind=RANDOM):
     """``games`` games of ``n`` seats all of agent kind ``kind``, seeds ``first_seed`` on:
     :func:`agents.arena.play_games`' results."""
-    return play_games(spec, np.arange(first_seed, first_seed + games), n, opt,
-                      np.zeros((games, n), np.int64), np.array([kind]), np.zeros((1, N_AGENT_PARAMS)))
+    return play_games(
+        spec,
+        np.arange(first_seed, first_seed + games),
+        n,
+        opt,
+        np.zeros((games, n), np.int64),
+        np.array([kind]),
+        np.zeros((1, N_AGENT_PARAMS)),
+    )
 
 
 def chunk_size(spec, n, seconds, kind=RANDOM):
@@ -110,8 +117,15 @@ def paired_rates(spec, n, seconds, kinds=(RANDOM, HEURISTIC)):
 def heuristic_vs_random(spec, n, games):
     seat_agent = np.ones((games, n), np.int64)
     seat_agent[np.arange(games), np.arange(games) % n] = 0
-    _, wins, _, _ = play_games(spec, np.arange(games) + 10**6, n, spec.encode_options({}), seat_agent,
-                               np.array([HEURISTIC, RANDOM]), np.zeros((2, N_AGENT_PARAMS)))
+    _, wins, _, _ = play_games(
+        spec,
+        np.arange(games) + 10**6,
+        n,
+        spec.encode_options({}),
+        seat_agent,
+        np.array([HEURISTIC, RANDOM]),
+        np.zeros((2, N_AGENT_PARAMS)),
+    )
     share = float(wins[np.arange(games), np.arange(games) % n].sum())
     ci = binomtest(int(round(share)), games).proportion_ci(method="wilson")
     return share / games, ci.low, ci.high
@@ -122,9 +136,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="timing budget per measurement")
     ap.add_argument("--games", type=int, default=10_000, help="games for heuristic vs random")
     ap.add_argument("--game", action="append", help="only these games (default: all)")
-    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
-                    help="time by the wall clock (default) or by the process's CPU time (a busy shared machine)")
-    ap.add_argument("--no-versus", action="store_true", help="skip the heuristic-against-random table")
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="time by the wall clock (default) or by the process's CPU time (a busy shared machine)",
+    )
+    ap.add_argument(
+        "--no-versus", action="store_true", help="skip the heuristic-against-random table"
+    )
     args = ap.parse_args(argv)
     global _clock
     _clock = time.process_time if args.clock == "cpu" else time.perf_counter
@@ -132,9 +152,11 @@ def main(argv=None) -> int:
     ref = reference_rate()
     print(f"reference kernel: {ref:,.0f} shuffles/s (ratios below are games per 1,000 shuffles)")
     print()
-    print("| game | players | compile or cache load (s) | random games/s (1 core) | decisions/s | ratio to reference "
-          "| heuristic self-play games/s | decisions/s | ratio to reference "
-          "| random / heuristic decisions/s: median over rounds (range) |")
+    print(
+        "| game | players | compile or cache load (s) | random games/s (1 core) | decisions/s | ratio to reference "
+        "| heuristic self-play games/s | decisions/s | ratio to reference "
+        "| random / heuristic decisions/s: median over rounds (range) |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
         spec = get_game(name)
@@ -146,13 +168,18 @@ def main(argv=None) -> int:
             rates = paired_rates(spec, n, args.seconds)
             r, h = rates[RANDOM], rates[HEURISTIC]
             med, lo, hi, rounds = h["ratio"]
-            print(f"| {name} | {n} | {first:.2f} | {r['games']:,.0f} | {r['decisions']:,.0f} "
-                  f"| {1000 * r['games'] / ref:.2f} | {h['games']:,.0f} | {h['decisions']:,.0f} "
-                  f"| {1000 * h['games'] / ref:.3f} | {med:.1f} ({lo:.1f}-{hi:.1f}, {rounds} rounds) |", flush=True)
+            print(
+                f"| {name} | {n} | {first:.2f} | {r['games']:,.0f} | {r['decisions']:,.0f} "
+                f"| {1000 * r['games'] / ref:.2f} | {h['games']:,.0f} | {h['decisions']:,.0f} "
+                f"| {1000 * h['games'] / ref:.3f} | {med:.1f} ({lo:.1f}-{hi:.1f}, {rounds} rounds) |",
+                flush=True,
+            )
     if args.no_versus:
         return 0
     print()
-    print(f"| game | players | heuristic win rate vs random ({args.games:,} games, seats rotated) | 95% Wilson interval | parity |")
+    print(
+        f"| game | players | heuristic win rate vs random ({args.games:,} games, seats rotated) | 95% Wilson interval | parity |"
+    )
     print("|---|---|---|---|---|")
     for name in names:
         spec = get_game(name)

@@ -89,7 +89,9 @@ def measure(players: int, games: int, reps: int) -> dict:
     states = np.zeros((cap, size), np.int32)
     kinds = np.zeros(cap, np.int64)
     counts = np.zeros(KINDS, np.int64)
-    collect(1, players, opt, states[:1].copy(), kinds[:1].copy(), counts.copy())  # compiled or loaded first
+    collect(
+        1, players, opt, states[:1].copy(), kinds[:1].copy(), counts.copy()
+    )  # compiled or loaded first
     replay(states[:1], 1, True)
     m = collect(games, players, opt, states, kinds, counts)
     states, kinds = states[:m], kinds[:m]
@@ -106,19 +108,33 @@ def measure(players: int, games: int, reps: int) -> dict:
             replay(sel, reps, True)
             t_all = min(t_all, time.process_time() - t0)
         per = (t_all - t_copy) / (reps * len(sel))
-        rows.append({"kind": int(kind), "calls": int(counts[kind]), "freq": counts[kind] / decisions,
-                     "us": per * 1e6, "us_per_decision": per * 1e6 * counts[kind] / decisions, "sampled": len(sel)})
+        rows.append(
+            {
+                "kind": int(kind),
+                "calls": int(counts[kind]),
+                "freq": counts[kind] / decisions,
+                "us": per * 1e6,
+                "us_per_decision": per * 1e6 * counts[kind] / decisions,
+                "sampled": len(sel),
+            }
+        )
     self_play_games(spec, players, opt, 1, first_seed=1)
     t0 = time.process_time()
     out = self_play_games(spec, players, opt, games, first_seed=1)
     random_us = (time.process_time() - t0) / int(out[3].sum()) * 1e6
     rows.sort(key=lambda r: -r["us_per_decision"])
-    return {"rows": rows, "decisions": decisions, "random_us": random_us,
-            "heuristic_us": sum(r["us_per_decision"] for r in rows)}
+    return {
+        "rows": rows,
+        "decisions": decisions,
+        "random_us": random_us,
+        "heuristic_us": sum(r["us_per_decision"] for r in rows),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="dynasty bench eternal_dynasty_heuristic", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="dynasty bench eternal_dynasty_heuristic", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=400)
     ap.add_argument("--reps", type=int, default=3)
@@ -128,14 +144,22 @@ def main(argv: list[str] | None = None) -> int:
     r = measure(args.players, args.games, args.reps)
     names = kind_names()
     ru = r["random_us"]
-    print(f"eternal_dynasty, {args.players} players, {args.games} heuristic games ({r['decisions']:,} decisions); "
-          f"CPU time; random play {ru:.3f} us per decision (apply included)")
-    print(f"heuristic's choice (apply not included): {r['heuristic_us']:.3f} us per decision "
-          f"= {r['heuristic_us'] / ru:.1f}x random play's decision\n")
-    print("| decision kind | share of decisions | us per call | us per decision | share of the heuristic's time "
-          "| states timed |")
+    print(
+        f"eternal_dynasty, {args.players} players, {args.games} heuristic games ({r['decisions']:,} decisions); "
+        f"CPU time; random play {ru:.3f} us per decision (apply included)"
+    )
+    print(
+        f"heuristic's choice (apply not included): {r['heuristic_us']:.3f} us per decision "
+        f"= {r['heuristic_us'] / ru:.1f}x random play's decision\n"
+    )
+    print(
+        "| decision kind | share of decisions | us per call | us per decision | share of the heuristic's time "
+        "| states timed |"
+    )
     print("|---|---|---|---|---|---|")
     for row in r["rows"]:
-        print(f"| {names.get(row['kind'], row['kind'])} | {row['freq']:.3f} | {row['us']:.2f} | "
-              f"{row['us_per_decision']:.3f} | {row['us_per_decision'] / r['heuristic_us']:.1%} | {row['sampled']:,} |")
+        print(
+            f"| {names.get(row['kind'], row['kind'])} | {row['freq']:.3f} | {row['us']:.2f} | "
+            f"{row['us_per_decision']:.3f} | {row['us_per_decision'] / r['heuristic_us']:.1%} | {row['sampled']:,} |"
+        )
     return 0

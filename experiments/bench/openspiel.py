@@ -88,8 +88,9 @@ def openspiel_random_points(n_players: int, games: int, seed: int) -> tuple[np.n
     """The same in OpenSpiel: ``evaluate_bots`` (a C++ game loop) once per game."""
     import pyspiel
 
-    game = pyspiel.load_game("goofspiel", {"num_cards": NUM_CARDS, "players": n_players,
-                                           "returns_type": "total_points"})
+    game = pyspiel.load_game(
+        "goofspiel", {"num_cards": NUM_CARDS, "players": n_players, "returns_type": "total_points"}
+    )
     bots = [pyspiel.make_uniform_random_bot(p, seed + 1 + p) for p in range(n_players)]
     out = np.zeros((games, n_players))
     t0 = time.perf_counter()
@@ -108,9 +109,15 @@ def compare(ours: dict, theirs: dict) -> dict:
         pooled = (c1 + c2) / (n1 + n2)
         se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
         z[label] = (p1, p2, (p1 - p2) / se if se > 0 else 0.0)
-    for p, (m1, s1, m2, s2) in enumerate(zip(ours["point_diff_mean"], ours["point_diff_sd"],
-                                             theirs["point_diff_mean"], theirs["point_diff_sd"])):
-        se = np.sqrt(s1 ** 2 / n1 + s2 ** 2 / n2)
+    for p, (m1, s1, m2, s2) in enumerate(
+        zip(
+            ours["point_diff_mean"],
+            ours["point_diff_sd"],
+            theirs["point_diff_mean"],
+            theirs["point_diff_sd"],
+        )
+    ):
+        se = np.sqrt(s1**2 / n1 + s2**2 / n2)
         z[f"P{p} mean point difference"] = (m1, m2, (m1 - m2) / se if se > 0 else 0.0)
     chi2 = stats.chi2_contingency(np.array([ours["counts"], theirs["counts"]]))
     return {"z": z, "chi2_p": float(chi2.pvalue)}
@@ -120,9 +127,14 @@ def parity(n_players: int, games: int, seed: int = MASTER_SEED) -> dict:
     pts_ours, t_ours = our_random_points(n_players, games, seed)
     pts_theirs, t_theirs = openspiel_random_points(n_players, games, seed)
     ours, theirs = outcome_summary(pts_ours), outcome_summary(pts_theirs)
-    return {"players": n_players, "games": games, "ours": ours, "openspiel": theirs,
-            "compare": compare(ours, theirs),
-            "games_per_s": (games / t_ours, games / t_theirs)}
+    return {
+        "players": n_players,
+        "games": games,
+        "ours": ours,
+        "openspiel": theirs,
+        "compare": compare(ours, theirs),
+        "games_per_s": (games / t_ours, games / t_theirs),
+    }
 
 
 def our_mcts_sims_per_s(sims: int, repeats: int) -> float:
@@ -146,14 +158,24 @@ def our_mcts_sims_per_s(sims: int, repeats: int) -> float:
 def openspiel_mcts_sims_per_s(sims: int, repeats: int) -> float:
     import pyspiel
 
-    game = pyspiel.convert_to_turn_based(pyspiel.load_game("goofspiel", {"num_cards": NUM_CARDS, "players": 2}))
+    game = pyspiel.convert_to_turn_based(
+        pyspiel.load_game("goofspiel", {"num_cards": NUM_CARDS, "players": 2})
+    )
     root = game.new_initial_state()
     root.apply_action(ROOT_POINT_CARD - 1)  # chance: the first point card
     best = np.inf
     for r in range(repeats):
         evaluator = pyspiel.RandomRolloutEvaluator(1, MASTER_SEED + r)
-        bot = pyspiel.MCTSBot(game, evaluator, OPENSPIEL_UCT_C, sims, OPENSPIEL_MAX_MEMORY_MB,
-                              False, MASTER_SEED + r, False)
+        bot = pyspiel.MCTSBot(
+            game,
+            evaluator,
+            OPENSPIEL_UCT_C,
+            sims,
+            OPENSPIEL_MAX_MEMORY_MB,
+            False,
+            MASTER_SEED + r,
+            False,
+        )
         t0 = time.perf_counter()
         bot.step(root)
         best = min(best, time.perf_counter() - t0)
@@ -170,7 +192,9 @@ def match_against_openspiel(games: int, sims: int, seed: int = MASTER_SEED) -> d
     from sim.goofspiel import rules as R
     from sim.registry import get_game
 
-    game = pyspiel.convert_to_turn_based(pyspiel.load_game("goofspiel", {"num_cards": NUM_CARDS, "players": 2}))
+    game = pyspiel.convert_to_turn_based(
+        pyspiel.load_game("goofspiel", {"num_cards": NUM_CARDS, "players": 2})
+    )
     params = mcts_params(sims)
     search_root(get_game("goofspiel"), Game("goofspiel", 2).state, mcts_params(10), 0)  # compile
     shares = np.zeros(games)
@@ -178,8 +202,16 @@ def match_against_openspiel(games: int, sims: int, seed: int = MASTER_SEED) -> d
     for g in range(games):
         ours = Game("goofspiel", 2, seed=int(hash64(seed, g)), options={"num_cards": NUM_CARDS})
         state = game.new_initial_state()
-        bot = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, seed + g), OPENSPIEL_UCT_C, sims,
-                              OPENSPIEL_MAX_MEMORY_MB, False, seed + g, False)
+        bot = pyspiel.MCTSBot(
+            game,
+            pyspiel.RandomRolloutEvaluator(1, seed + g),
+            OPENSPIEL_UCT_C,
+            sims,
+            OPENSPIEL_MAX_MEMORY_MB,
+            False,
+            seed + g,
+            False,
+        )
         decision = 0
         while not ours.is_over:
             while state.is_chance_node():
@@ -196,36 +228,57 @@ def match_against_openspiel(games: int, sims: int, seed: int = MASTER_SEED) -> d
             ours.apply(mine)
             decision += 1
         if not state.is_terminal() or list(state.returns()) != ours.scores:
-            raise RuntimeError(f"game {g}: the engines disagree ({state.returns()} against {ours.scores})")
+            raise RuntimeError(
+                f"game {g}: the engines disagree ({state.returns()} against {ours.scores})"
+            )
         shares[g] = ours.win_shares[1]
     half = 1.96 * shares.std(ddof=1) / np.sqrt(games)
-    return {"games": games, "sims": sims, "share": float(shares.mean()), "half_width": float(half),
-            "seconds": seconds}
+    return {
+        "games": games,
+        "sims": sims,
+        "share": float(shares.mean()),
+        "half_width": float(half),
+        "seconds": seconds,
+    }
 
 
 def _fmt_parity(res: dict) -> list[str]:
-    lines = [f"rules parity, {res['players']} players, {res['games']:,} random games per engine "
-             f"(chi-square p = {res['compare']['chi2_p']:.3f})",
-             f"  {'figure':28s} {'ours':>9s} {'OpenSpiel':>9s} {'z':>6s}"]
+    lines = [
+        f"rules parity, {res['players']} players, {res['games']:,} random games per engine "
+        f"(chi-square p = {res['compare']['chi2_p']:.3f})",
+        f"  {'figure':28s} {'ours':>9s} {'OpenSpiel':>9s} {'z':>6s}",
+    ]
     for label, (a, b, z) in res["compare"]["z"].items():
         lines.append(f"  {label:28s} {a:9.4f} {b:9.4f} {z:6.2f}")
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="dynasty bench openspiel", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=100_000, help="random games per engine and player count")
+    ap = argparse.ArgumentParser(
+        prog="dynasty bench openspiel", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument(
+        "--games", type=int, default=100_000, help="random games per engine and player count"
+    )
     ap.add_argument("--sims", type=int, default=20_000, help="MCTS simulations per timed search")
-    ap.add_argument("--repeats", type=int, default=3, help="timings per speed figure (best is kept)")
-    ap.add_argument("--match-games", type=int, default=400, help="games of the match against OpenSpiel's MCTS")
-    ap.add_argument("--match-sims", type=int, default=1000, help="simulations per decision in the match")
+    ap.add_argument(
+        "--repeats", type=int, default=3, help="timings per speed figure (best is kept)"
+    )
+    ap.add_argument(
+        "--match-games", type=int, default=400, help="games of the match against OpenSpiel's MCTS"
+    )
+    ap.add_argument(
+        "--match-sims", type=int, default=1000, help="simulations per decision in the match"
+    )
     args = ap.parse_args(argv if argv is not None else sys.argv[1:])
     try:
         import pyspiel
     except ImportError:
         print("open-spiel is not installed (pip install -e '.[dev]')")
         return 1
-    print(f"OpenSpiel {getattr(pyspiel, '__version__', '?')}, goofspiel {NUM_CARDS} cards, random points order")
+    print(
+        f"OpenSpiel {getattr(pyspiel, '__version__', '?')}, goofspiel {NUM_CARDS} cards, random points order"
+    )
     speeds = {}
     for n in (2, 3):
         res = parity(n, args.games)
@@ -233,17 +286,25 @@ def main(argv: list[str] | None = None) -> int:
         speeds[n] = res["games_per_s"]
     print("random games per second (one core)")
     for n, (ours, theirs) in speeds.items():
-        print(f"  {n} players: ours {ours:,.0f}, OpenSpiel C++ loop {theirs:,.0f}, ratio {ours / theirs:.1f}x")
+        print(
+            f"  {n} players: ours {ours:,.0f}, OpenSpiel C++ loop {theirs:,.0f}, ratio {ours / theirs:.1f}x"
+        )
     ours = our_mcts_sims_per_s(args.sims, args.repeats)
     theirs = openspiel_mcts_sims_per_s(args.sims, args.repeats)
-    print(f"MCTS simulations per second, random rollouts, {args.sims:,} simulations from the same root "
-          f"(2 players, point card {ROOT_POINT_CARD} up)")
-    print(f"  ours (IS-MCTS) {ours:,.0f}, OpenSpiel C++ MCTSBot {theirs:,.0f}, ratio {ours / theirs:.1f}x")
+    print(
+        f"MCTS simulations per second, random rollouts, {args.sims:,} simulations from the same root "
+        f"(2 players, point card {ROOT_POINT_CARD} up)"
+    )
+    print(
+        f"  ours (IS-MCTS) {ours:,.0f}, OpenSpiel C++ MCTSBot {theirs:,.0f}, ratio {ours / theirs:.1f}x"
+    )
     if args.match_games > 0:
         m = match_against_openspiel(args.match_games, args.match_sims)
-        print(f"match, {m['games']} games, {m['sims']:,} simulations per decision each: our MCTS "
-              f"wins {m['share']:.3f} +- {m['half_width']:.3f} (95%) against OpenSpiel's MCTSBot; "
-              f"search time ours {m['seconds'][0]:.1f} s, OpenSpiel {m['seconds'][1]:.1f} s")
+        print(
+            f"match, {m['games']} games, {m['sims']:,} simulations per decision each: our MCTS "
+            f"wins {m['share']:.3f} +- {m['half_width']:.3f} (95%) against OpenSpiel's MCTSBot; "
+            f"search time ours {m['seconds'][0]:.1f} s, OpenSpiel {m['seconds'][1]:.1f} s"
+        )
     return 0
 
 

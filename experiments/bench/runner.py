@@ -57,7 +57,10 @@ BUSY = "import time\nt = time.monotonic() + {limit}\nwhile time.monotonic() < t:
 
 def start_busy(n: int, limit_s: float = BUSY_LIMIT_S) -> list[subprocess.Popen]:
     """``n`` processes that each keep one core busy (at the caller's priority) for at most ``limit_s``."""
-    return [subprocess.Popen([sys.executable, "-c", BUSY.format(limit=float(limit_s))]) for _ in range(n)]
+    return [
+        subprocess.Popen([sys.executable, "-c", BUSY.format(limit=float(limit_s))])
+        for _ in range(n)
+    ]
 
 
 def stop_busy(procs: list[subprocess.Popen]) -> None:
@@ -76,7 +79,9 @@ def _cache_key(game: str) -> tuple[str, ...]:
     from sim import _cache
 
     files = [_cache.ROOT / "sim" / game / "__init__.py", _cache.ROOT / "agents" / "arena.py"]
-    return tuple(f"{name}-{_cache._hash_files(deps)}" for name, deps in map(_cache.dependency_group, files))
+    return tuple(
+        f"{name}-{_cache._hash_files(deps)}" for name, deps in map(_cache.dependency_group, files)
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,11 +91,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--workers", type=int, default=None)
     ap.add_argument("--chunk-size", type=int, default=None)
-    ap.add_argument("--raw-games", type=int, default=100_000, help="games for the in-process kernel measurement")
+    ap.add_argument(
+        "--raw-games", type=int, default=100_000, help="games for the in-process kernel measurement"
+    )
     ap.add_argument("--keep", default=None, help="write the results here and keep them")
-    ap.add_argument("--contention", action="store_true",
-                    help="measure with one busy process per core running at normal priority")
-    ap.add_argument("--niceness", type=int, default=None, help="the run's --niceness (15 = Ray's default)")
+    ap.add_argument(
+        "--contention",
+        action="store_true",
+        help="measure with one busy process per core running at normal priority",
+    )
+    ap.add_argument(
+        "--niceness", type=int, default=None, help="the run's --niceness (15 = Ray's default)"
+    )
     args = ap.parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="dynasty-bench-runner-"))
@@ -98,9 +110,20 @@ def main(argv: list[str] | None = None) -> int:
     if args.keep and out.exists():
         shutil.rmtree(out)
     cfg_path = tmp / "bench.toml"
-    cfg_path.write_text(_toml({"name": "bench-runner", "game": args.game, "players": args.players,
-                               "agents": ["random"], "seats": "fixed", "games": args.games, "seed": 2026,
-                               "output": str(out)}))
+    cfg_path.write_text(
+        _toml(
+            {
+                "name": "bench-runner",
+                "game": args.game,
+                "players": args.players,
+                "agents": ["random"],
+                "seats": "fixed",
+                "games": args.games,
+                "seed": 2026,
+                "output": str(out),
+            }
+        )
+    )
     cmd = [sys.executable, "-m", "experiments.cli", "run", str(cfg_path)]
     if args.workers:
         cmd += ["--workers", str(args.workers)]
@@ -109,21 +132,34 @@ def main(argv: list[str] | None = None) -> int:
     if args.niceness is not None:
         cmd += ["--niceness", str(args.niceness)]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"machine: {os.cpu_count()} CPUs, python {platform.python_version()}, load average {load:.2f} at start")
+    print(
+        f"machine: {os.cpu_count()} CPUs, python {platform.python_version()}, load average {load:.2f} at start"
+    )
     cache_before = _cache_key(args.game)
     busy: list[subprocess.Popen] = []
     try:
-        warm = subprocess.run([sys.executable, "-c", WARM, str(cfg_path)], cwd=ROOT, capture_output=True, text=True)
-        warm_s = float(warm.stdout.strip().splitlines()[-1]) if warm.returncode == 0 else float("nan")
-        print(f"numba disk cache filled in a separate process: {warm_s:.2f} s "
-              f"({'a compile: the cache was cold' if warm_s > 5 else 'a load: the cache was warm'})")
+        warm = subprocess.run(
+            [sys.executable, "-c", WARM, str(cfg_path)], cwd=ROOT, capture_output=True, text=True
+        )
+        warm_s = (
+            float(warm.stdout.strip().splitlines()[-1]) if warm.returncode == 0 else float("nan")
+        )
+        print(
+            f"numba disk cache filled in a separate process: {warm_s:.2f} s "
+            f"({'a compile: the cache was cold' if warm_s > 5 else 'a load: the cache was warm'})"
+        )
 
         if args.contention:
             busy = start_busy(os.cpu_count() or 1)
-            print(f"contention: {len(busy)} busy processes (one per core) at niceness "
-                  f"{os.getpriority(os.PRIO_PROCESS, 0)}, running until the end of the measurement")
-        print(f"end to end: {' '.join(['dynasty'] + cmd[3:])}  ({args.games:,} {args.game} "
-              f"{args.players}-player games, random agents)", flush=True)
+            print(
+                f"contention: {len(busy)} busy processes (one per core) at niceness "
+                f"{os.getpriority(os.PRIO_PROCESS, 0)}, running until the end of the measurement"
+            )
+        print(
+            f"end to end: {' '.join(['dynasty'] + cmd[3:])}  ({args.games:,} {args.game} "
+            f"{args.players}-player games, random agents)",
+            flush=True,
+        )
         t0 = time.perf_counter()
         rc = subprocess.run(cmd, cwd=ROOT).returncode
         wall = time.perf_counter() - t0
@@ -135,29 +171,51 @@ def main(argv: list[str] | None = None) -> int:
         t = s["timings"]
         played, workers = s["games_played"], s["workers"]
         size = sum(p.stat().st_size for p in out.rglob("*.parquet"))
-        print(f"  workers {workers} on {s['nodes']} node(s), chunks of {s['chunk_size']:,} games, "
-              f"{size / 2**20:,.1f} MiB of Parquet ({played * args.players:,} rows)")
-        print(f"  total (command wall time)  {wall:7.2f} s   {played / wall:10,.0f} games/s end to end")
+        print(
+            f"  workers {workers} on {s['nodes']} node(s), chunks of {s['chunk_size']:,} games, "
+            f"{size / 2**20:,.1f} MiB of Parquet ({played * args.players:,} rows)"
+        )
+        print(
+            f"  total (command wall time)  {wall:7.2f} s   {played / wall:10,.0f} games/s end to end"
+        )
         rest = wall - t["total_s"]
         print(f"  Python start and imports   {rest:7.2f} s")
-        print(f"  start-up                   {t['startup_s']:7.2f} s   (driver kernel load {t['driver_warm_s']:.2f} s, "
-              f"Ray start {t['ray_start_s']:.2f} s, workers start and load kernels "
-              f"{t['startup_s'] - t['driver_warm_s'] - t['ray_start_s']:.2f} s)")
-        print(f"  play and write             {t['play_wall_s']:7.2f} s   {played / t['play_wall_s']:10,.0f} games/s "
-              f"(workers ready -> last part written)")
-        print(f"    kernel, summed over workers   {t['worker_play_s']:7.2f} s   "
-              f"{played / t['worker_play_s']:10,.0f} games/s per worker")
+        print(
+            f"  start-up                   {t['startup_s']:7.2f} s   (driver kernel load {t['driver_warm_s']:.2f} s, "
+            f"Ray start {t['ray_start_s']:.2f} s, workers start and load kernels "
+            f"{t['startup_s'] - t['driver_warm_s'] - t['ray_start_s']:.2f} s)"
+        )
+        print(
+            f"  play and write             {t['play_wall_s']:7.2f} s   {played / t['play_wall_s']:10,.0f} games/s "
+            f"(workers ready -> last part written)"
+        )
+        print(
+            f"    kernel, summed over workers   {t['worker_play_s']:7.2f} s   "
+            f"{played / t['worker_play_s']:10,.0f} games/s per worker"
+        )
         print(f"    Parquet encode, summed        {t['worker_encode_s']:7.2f} s")
         print(f"    driver file writes            {t['write_s']:7.2f} s")
         print(f"  Ray shutdown               {t['shutdown_s']:7.2f} s")
-        print(f"  worker niceness            {', '.join(map(str, s.get('worker_niceness', []))) or '?'}"
-              f"   (this command: {os.getpriority(os.PRIO_PROCESS, 0)})")
+        print(
+            f"  worker niceness            {', '.join(map(str, s.get('worker_niceness', []))) or '?'}"
+            f"   (this command: {os.getpriority(os.PRIO_PROCESS, 0)})"
+        )
 
         from experiments.config import from_dict
         from experiments.runner import ChunkContext, job_of
 
-        cfg = from_dict({"game": args.game, "players": args.players, "agents": ["random"], "seats": "fixed",
-                         "games": args.raw_games, "seed": 2026, "output": str(tmp)}, "bench")
+        cfg = from_dict(
+            {
+                "game": args.game,
+                "players": args.players,
+                "agents": ["random"],
+                "seats": "fixed",
+                "games": args.raw_games,
+                "seed": 2026,
+                "output": str(tmp),
+            },
+            "bench",
+        )
         ctx = ChunkContext(job_of(cfg))
         ctx.play(0, 1)
         tr = time.perf_counter()
@@ -170,14 +228,22 @@ def main(argv: list[str] | None = None) -> int:
     from sim import _cache
 
     load = " under the same contention" if args.contention else ""
-    print(f"raw kernel{load}: {args.raw_games:,} games in this process, no Ray, no Parquet: "
-          f"{raw:,.0f} games/s; x {workers} workers = {raw * workers:,.0f} games/s")
-    print(f"ratio end to end / raw x {workers}: {played / wall / (raw * workers):.3f}; "
-          f"play phase only: {played / t['play_wall_s'] / (raw * workers):.3f}")
-    print(f"per worker{load}: runner play phase {played / t['play_wall_s'] / workers:,.0f} games/s, "
-          f"raw kernel {raw:,.0f} games/s: runner / raw = {played / t['play_wall_s'] / workers / raw:.2f}")
+    print(
+        f"raw kernel{load}: {args.raw_games:,} games in this process, no Ray, no Parquet: "
+        f"{raw:,.0f} games/s; x {workers} workers = {raw * workers:,.0f} games/s"
+    )
+    print(
+        f"ratio end to end / raw x {workers}: {played / wall / (raw * workers):.3f}; "
+        f"play phase only: {played / t['play_wall_s'] / (raw * workers):.3f}"
+    )
+    print(
+        f"per worker{load}: runner play phase {played / t['play_wall_s'] / workers:,.0f} games/s, "
+        f"raw kernel {raw:,.0f} games/s: runner / raw = {played / t['play_wall_s'] / workers / raw:.2f}"
+    )
     _cache._hash_files.cache_clear()
     if _cache_key(args.game) != cache_before:
-        print("note: the sources changed during the benchmark (new numba cache folder); "
-              "the run may have compiled instead of loading kernels")
+        print(
+            "note: the sources changed during the benchmark (new numba cache folder); "
+            "the run may have compiled instead of loading kernels"
+        )
     return 0

@@ -40,13 +40,21 @@ def _measure(spec, players, games, agent, user, python_path=False):
         from agents.user import play_python
 
         def outputs(g):
-            return [np.zeros((g, players)), np.zeros((g, players)), np.zeros((g, players, len(spec.feature_names))),
-                    np.zeros(g, np.int64), np.zeros((g, players), np.int64), np.zeros((g, players), np.int64)]
+            return [
+                np.zeros((g, players)),
+                np.zeros((g, players)),
+                np.zeros((g, players, len(spec.feature_names))),
+                np.zeros(g, np.int64),
+                np.zeros((g, players), np.int64),
+                np.zeros((g, players), np.int64),
+            ]
 
         from agents.arena import user_table
 
         _, table2 = user_table(kinds, table, [user] if kind == 3 else None)
-        play_python(spec, seeds[:2], seeds[:2], players, opt, seats[:2], kinds, table2, [user], *outputs(2))
+        play_python(
+            spec, seeds[:2], seeds[:2], players, opt, seats[:2], kinds, table2, [user], *outputs(2)
+        )
         out = outputs(games)
         t0 = time.thread_time()
         play_python(spec, seeds, seeds, players, opt, seats, kinds, table2, [user], *out)
@@ -55,14 +63,18 @@ def _measure(spec, players, games, agent, user, python_path=False):
     else:
         play_games(spec, seeds[:2], players, opt, seats[:2], kinds, table, user_agents=[user])
         t0 = time.thread_time()
-        play_games(spec, seeds, players, opt, seats, kinds, table, user_agents=[user], timing=timing)
+        play_games(
+            spec, seeds, players, opt, seats, kinds, table, user_agents=[user], timing=timing
+        )
         dt = time.thread_time() - t0
         decisions = int(timing["decisions"].sum())
     return dt / decisions * 1e6, decisions
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="dynasty bench user_agents", description=__doc__.splitlines()[0])
+    ap = argparse.ArgumentParser(
+        prog="dynasty bench user_agents", description=__doc__.splitlines()[0]
+    )
     ap.add_argument("--game", default="goofspiel")
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--games", type=int, default=300)
@@ -72,14 +84,28 @@ def main(argv: list[str] | None = None) -> int:
     from agents.arena import N_AGENT_PARAMS, PYTHON
 
     py = (PYTHON, np.zeros(N_AGENT_PARAMS), "FirstLegal")
-    rows = [("arena, built-in random", "random", None, False),
-            ("arena, user kernel random_legal (fast path)", "agents.examples:random_legal", examples.random_legal, False),
-            ("Python loop, user kernel random_legal", "agents.examples:random_legal", examples.random_legal, True),
-            ("Python loop, Python agent FirstLegal (slow path)", py, FirstLegal, True)]
+    rows = [
+        ("arena, built-in random", "random", None, False),
+        (
+            "arena, user kernel random_legal (fast path)",
+            "agents.examples:random_legal",
+            examples.random_legal,
+            False,
+        ),
+        (
+            "Python loop, user kernel random_legal",
+            "agents.examples:random_legal",
+            examples.random_legal,
+            True,
+        ),
+        ("Python loop, Python agent FirstLegal (slow path)", py, FirstLegal, True),
+    ]
     print(f"{spec.name}, {args.players} players, {args.games} games; CPU time per decision")
     base = None
     for name, agent, user, slow in rows:
         us, n = _measure(spec, args.players, args.games, agent, user, slow)
         base = base or us
-        print(f"  {name:<52} {us:10.2f} us  ({n:,} decisions; {us / base:,.0f}x the arena's random)")
+        print(
+            f"  {name:<52} {us:10.2f} us  ({n:,} decisions; {us / base:,.0f}x the arena's random)"
+        )
     return 0

@@ -38,22 +38,41 @@ class Canvas:
 
     def rect(self, x, y, w, h, fill="#fff", stroke="#555", rx=3, sw=1, title: str | None = None):
         t = f"<title>{escape(title)}</title>" if title else ""
-        self.parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{rx}" '
-                          f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}">{t}</rect>')
+        self.parts.append(
+            f'<rect x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" rx="{rx}" '
+            f'fill="{fill}" stroke="{stroke}" stroke-width="{sw}">{t}</rect>'
+        )
 
     def circle(self, x, y, r, fill="#fff", stroke="#555", sw=1):
-        self.parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/>')
+        self.parts.append(
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/>'
+        )
 
     def line(self, x1, y1, x2, y2, stroke="#999", sw=1, dash: str | None = None):
         d = f' stroke-dasharray="{dash}"' if dash else ""
-        self.parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" stroke-width="{sw}"{d}/>')
+        self.parts.append(
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" stroke-width="{sw}"{d}/>'
+        )
 
     def text(self, x, y, s, size: int | None = None, fill="#222", anchor="start", bold=False):
         b = ' font-weight="bold"' if bold else ""
-        self.parts.append(f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size or self.font}" fill="{fill}" '
-                          f'text-anchor="{anchor}"{b}>{escape(str(s))}</text>')
+        self.parts.append(
+            f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size or self.font}" fill="{fill}" '
+            f'text-anchor="{anchor}"{b}>{escape(str(s))}</text>'
+        )
 
-    def card(self, x, y, label, w=34, h=46, fill="#fffbe6", stroke="#555", sub: str | None = None, size=10):
+    def card(
+        self,
+        x,
+        y,
+        label,
+        w=34,
+        h=46,
+        fill="#fffbe6",
+        stroke="#555",
+        sub: str | None = None,
+        size=10,
+    ):
         """A card: a rounded rectangle with a label (and a second line)."""
         self.rect(x, y, w, h, fill=fill, stroke=stroke)
         self.text(x + w / 2, y + h / 2 + (0 if sub else 4), label, size=size, anchor="middle")
@@ -61,6 +80,9 @@ class Canvas:
             self.text(x + w / 2, y + h / 2 + 13, sub, size=size - 1, anchor="middle", fill="#555")
 
     def svg(self) -> str:
-        return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w}" height="{self.h}" '
-                f'viewBox="0 0 {self.w} {self.h}" font-family="sans-serif">'
-                + "".join(self.parts) + "</svg>")
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="{self.w}" height="{self.h}" '
+            f'viewBox="0 0 {self.w} {self.h}" font-family="sans-serif">'
+            + "".join(self.parts)
+            + "</svg>"
+        )

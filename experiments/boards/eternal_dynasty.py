@@ -15,8 +15,26 @@ from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.view import CARD, PROVINCE, RULER
 
 # schematic centres by province id - 1 (x east, y south)
-POS = ((70, 400), (130, 230), (90, 95), (205, 140), (300, 90), (420, 60), (500, 135), (570, 215), (575, 305),
-       (535, 385), (390, 425), (245, 425), (170, 340), (310, 335), (305, 245), (365, 170), (455, 225), (445, 315))
+POS = (
+    (70, 400),
+    (130, 230),
+    (90, 95),
+    (205, 140),
+    (300, 90),
+    (420, 60),
+    (500, 135),
+    (570, 215),
+    (575, 305),
+    (535, 385),
+    (390, 425),
+    (245, 425),
+    (170, 340),
+    (310, 335),
+    (305, 245),
+    (365, 170),
+    (455, 225),
+    (445, 315),
+)
 EE_COLOUR = "#444"
 
 
@@ -36,8 +54,13 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
     cols = n + 1 if n == 2 else n
     width, height = 660, 480 + n * 22 + (22 if n == 2 else 0)
     c = Canvas(width, height)
-    c.text(10, 18, f"Generation {int(s[L.G_GEN])}/{int(s[L.G_NGEN])}, round {int(s[L.G_ROUND])}/{int(s[L.G_NROUNDS])}, "
-           f"first player {int(s[L.G_FIRST])}", bold=True)
+    c.text(
+        10,
+        18,
+        f"Generation {int(s[L.G_GEN])}/{int(s[L.G_NGEN])}, round {int(s[L.G_ROUND])}/{int(s[L.G_NROUNDS])}, "
+        f"first player {int(s[L.G_FIRST])}",
+        bold=True,
+    )
     for q in range(L.N_PROV):
         for r in range(q + 1, L.N_PROV):
             if s[L.ADJ + q * L.N_PROV + r]:
@@ -56,8 +79,15 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
             m, pp = int(s[R.ti(p, q, 0)]), int(s[R.ti(p, q, 1)])
             lead = ("G" if s[R.li(p, q, 0)] else "") + ("Mg" if s[R.li(p, q, 1)] else "")
             if m or pp or lead:
-                c.text(x, y - 10 + 11 * row, f"M{m} P{pp}" + (f" {lead}" if lead else ""), size=9, anchor="middle",
-                       fill=_colour(s, p), bold=True)
+                c.text(
+                    x,
+                    y - 10 + 11 * row,
+                    f"M{m} P{pp}" + (f" {lead}" if lead else ""),
+                    size=9,
+                    anchor="middle",
+                    fill=_colour(s, p),
+                    bold=True,
+                )
                 row += 1
         extra = []
         if s[L.STRUCT + q * 2]:
@@ -74,17 +104,34 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         r = int(s[b + L.F_RULER])
         nd = int(s[b + L.F_NDYN])
         if hidden_in(hidden, b + L.F_HAND, b + L.F_HAND + L.HAND_MAX) or any(
-                is_hidden(hidden, L.DYN_TYPE + int(s[b + L.F_HAND + i])) for i in range(nd)):
+            is_hidden(hidden, L.DYN_TYPE + int(s[b + L.F_HAND + i])) for i in range(nd)
+        ):
             hand = f"{nd} cards ?"
         else:
-            hand = ", ".join(CARD[int(s[L.DYN_TYPE + int(s[b + L.F_HAND + i])])] for i in range(nd)) or "-"
+            hand = (
+                ", ".join(CARD[int(s[L.DYN_TYPE + int(s[b + L.F_HAND + i])])] for i in range(nd))
+                or "-"
+            )
         coins = "?" if is_hidden(hidden, b + L.F_COIN_VALUE) else str(int(s[b + L.F_COINS]))
         mark = " (to move)" if p == s[H_CURRENT] else ""
-        c.text(10, y, f"seat {p}{mark}: ruler {RULER[r] if r >= 0 else '-'}, score {int(s[b + L.F_SCORE])}, coins {coins}, "
-               f"{int(s[b + L.F_NVOTE])} votes, hand [{hand}]"[:150], size=10, fill=seat_colour(p), bold=p == s[H_CURRENT])
+        c.text(
+            10,
+            y,
+            f"seat {p}{mark}: ruler {RULER[r] if r >= 0 else '-'}, score {int(s[b + L.F_SCORE])}, coins {coins}, "
+            f"{int(s[b + L.F_NVOTE])} votes, hand [{hand}]"[:150],
+            size=10,
+            fill=seat_colour(p),
+            bold=p == s[H_CURRENT],
+        )
         y += 22
     if n == 2:
         b = R.pb(L.EE)
-        c.text(10, y, f"Eternal Emperor: tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, "
-               f"coins {int(s[b + L.F_COINS])}", size=10, fill=EE_COLOUR)
+        c.text(
+            10,
+            y,
+            f"Eternal Emperor: tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, "
+            f"coins {int(s[b + L.F_COINS])}",
+            size=10,
+            fill=EE_COLOUR,
+        )
     return c.svg()

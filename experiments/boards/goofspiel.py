@@ -41,19 +41,39 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         for v in range(nc):
             if (hand >> v) & 1:  # a pending bid stays in the hand until the reveal
                 laid = v == pending and not hid
-                c.card(x, y - 24, str(v + 1), w=cw, h=ch, fill="#ffd6d6" if laid else "#fffbe6", stroke=col, size=10)
+                c.card(
+                    x,
+                    y - 24,
+                    str(v + 1),
+                    w=cw,
+                    h=ch,
+                    fill="#ffd6d6" if laid else "#fffbe6",
+                    stroke=col,
+                    size=10,
+                )
             x += cw + gap
         if pending != R.NO_CARD:
-            c.text(width - 10, y - 28, "bid laid" + (" (hidden)" if hid else f": {pending + 1}"), anchor="end", size=10,
-                   fill=col)
+            c.text(
+                width - 10,
+                y - 28,
+                "bid laid" + (" (hidden)" if hid else f": {pending + 1}"),
+                anchor="end",
+                size=10,
+                fill=col,
+            )
         y += 52
     c.text(10, y, "rounds played (point card: bids by seat -> winner)", bold=True)
     y += 16
     for t in range(min(turn, nc)):
         bids = ", ".join(str(int(s[R.BIDS + t * R.MAX_PLAYERS + p]) + 1) for p in range(n))
         w = int(s[R.WINNER + t])
-        c.text(10, y, f"{t + 1}. card {int(s[R.DECK + t]) + 1}: bids {bids} -> "
-               + (f"seat {w}" if w != NO_PLAYER else "discarded (tie)"), size=10,
-               fill=seat_colour(w) if w != NO_PLAYER else "#555")
+        c.text(
+            10,
+            y,
+            f"{t + 1}. card {int(s[R.DECK + t]) + 1}: bids {bids} -> "
+            + (f"seat {w}" if w != NO_PLAYER else "discarded (tie)"),
+            size=10,
+            fill=seat_colour(w) if w != NO_PLAYER else "#555",
+        )
         y += 16
     return c.svg()

@@ -35,7 +35,15 @@ SPEC = GameSpec(
         ("Starting Carriage type", tuple(f"start_carriage_{i}" for i in range(1, 6))),
         ("Turn Order tile 1 taken (rounds)", ("turn_tile_1",)),
         ("Withdrawal tile taken", tuple(f"withdrawal_w{i}" for i in range(1, 7))),
-        ("VP from a policy", ("vp_policy_border_defence", "vp_policy_expedition", "vp_policy_book_preservation",
-                              "vp_policy_meritocracy", "vp_policy_centralization")),
+        (
+            "VP from a policy",
+            (
+                "vp_policy_border_defence",
+                "vp_policy_expedition",
+                "vp_policy_book_preservation",
+                "vp_policy_meritocracy",
+                "vp_policy_centralization",
+            ),
+        ),
     ),
 )

@@ -40,9 +40,22 @@ import numpy as np
 
 from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked
 from sim.emperors_choice.layout import *  # noqa: F401,F403
-from sim.emperors_choice.rules import apply, cd, count_loc, flip_policy, legal_mask, ncards, pb, power, raise_cost, score_policy
+from sim.emperors_choice.rules import (
+    apply,
+    cd,
+    count_loc,
+    flip_policy,
+    legal_mask,
+    ncards,
+    pb,
+    power,
+    raise_cost,
+    score_policy,
+)
 
-TILE_VALUE = np.array([2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0])
+TILE_VALUE = np.array(
+    [2.0, 1.0, 1.5, 1.5, 1.2, 1.2, 1.2, 1.2, 1.2, 2.0, 2.0, 2.0, 3.0, 2.4, 3.0, 3.0, 0.0, 0.0]
+)
 
 
 @kernel
@@ -283,4 +296,8 @@ def heuristic(s, rng):
                 elif cd(s, c, CD_LINEAGE) > 0:
                     v = 0.5
                 vals[A_RECRUIT + i] = v
-    return argmax_masked(vals, mask, rng, 0) if vals.max() > -1e9 else argmax_masked(np.zeros(NUM_ACTIONS), mask, rng, 0)
+    return (
+        argmax_masked(vals, mask, rng, 0)
+        if vals.max() > -1e9
+        else argmax_masked(np.zeros(NUM_ACTIONS), mask, rng, 0)
+    )

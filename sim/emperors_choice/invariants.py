@@ -48,7 +48,9 @@ def check_state(s):
         if t != L.CASTLE and not (L.CAR1 <= t < L.CAR1 + 5) and extra != 0:
             return E_TILES
         total += k
-    if total != np.sum(s[L.DAT + L.D_BAG:L.DAT + L.D_BAG + L.N_TILE]) + n * (s[L.DAT + L.D_START + 5] + 1):
+    if total != np.sum(s[L.DAT + L.D_BAG : L.DAT + L.D_BAG + L.N_TILE]) + n * (
+        s[L.DAT + L.D_START + 5] + 1
+    ):
         return E_TILES
     nc = s[L.DAT + L.D_NCARDS]
     for i in range(L.MAX_RECRUIT):
@@ -66,14 +68,21 @@ def check_state(s):
                     found = True
             if not found:
                 return E_CARDS
-        elif not (loc == L.LOC_BOX or loc == L.LOC_DECK or loc == L.LOC_DISCARD
-                  or (L.LOC_HAND <= loc < L.LOC_HAND + n) or (L.LOC_BID <= loc < L.LOC_BID + n)
-                  or (L.LOC_PEND <= loc < L.LOC_PEND + n)):
+        elif not (
+            loc == L.LOC_BOX
+            or loc == L.LOC_DECK
+            or loc == L.LOC_DISCARD
+            or (L.LOC_HAND <= loc < L.LOC_HAND + n)
+            or (L.LOC_BID <= loc < L.LOC_BID + n)
+            or (L.LOC_PEND <= loc < L.LOC_PEND + n)
+        ):
             return E_CARDS
         kind = s[L.DAT + L.D_CARDS + c * L.CD_SIZE + L.CD_KIND]
         if kind != L.CK_DECK and loc == L.LOC_DISPLAY and s[L.G_ROUND] == 1:
             return E_CARDS
-        if L.LOC_PEND <= loc < L.LOC_PEND + n and (loc - L.LOC_PEND != s[3] or s[L.G_DECISION] != L.DK_BID):
+        if L.LOC_PEND <= loc < L.LOC_PEND + n and (
+            loc - L.LOC_PEND != s[3] or s[L.G_DECISION] != L.DK_BID
+        ):
             return E_CARDS
         # a bid-time effect waits only while its bidder orders them (D-A4), on a displayed card
         if s[L.BID_FX + c] != 0 and (s[L.G_DECISION] != L.DK_ORDER or loc != L.LOC_BID + s[3]):
@@ -104,8 +113,15 @@ def check_state(s):
             return E_TRACK
         if not (0 <= s[b + L.F_PALACE] <= L.N_LEVELS):
             return E_TRACK
-        led = s[L.DAT + L.D_START] + s[b + L.F_VP_DECREE] + s[b + L.F_VP_TRUST] + s[b + L.F_VP_PALACE]
-        led += s[b + L.F_VP_GOLD] + s[b + L.F_VP_CHARS] + s[b + L.F_VP_TREASURE] + s[b + L.F_VP_TRIBUTE]
+        led = (
+            s[L.DAT + L.D_START] + s[b + L.F_VP_DECREE] + s[b + L.F_VP_TRUST] + s[b + L.F_VP_PALACE]
+        )
+        led += (
+            s[b + L.F_VP_GOLD]
+            + s[b + L.F_VP_CHARS]
+            + s[b + L.F_VP_TREASURE]
+            + s[b + L.F_VP_TRIBUTE]
+        )
         led += s[b + L.F_VP_OTHER] - s[b + L.F_VP_LOST]
         for i in range(2 * L.N_POLICY):
             led += s[b + L.F_VP_POLICY + i]
@@ -114,8 +130,17 @@ def check_state(s):
     return 0
 
 
-
-ERRORS = ("", "E_CUBES", "E_TILES", "E_CARDS", "E_TRIB", "E_TRACK", "E_LEDGER", "E_TREASURE", "E_MASK")
+ERRORS = (
+    "",
+    "E_CUBES",
+    "E_TILES",
+    "E_CARDS",
+    "E_TRIB",
+    "E_TRACK",
+    "E_LEDGER",
+    "E_TREASURE",
+    "E_MASK",
+)
 MEMO_SIZE = 0
 STATS_SIZE = 0
 
@@ -126,20 +151,39 @@ def check(s, before, action, mask, memo, stats):
     return check_state(s)
 
 
-CHANCE_KINDS = ("carriage", "start_player", "starting_bonus", "tile", "card", "tribute", "policy_side")  # view
+CHANCE_KINDS = (
+    "carriage",
+    "start_player",
+    "starting_bonus",
+    "tile",
+    "card",
+    "tribute",
+    "policy_side",
+)  # view
 
 
 def chance_problem(n: int, options: dict, chance: list) -> str | None:
     """What is wrong with a replay's chance outcomes (None if nothing): at most LOG_CAP
     ``{"event": kind, "value": v, "name": text}``, each value within its kind's range (the
     engine checks the kinds against its own draws as it re-plays)."""
-    bound = {"carriage": 5, "start_player": n, "starting_bonus": L.N_SB, "tile": L.N_TILE, "card": L.MAXC,
-             "tribute": L.N_TRIB, "policy_side": 2}
+    bound = {
+        "carriage": 5,
+        "start_player": n,
+        "starting_bonus": L.N_SB,
+        "tile": L.N_TILE,
+        "card": L.MAXC,
+        "tribute": L.N_TRIB,
+        "policy_side": 2,
+    }
     if len(chance) > L.LOG_CAP:
         return f"more than {L.LOG_CAP} chance outcomes"
     for i, o in enumerate(chance):
-        if not isinstance(o, dict) or not set(o) <= {"event", "value", "name"} or o.get("event") not in bound:
-            return f"[{i}]: expected {{\"event\": {'|'.join(CHANCE_KINDS)}, \"value\": integer}}"
+        if (
+            not isinstance(o, dict)
+            or not set(o) <= {"event", "value", "name"}
+            or o.get("event") not in bound
+        ):
+            return f'[{i}]: expected {{"event": {"|".join(CHANCE_KINDS)}, "value": integer}}'
         v = o.get("value")
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < bound[o["event"]]:
             return f"[{i}].value: expected 0..{bound[o['event']] - 1} for a {o['event']} outcome, got {str(v)[:40]}"

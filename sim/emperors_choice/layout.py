@@ -52,9 +52,26 @@ JADE, MESSENGER, NUGGET, SEAL = 12, 13, 14, 15
 BARB1, BARB2 = 16, 17
 N_TILE = 18
 N_IMM = 4  # immediate types JADE..SEAL
-TILE_NAMES = ("castle", "canal", "wall", "tower", "carriage_1", "carriage_2", "carriage_3", "carriage_4",
-              "carriage_5", "confucianist", "legalist", "book", "precious_jade", "imperial_messenger",
-              "gold_nugget", "royal_seal", "barbarian_1", "barbarian_2")
+TILE_NAMES = (
+    "castle",
+    "canal",
+    "wall",
+    "tower",
+    "carriage_1",
+    "carriage_2",
+    "carriage_3",
+    "carriage_4",
+    "carriage_5",
+    "confucianist",
+    "legalist",
+    "book",
+    "precious_jade",
+    "imperial_messenger",
+    "gold_nugget",
+    "royal_seal",
+    "barbarian_1",
+    "barbarian_2",
+)
 
 # Printed rule numbers (SEED) used by the kernels.
 TRUST_MAX = 30
@@ -85,15 +102,48 @@ MAX_DISCS = 6
 # Policy scoring ids (the data's scoring_id column maps to these).
 SC_CENTRAL, SC_DECENTRAL, SC_LEGAL, SC_CONF, SC_EXTRAV, SC_FRUGAL, SC_BORDER, SC_EXPED = range(8)
 SC_MERIT, SC_LINEAGE, SC_BURN, SC_PRESERVE, SC_TOUR, SC_PARADE = range(8, 14)
-SCORING_IDS = ("soldiers_vp_and_top_pays", "castles_2vp", "legalist_tiers", "confucianist_tiers",
-               "canals_2vp_wall_1vp", "chooser_draws_tribute", "border_defence", "expedition", "top2_power",
-               "lineage_3vp", "no_books_6vp_then_burn", "books_5vp_then_burn_tribute", "carriages_distinct",
-               "carriages_same")
+SCORING_IDS = (
+    "soldiers_vp_and_top_pays",
+    "castles_2vp",
+    "legalist_tiers",
+    "confucianist_tiers",
+    "canals_2vp_wall_1vp",
+    "chooser_draws_tribute",
+    "border_defence",
+    "expedition",
+    "top2_power",
+    "lineage_3vp",
+    "no_books_6vp_then_burn",
+    "books_5vp_then_burn_tribute",
+    "carriages_distinct",
+    "carriages_same",
+)
 EXTRAV_CARD = 2  # index of the card whose side A makes Canals count as Castles (found from data)
 
 # Effect atoms (data-facing 1..9, internal 10+).
-AT_GOLD, AT_SOLDIERS, AT_TRUST, AT_VP, AT_PALACE_UP, AT_BONUS_CAV, AT_QIN_TILE, AT_QIN_DRAW2, AT_CHARACTER = range(1, 10)
-ATOM_NAMES = ("", "gold", "soldiers", "trust", "vp", "palace_up", "bonus_cavalry", "qin_tile", "qin_draw2keep1", "character")
+(
+    AT_GOLD,
+    AT_SOLDIERS,
+    AT_TRUST,
+    AT_VP,
+    AT_PALACE_UP,
+    AT_BONUS_CAV,
+    AT_QIN_TILE,
+    AT_QIN_DRAW2,
+    AT_CHARACTER,
+) = range(1, 10)
+ATOM_NAMES = (
+    "",
+    "gold",
+    "soldiers",
+    "trust",
+    "vp",
+    "palace_up",
+    "bonus_cavalry",
+    "qin_tile",
+    "qin_draw2keep1",
+    "character",
+)
 AT_EFFECT = 10  # value = effect index (may offer a '/' choice)
 AT_LEVEL = 11  # enter the next palace level (value 1 = paid raise, 0 = free)
 AT_TRUST_LOSS = 12
@@ -103,8 +153,12 @@ AT_SCORE_CHOICE = 15  # choose a Policy card to score (value: chooser role)
 AT_BID_EFFECTS = 16  # value = card whose bid-time effect resolves
 AT_NEXT_AUCTION = 17  # marker: the pass procedure finished
 AT_REVEAL = 18  # reveal_mode = optional_subset: player p picks the cards to reveal for a scoring (value = card * 2 + side)
-AT_BID_NEXT = 19  # D-A4: the next bid-time effect of the bid just confirmed (asked when two kinds wait)
-AT_SB_DRAW = 20  # setup step 11: the value-th player from the start player draws a Starting Bonus tile
+AT_BID_NEXT = (
+    19  # D-A4: the next bid-time effect of the bid just confirmed (asked when two kinds wait)
+)
+AT_SB_DRAW = (
+    20  # setup step 11: the value-th player from the start player draws a Starting Bonus tile
+)
 
 # Effects: index into the effect table (data).
 MAX_OPTS = 3
@@ -123,7 +177,9 @@ BE_NONE, BE_TRUST_PLUS_1, BE_EUNUCH = 0, 1, 2
 EE_NONE, EE_FLAT, EE_PER_CASTLE, EE_PER_PHILO = 0, 1, 2, 3
 CK_DECK, CK_START2, CK_START3, CK_BONUS, CK_UNUSED = 0, 1, 2, 3, 4
 # card data fields
-CD_POWER, CD_RULE, CD_COST, CD_LINEAGE, CD_DEFENCE, CD_BID, CD_END, CD_END_K, CD_KIND, CD_NAME = range(10)
+CD_POWER, CD_RULE, CD_COST, CD_LINEAGE, CD_DEFENCE, CD_BID, CD_END, CD_END_K, CD_KIND, CD_NAME = (
+    range(10)
+)
 CD_SIZE = 10
 
 # ---------------------------------------------------------------- data block (offsets from DAT)
@@ -167,7 +223,9 @@ DAT = OPT + N_OPT
 # ---------------------------------------------------------------- phases and decisions
 PH_SETUP, PH_AUCTION, PH_MGMT, PH_DECREE, PH_OVER = range(5)
 DK_NONE, DK_BID, DK_LOSE, DK_WITHDRAW, DK_SIDE, DK_KEEP, DK_OPTION, DK_ORDER = range(8)
-DK_SET, DK_IMM, DK_JADE, DK_SEAL, DK_TREASURE, DK_RESUPPLY, DK_DECREE_TILE, DK_DECREE1, DK_SCORE = range(8, 17)
+DK_SET, DK_IMM, DK_JADE, DK_SEAL, DK_TREASURE, DK_RESUPPLY, DK_DECREE_TILE, DK_DECREE1, DK_SCORE = (
+    range(8, 17)
+)
 DK_REVEAL = 17  # reveal_mode = optional_subset: reveal one more card (A_CARD + c) or stop (A_END)
 # G_DC_FLAGS: the parts of the Decree tile under way already done (R-D2; the part a tile
 # lacks -- Score + Flip's Tribute, Score + Tribute's flip -- is set when the tile begins)
@@ -204,11 +262,51 @@ STACK_CAP = 96
 
 # ---------------------------------------------------------------- globals
 G = DAT + D_SIZE
-(G_ROUND, G_PHASE, G_DECISION, G_START, G_BARB, G_CMAX, G_HIGH, G_DISCS, G_DECREE_UP, G_WD_UP, G_SUPPLY,
- G_ACTIVE, G_FIRST, G_LAST, G_RECOUNT, G_MG_IDX, G_MG_STEP, G_RS_USED, G_DC_STEP, G_DC_P, G_DC_TILE,
- G_DC_FLAGS, G_KEEP0, G_KEEP1, G_PEND_EFF, G_PEND_P, G_LOSE_V, G_SB_IDX, G_STACK_N, G_LOG_N, G_FORCED_N,
- G_SEAL_MODE, G_TR_IDX, G_EXHAUST, G_OVERFLOWS, G_SEAL_USES, G_POLICIES_SCORED, G_ORDER_CARD1,
- G_ORDER_CARD2, G_IN_FINAL, G_SETS_TAKEN, G_FIRST_START, G_REVEAL_ITEM) = range(G, G + 43)
+(
+    G_ROUND,
+    G_PHASE,
+    G_DECISION,
+    G_START,
+    G_BARB,
+    G_CMAX,
+    G_HIGH,
+    G_DISCS,
+    G_DECREE_UP,
+    G_WD_UP,
+    G_SUPPLY,
+    G_ACTIVE,
+    G_FIRST,
+    G_LAST,
+    G_RECOUNT,
+    G_MG_IDX,
+    G_MG_STEP,
+    G_RS_USED,
+    G_DC_STEP,
+    G_DC_P,
+    G_DC_TILE,
+    G_DC_FLAGS,
+    G_KEEP0,
+    G_KEEP1,
+    G_PEND_EFF,
+    G_PEND_P,
+    G_LOSE_V,
+    G_SB_IDX,
+    G_STACK_N,
+    G_LOG_N,
+    G_FORCED_N,
+    G_SEAL_MODE,
+    G_TR_IDX,
+    G_EXHAUST,
+    G_OVERFLOWS,
+    G_SEAL_USES,
+    G_POLICIES_SCORED,
+    G_ORDER_CARD1,
+    G_ORDER_CARD2,
+    G_IN_FINAL,
+    G_SETS_TAKEN,
+    G_FIRST_START,
+    G_REVEAL_ITEM,
+) = range(G, G + 43)
 G_SIZE = 43  # G_REVEAL_ITEM: card * 2 + side of the scoring a DK_REVEAL decision is for
 
 LOC = G + G_SIZE
@@ -227,7 +325,9 @@ STACK = SCORED_BY_SIDE + 2 * N_POLICY
 LOG = STACK + 3 * STACK_CAP
 LOGK = LOG + LOG_CAP
 REVEALING = LOGK + LOG_CAP  # MAXC flags: card shown for the scoring under way (optional_subset)
-BID_FX = REVEALING + MAXC  # MAXC flags: card of the bid just confirmed whose bid-time effect has not run yet (D-A4)
+BID_FX = (
+    REVEALING + MAXC
+)  # MAXC flags: card of the bid just confirmed whose bid-time effect has not run yet (D-A4)
 PL = BID_FX + MAXC
 
 # Player block fields.

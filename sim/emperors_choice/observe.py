@@ -13,24 +13,70 @@ import numpy as np
 
 from sim.core import FNV_OFFSET, fnv_words, hash64
 from sim.emperors_choice import layout as L
-from sim.emperors_choice.layout import (LOG, MAXP, PL, PS, SCRATCH)
+from sim.emperors_choice.layout import LOG, MAXP, PL, PS, SCRATCH
 from sim.emperors_choice.rules import masked_state
 from sim.observe import HEADER_REGIONS, Field, Observation, masked_fields, regions_between
 
-REGIONS = list(HEADER_REGIONS) + regions_between(L, (
-    "OPT", "DAT", "G", "LOC", "KNOWN", "RECRUIT", "BAG", "REMOVED", "SETS", "POLICY", "UNDER", "TRIB_DECK",
-    "TREASURE", "TR_USED", "SCORED_BY_SIDE", "STACK"), LOG, {
-    "OPT": "rule option codes", "DAT": "component data D_*", "G": "round-level scalars G_*",
-    "LOC": "card locations (unknown cards in other hands: LOC_DECK)", "KNOWN": "card identity public",
-    "RECRUIT": "Recruitment display", "BAG": "tiles in the bag", "REMOVED": "tiles out of the game",
-    "SETS": "Tile display", "POLICY": "Policy cards (side, disc)",
-    "UNDER": "Tribute cards under each Policy card (total in the first word)",
-    "TRIB_DECK": "Tribute deck (masked: 0)", "TREASURE": "Treasure owners", "TR_USED": "Treasures used",
-    "SCORED_BY_SIDE": "policy scorings per card side", "STACK": "effect work stack"}) + regions_between(
-    L, ("REVEALING", "BID_FX"), PL, {"REVEALING": "cards revealed for the scoring under way",
-                                     "BID_FX": "bid-time effects still to run"})
-FIELDS, INDEX, SIZE = masked_fields(L, REGIONS, MAXP, PS, PL, extra=(
-    Field("hidden_cards", 0, MAXP, "per seat: cards in hand the observer cannot identify"),))
+REGIONS = (
+    list(HEADER_REGIONS)
+    + regions_between(
+        L,
+        (
+            "OPT",
+            "DAT",
+            "G",
+            "LOC",
+            "KNOWN",
+            "RECRUIT",
+            "BAG",
+            "REMOVED",
+            "SETS",
+            "POLICY",
+            "UNDER",
+            "TRIB_DECK",
+            "TREASURE",
+            "TR_USED",
+            "SCORED_BY_SIDE",
+            "STACK",
+        ),
+        LOG,
+        {
+            "OPT": "rule option codes",
+            "DAT": "component data D_*",
+            "G": "round-level scalars G_*",
+            "LOC": "card locations (unknown cards in other hands: LOC_DECK)",
+            "KNOWN": "card identity public",
+            "RECRUIT": "Recruitment display",
+            "BAG": "tiles in the bag",
+            "REMOVED": "tiles out of the game",
+            "SETS": "Tile display",
+            "POLICY": "Policy cards (side, disc)",
+            "UNDER": "Tribute cards under each Policy card (total in the first word)",
+            "TRIB_DECK": "Tribute deck (masked: 0)",
+            "TREASURE": "Treasure owners",
+            "TR_USED": "Treasures used",
+            "SCORED_BY_SIDE": "policy scorings per card side",
+            "STACK": "effect work stack",
+        },
+    )
+    + regions_between(
+        L,
+        ("REVEALING", "BID_FX"),
+        PL,
+        {
+            "REVEALING": "cards revealed for the scoring under way",
+            "BID_FX": "bid-time effects still to run",
+        },
+    )
+)
+FIELDS, INDEX, SIZE = masked_fields(
+    L,
+    REGIONS,
+    MAXP,
+    PS,
+    PL,
+    extra=(Field("hidden_cards", 0, MAXP, "per seat: cards in hand the observer cannot identify"),),
+)
 HIDDEN = SIZE - MAXP
 
 

@@ -17,24 +17,78 @@ from sim.emperors_choice import layout as L
 DATA_FILE = Path(__file__).with_name("data") / "components.json"
 
 OPTIONS = (
-    Option("policy_start", "A", "1.10: Policy cards start on side A, or on random sides", ("A", "random")),
-    Option("starting_bonus_mode", "random", "1.8: one random Starting Bonus tile per player, or none", ("random", "none")),
-    Option("cmax_scope", "historical_all_players", "R-A2: the card-count limit counts every display so far this auction, or only active players' current displays", ("historical_all_players", "current_active_displays")),
-    Option("soldier_payment_penalty", "capped_no_penalty", "7#33: policy cube payments a player cannot make cost nothing, or 3 VP per missing cube", ("capped_no_penalty", "3vp_per_missing")),
-    Option("trust_overflow", "cap30_then_minus10", "R-C4: the gainer stops at 30 then all lose 10, or keeps the excess then all lose 10 (repeated while above 30)", ("cap30_then_minus10", "uncapped_then_minus10")),
-    Option("auction_cube_loss", "recompute_next_turn", "R-A8: bids are recounted when the next turn begins, or only the owner's at the owner's turn (highest bid unchanged)", ("recompute_next_turn", "frozen_until_owner_turn")),
-    Option("treasure_once_per_round", "false", "7#21: a stolen Treasure used this round cannot be used again by its new owner", ("false", "true")),
-    Option("immediate_tiles_timing", "step2_or_instant_after", "R-C8: immediate tiles wait for Management step 2, or resolve at once", ("step2_or_instant_after", "always_instant")),
-    Option("final_tiebreak_power", "top_card_only", "7#41: final tie-break compares the top card's Power, or all Powers sorted", ("top_card_only", "lexicographic_sorted_powers")),
-    Option("reveal_mode", "compulsory", "7#36: the cards that count for Border Defence, Expedition, Meritocracy and Blood Lineage are revealed compulsorily, or each player picks which of them to reveal (only revealed cards count; at the final scoring revealing stays compulsory)", ("compulsory", "optional_subset")),
+    Option(
+        "policy_start",
+        "A",
+        "1.10: Policy cards start on side A, or on random sides",
+        ("A", "random"),
+    ),
+    Option(
+        "starting_bonus_mode",
+        "random",
+        "1.8: one random Starting Bonus tile per player, or none",
+        ("random", "none"),
+    ),
+    Option(
+        "cmax_scope",
+        "historical_all_players",
+        "R-A2: the card-count limit counts every display so far this auction, or only active players' current displays",
+        ("historical_all_players", "current_active_displays"),
+    ),
+    Option(
+        "soldier_payment_penalty",
+        "capped_no_penalty",
+        "7#33: policy cube payments a player cannot make cost nothing, or 3 VP per missing cube",
+        ("capped_no_penalty", "3vp_per_missing"),
+    ),
+    Option(
+        "trust_overflow",
+        "cap30_then_minus10",
+        "R-C4: the gainer stops at 30 then all lose 10, or keeps the excess then all lose 10 (repeated while above 30)",
+        ("cap30_then_minus10", "uncapped_then_minus10"),
+    ),
+    Option(
+        "auction_cube_loss",
+        "recompute_next_turn",
+        "R-A8: bids are recounted when the next turn begins, or only the owner's at the owner's turn (highest bid unchanged)",
+        ("recompute_next_turn", "frozen_until_owner_turn"),
+    ),
+    Option(
+        "treasure_once_per_round",
+        "false",
+        "7#21: a stolen Treasure used this round cannot be used again by its new owner",
+        ("false", "true"),
+    ),
+    Option(
+        "immediate_tiles_timing",
+        "step2_or_instant_after",
+        "R-C8: immediate tiles wait for Management step 2, or resolve at once",
+        ("step2_or_instant_after", "always_instant"),
+    ),
+    Option(
+        "final_tiebreak_power",
+        "top_card_only",
+        "7#41: final tie-break compares the top card's Power, or all Powers sorted",
+        ("top_card_only", "lexicographic_sorted_powers"),
+    ),
+    Option(
+        "reveal_mode",
+        "compulsory",
+        "7#36: the cards that count for Border Defence, Expedition, Meritocracy and Blood Lineage are revealed compulsorily, or each player picks which of them to reveal (only revealed cards count; at the final scoring revealing stays compulsory)",
+        ("compulsory", "optional_subset"),
+    ),
 )
 assert len(OPTIONS) == L.N_OPT
 
 ATOMS = {name: i for i, name in enumerate(L.ATOM_NAMES) if name}
 NO_ARG_ATOMS = ("bonus_cavalry", "qin_draw2keep1")
 BID_EFFECTS = ("none", "trust_plus_1", "trust_minus_2_and_tribute_1")
-END_EFFECTS = {"none": L.EE_NONE, "vp_flat": L.EE_FLAT, "vp_per_castle": L.EE_PER_CASTLE,
-               "vp_per_legalist_and_confucianist": L.EE_PER_PHILO}
+END_EFFECTS = {
+    "none": L.EE_NONE,
+    "vp_flat": L.EE_FLAT,
+    "vp_per_castle": L.EE_PER_CASTLE,
+    "vp_per_legalist_and_confucianist": L.EE_PER_PHILO,
+}
 
 
 class DataError(ValueError):
@@ -58,7 +112,9 @@ def parse_effect(text: str, where: str) -> list[list[tuple[int, int]]]:
         for atom in opt.split("+"):
             m = re.fullmatch(r"\s*([a-z_0-9]+)(?::(\d+))?\s*", atom)
             if not m or m.group(1) not in ATOMS:
-                raise DataError(f"{where}: unknown icon {atom!r} in {text!r} (known: {', '.join(ATOMS)})")
+                raise DataError(
+                    f"{where}: unknown icon {atom!r} in {text!r} (known: {', '.join(ATOMS)})"
+                )
             name, k = m.group(1), m.group(2)
             if name in NO_ARG_ATOMS:
                 if k is not None:
@@ -103,7 +159,9 @@ def card_table(comp: dict, path=DATA_FILE) -> list[dict]:
             out.append(dict(r, kind=L.CK_DECK))
     st = comp["starting_character_cards"]
     if len(st) != 3:
-        raise DataError(f"{path}: starting_character_cards must have 3 rows (the two starting Cavalry, the bonus Cavalry)")
+        raise DataError(
+            f"{path}: starting_character_cards must have 3 rows (the two starting Cavalry, the bonus Cavalry)"
+        )
     for i, kind in enumerate((L.CK_START2, L.CK_START3, L.CK_BONUS)):
         need = L.MAXP if kind != L.CK_BONUS else 1
         cnt = _int(st[i], "count", f"{path}: starting_character_cards row {i + 1}", need, need)
@@ -140,9 +198,14 @@ def _pack(comp: dict, path) -> np.ndarray:
         if c.get("bid_effect") not in BID_EFFECTS:
             raise DataError(f"{w}: bid_effect {c.get('bid_effect')!r} is not one of {BID_EFFECTS}")
         d[o + L.CD_BID] = BID_EFFECTS.index(c["bid_effect"])
-        m = re.fullmatch(r"(none|vp_flat|vp_per_castle|vp_per_legalist_and_confucianist)(?:_(\d+))?", str(c.get("end_effect")))
+        m = re.fullmatch(
+            r"(none|vp_flat|vp_per_castle|vp_per_legalist_and_confucianist)(?:_(\d+))?",
+            str(c.get("end_effect")),
+        )
         if not m or (m.group(1) != "none") != (m.group(2) is not None):
-            raise DataError(f"{w}: end_effect {c.get('end_effect')!r} is not none or one of vp_flat_K, vp_per_castle_K, vp_per_legalist_and_confucianist_K")
+            raise DataError(
+                f"{w}: end_effect {c.get('end_effect')!r} is not none or one of vp_flat_K, vp_per_castle_K, vp_per_legalist_and_confucianist_K"
+            )
         d[o + L.CD_END] = END_EFFECTS[m.group(1)]
         d[o + L.CD_END_K] = int(m.group(2) or 0)
         d[o + L.CD_KIND] = c["kind"]
@@ -154,25 +217,35 @@ def _pack(comp: dict, path) -> np.ndarray:
         d[L.D_BAG + t] = _int(tiles[name], "count_in_bag", f"{path}: qin_tiles {name}", 0, 200)
     extra = set(tiles) - set(L.TILE_NAMES)
     if extra:
-        raise DataError(f"{path}: qin_tiles: unknown tile type {sorted(extra)[0]!r} (known: {', '.join(L.TILE_NAMES)})")
+        raise DataError(
+            f"{path}: qin_tiles: unknown tile type {sorted(extra)[0]!r} (known: {', '.join(L.TILE_NAMES)})"
+        )
     bv = comp["barbarian_values"]
     d[L.D_BARB] = _int(bv, "barbarian_1", f"{path}: barbarian_values", 1, 15)
     d[L.D_BARB + 1] = _int(bv, "barbarian_2", f"{path}: barbarian_values", 1, 15)
 
     def put_effect(idx, text, where):
         o = L.D_EFF + idx * L.EFF_SIZE
-        d[o:o + L.EFF_SIZE] = _effect_ints(parse_effect(text, where))
+        d[o : o + L.EFF_SIZE] = _effect_ints(parse_effect(text, where))
 
     wd = comp["withdrawal_tiles"]
     if len(wd) != L.N_WD:
         raise DataError(f"{path}: withdrawal_tiles must have {L.N_WD} rows, found {len(wd)}")
     for i, r in enumerate(wd):
-        put_effect(L.EFF_WD + i, r["effect"], f"{path}: withdrawal_tiles row {i + 1} ({r.get('id')}) field 'effect'")
+        put_effect(
+            L.EFF_WD + i,
+            r["effect"],
+            f"{path}: withdrawal_tiles row {i + 1} ({r.get('id')}) field 'effect'",
+        )
     sb = comp["starting_bonus_tiles"]
     if len(sb) != L.N_SB:
         raise DataError(f"{path}: starting_bonus_tiles must have {L.N_SB} rows, found {len(sb)}")
     for i, r in enumerate(sb):
-        put_effect(L.EFF_SB + i, r["effect"], f"{path}: starting_bonus_tiles row {i + 1} ({r.get('id')}) field 'effect'")
+        put_effect(
+            L.EFF_SB + i,
+            r["effect"],
+            f"{path}: starting_bonus_tiles row {i + 1} ({r.get('id')}) field 'effect'",
+        )
     pal = comp["palace_levels"]
     if len(pal) != L.N_LEVELS + 1:
         raise DataError(f"{path}: palace_levels must list the Start space and {L.N_LEVELS} levels")
@@ -185,12 +258,17 @@ def _pack(comp: dict, path) -> np.ndarray:
             for x, side in enumerate(("side_a", "side_b")):
                 text = r[side]
                 if "palace_up" in text:
-                    raise DataError(f"{w} field {side!r}: a palace level cannot raise the palace (no chains)")
+                    raise DataError(
+                        f"{w} field {side!r}: a palace level cannot raise the palace (no chains)"
+                    )
                 put_effect(L.EFF_PAL + 2 * (lv - 1) + x, text, f"{w} field {side!r}")
-    costs = [_int(r, "gold", f"{path}: palace_paid_raise row {i + 1}", 0, 99) for i, r in enumerate(comp["palace_paid_raise"])]
+    costs = [
+        _int(r, "gold", f"{path}: palace_paid_raise row {i + 1}", 0, 99)
+        for i, r in enumerate(comp["palace_paid_raise"])
+    ]
     if len(costs) != 3:
         raise DataError(f"{path}: palace_paid_raise must price 1, 2 and 3 levels")
-    d[L.D_RAISE_COST:L.D_RAISE_COST + 3] = costs
+    d[L.D_RAISE_COST : L.D_RAISE_COST + 3] = costs
     pol = comp["policy_cards"]
     seen = set()
     for i, r in enumerate(pol):
@@ -201,21 +279,25 @@ def _pack(comp: dict, path) -> np.ndarray:
             raise DataError(f"{w}: side must be A or B, once per card (got {side!r})")
         seen.add((c, side))
         if r.get("scoring_id") not in L.SCORING_IDS:
-            raise DataError(f"{w}: scoring_id {r.get('scoring_id')!r} is not one of {', '.join(L.SCORING_IDS)}")
+            raise DataError(
+                f"{w}: scoring_id {r.get('scoring_id')!r} is not one of {', '.join(L.SCORING_IDS)}"
+            )
         d[L.D_POLICY + 2 * (c - 1) + (side == "B")] = L.SCORING_IDS.index(r["scoring_id"])
     if len(seen) != 2 * L.N_POLICY:
         raise DataError(f"{path}: policy_cards must give both sides of cards 1..{L.N_POLICY}")
     if d[L.D_POLICY + 2 * L.EXTRAV_CARD] != L.SC_EXTRAV:
-        raise DataError(f"{path}: policy_cards: Extravagance must be card {L.EXTRAV_CARD + 1} side A (its continuous effect)")
+        raise DataError(
+            f"{path}: policy_cards: Extravagance must be card {L.EXTRAV_CARD + 1} side A (its continuous effect)"
+        )
     for key, off in (("tour_bonus", L.D_TOUR), ("parade_bonus", L.D_PARADE)):
         vals = comp[key]
         if len(vals) != 6 or any(not isinstance(v, int) or v < 0 for v in vals):
             raise DataError(f"{path}: {key} must list 6 non-negative integers (for 0..5)")
-        d[off:off + 6] = vals
+        d[off : off + 6] = vals
     tier = comp["tier_vp_legalism_confucianism"]
     if len(tier) != 4:
         raise DataError(f"{path}: tier_vp_legalism_confucianism must list VP for 0, 1, 2, 3+ tiles")
-    d[L.D_TIER:L.D_TIER + 4] = tier
+    d[L.D_TIER : L.D_TIER + 4] = tier
     tr = comp["treasure_cards"]
     if len(tr) != L.N_TREASURE:
         raise DataError(f"{path}: treasure_cards must have {L.N_TREASURE} rows")
@@ -233,12 +315,12 @@ def _pack(comp: dict, path) -> np.ndarray:
     cost = comp["decree_trust_cost"]
     if len(cost) != L.MAX_ROUNDS:
         raise DataError(f"{path}: decree_trust_cost must list {L.MAX_ROUNDS} rounds")
-    d[L.D_DECREE_COST:L.D_DECREE_COST + L.MAX_ROUNDS] = cost
+    d[L.D_DECREE_COST : L.D_DECREE_COST + L.MAX_ROUNDS] = cost
     for k, n in enumerate((3, 4, 5)):
         sizes = comp["tile_display_sets"][str(n)]
         if len(sizes) != n or any(not isinstance(v, int) or v < 0 for v in sizes):
             raise DataError(f"{path}: tile_display_sets[{n}] must list {n} set sizes")
-        d[L.D_SETS + k * L.MAX_SETS:L.D_SETS + k * L.MAX_SETS + n] = sizes
+        d[L.D_SETS + k * L.MAX_SETS : L.D_SETS + k * L.MAX_SETS + n] = sizes
         rec = comp["recruitment_display"][str(n)]
         if not isinstance(rec, int) or not 0 <= rec <= L.MAX_RECRUIT:
             raise DataError(f"{path}: recruitment_display[{n}] must be 0..{L.MAX_RECRUIT}")
@@ -252,9 +334,13 @@ def _pack(comp: dict, path) -> np.ndarray:
         d[L.D_START + i] = _int(ps, key, f"{path}: player_start", 0, 999)
     for k, n in enumerate((3, 4, 5)):
         if d[L.D_START + 4] * n > d[L.D_POOL + k]:
-            raise DataError(f"{path}: soldier_pool[{n}] is smaller than the players' starting cubes")
+            raise DataError(
+                f"{path}: soldier_pool[{n}] is smaller than the players' starting cubes"
+            )
     if d[L.D_START + 1] > L.TRUST_MAX or d[L.D_START + 2] > L.N_LEVELS:
-        raise DataError(f"{path}: player_start trust must be <= {L.TRUST_MAX} and palace_level <= {L.N_LEVELS}")
+        raise DataError(
+            f"{path}: player_start trust must be <= {L.TRUST_MAX} and palace_level <= {L.N_LEVELS}"
+        )
     return d.astype(np.int32)
 
 
@@ -263,5 +349,7 @@ def card_names(comp: dict | None = None) -> list[str]:
     cards = card_table(comp if comp is not None else load_components())
     out = []
     for c in cards:
-        out.append(f"{c['name'].replace(' (starting)', '').replace(' (bonus)', '')} {c['power'] if c['power_rule'] == 'fixed' else 'FM'}")
+        out.append(
+            f"{c['name'].replace(' (starting)', '').replace(' (bonus)', '')} {c['power'] if c['power_rule'] == 'fixed' else 'FM'}"
+        )
     return out

@@ -16,8 +16,21 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    kernel, FNV_OFFSET, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, fnv_words, hash64, init_header,
-    nth_bit, rng_below, rng_next, rng_seed,
+    kernel,
+    FNV_OFFSET,
+    H_CURRENT,
+    H_NPLAYERS,
+    H_PLY,
+    H_RNG_LO,
+    NO_PLAYER,
+    clear_mask,
+    fnv_words,
+    hash64,
+    init_header,
+    nth_bit,
+    rng_below,
+    rng_next,
+    rng_seed,
 )
 from sim.core import bit_count as card_count, lowest_bit as lowest_card
 from sim.emperors_choice.layout import *  # noqa: F401,F403
@@ -688,8 +701,11 @@ def score_side(s, card, side, chooser, final):
         if not final:
             draw_tribute(s, chooser)
         return
-    if (s[O_REVEAL] == 1 and not final
-            and (sid == SC_BORDER or sid == SC_EXPED or sid == SC_MERIT or sid == SC_LINEAGE)):
+    if (
+        s[O_REVEAL] == 1
+        and not final
+        and (sid == SC_BORDER or sid == SC_EXPED or sid == SC_MERIT or sid == SC_LINEAGE)
+    ):
         # optional_subset: each player in Turn Order picks the cards to reveal (DK_REVEAL),
         # then scores with those only; pushed last-first so that they run in Turn Order.
         # (At the final scoring nothing is left to hide and revealing never costs VP, so the
@@ -724,7 +740,12 @@ def score_side(s, card, side, chooser, final):
                 trust_gain(s, p, k)
                 remove_tiles(s, p, t, 1)
         elif sid == SC_EXTRAV:
-            gain_vp(s, p, EXTRAV_CANAL_VP * s[b + F_TAB + CANAL] + EXTRAV_WALL_VP * player_wall(s, p), field)
+            gain_vp(
+                s,
+                p,
+                EXTRAV_CANAL_VP * s[b + F_TAB + CANAL] + EXTRAV_WALL_VP * player_wall(s, p),
+                field,
+            )
         elif sid == SC_BORDER:
             reveal(s, p, 0)
             lw = player_wall(s, p)
@@ -868,7 +889,9 @@ def fill_recruit(s):
 def new_state_forced(seed, n, options, log, nlog):
     s = np.zeros(STATE_SIZE, np.int32)
     init_header(s, seed, n)
-    for i in range(N_OPT + D_SIZE):  # a loop, not a slice assignment: its copy runs as one block move
+    for i in range(
+        N_OPT + D_SIZE
+    ):  # a loop, not a slice assignment: its copy runs as one block move
         s[OPT + i] = options[i]
     for i in range(nlog):
         s[LOG + i] = log[i]
@@ -1790,7 +1813,12 @@ def masked_state(s, player, hidden):
     hidden[:] = 0
     for card in range(ncards(s)):
         loc = s[LOC + card]
-        if loc >= LOC_HAND and loc < LOC_HAND + MAXP and loc != LOC_HAND + player and s[KNOWN + card] == 0:
+        if (
+            loc >= LOC_HAND
+            and loc < LOC_HAND + MAXP
+            and loc != LOC_HAND + player
+            and s[KNOWN + card] == 0
+        ):
             hidden[loc - LOC_HAND] += 1
             c[LOC + card] = LOC_DECK
     c[CARDS_AT:] = 0  # the card sets: derived from LOC, neither hashed nor shown
@@ -1844,8 +1872,12 @@ def determinize(s, observer, rng):
     k = 0
     for c in range(ncards(s)):
         loc = s[LOC + c]
-        if loc == LOC_DECK or (loc >= LOC_HAND and loc < LOC_HAND + MAXP and loc != LOC_HAND + observer
-                               and s[KNOWN + c] == 0):
+        if loc == LOC_DECK or (
+            loc >= LOC_HAND
+            and loc < LOC_HAND + MAXP
+            and loc != LOC_HAND + observer
+            and s[KNOWN + c] == 0
+        ):
             s[SCRATCH + k] = c
             k += 1
     for i in range(k - 1, 0, -1):
@@ -1895,17 +1927,54 @@ def determinize(s, observer, rng):
 
 FEATURE_NAMES = (
     ("vp_decree",)
-    + tuple(f"vp_policy_{x}" for x in (
-        "centralization", "decentralization", "legalism", "confucianism", "extravagance", "frugality",
-        "border_defence", "expedition", "meritocracy", "blood_lineage", "book_burning", "book_preservation",
-        "emperors_tour", "emperors_parade"))
-    + ("vp_trust", "vp_palace", "vp_gold", "vp_characters", "vp_treasures", "vp_tributes", "vp_other", "vp_lost")
+    + tuple(
+        f"vp_policy_{x}"
+        for x in (
+            "centralization",
+            "decentralization",
+            "legalism",
+            "confucianism",
+            "extravagance",
+            "frugality",
+            "border_defence",
+            "expedition",
+            "meritocracy",
+            "blood_lineage",
+            "book_burning",
+            "book_preservation",
+            "emperors_tour",
+            "emperors_parade",
+        )
+    )
+    + (
+        "vp_trust",
+        "vp_palace",
+        "vp_gold",
+        "vp_characters",
+        "vp_treasures",
+        "vp_tributes",
+        "vp_other",
+        "vp_lost",
+    )
     + tuple(f"turn_tile_{t}" for t in range(1, 6))
     + tuple(f"withdrawal_w{i}" for i in range(1, 7))
     + tuple(f"starting_bonus_sb{i}" for i in range(1, 6))
     + tuple(f"start_carriage_{i}" for i in range(1, 6))
-    + ("first_start_player", "decrees", "palace_level", "wall_length", "recruits", "hired", "items_lost", "score",
-       "policies_scored", "barbarian", "exhaustion_events", "trust_overflows", "seal_uses")
+    + (
+        "first_start_player",
+        "decrees",
+        "palace_level",
+        "wall_length",
+        "recruits",
+        "hired",
+        "items_lost",
+        "score",
+        "policies_scored",
+        "barbarian",
+        "exhaustion_events",
+        "trust_overflows",
+        "seal_uses",
+    )
 )
 N_FEATURES = len(FEATURE_NAMES)
 
@@ -1922,7 +1991,15 @@ def features(s, out):
         for i in range(2 * N_POLICY):
             out[p, j] = s[b + F_VP_POLICY + i]
             j += 1
-        for f in (F_VP_TRUST, F_VP_PALACE, F_VP_GOLD, F_VP_CHARS, F_VP_TREASURE, F_VP_TRIBUTE, F_VP_OTHER):
+        for f in (
+            F_VP_TRUST,
+            F_VP_PALACE,
+            F_VP_GOLD,
+            F_VP_CHARS,
+            F_VP_TREASURE,
+            F_VP_TRIBUTE,
+            F_VP_OTHER,
+        ):
             out[p, j] = s[b + f]
             j += 1
         out[p, j] = -s[b + F_VP_LOST]

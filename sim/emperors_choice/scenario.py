@@ -53,8 +53,17 @@ def give(s: np.ndarray, p: int, name: str, power: int | None = None, where: str 
 
 def set_player(s: np.ndarray, p: int, **fields) -> None:
     """Set player fields by name: vp, trust, gold, cubes, bid_cubes, palace, tile, declared, passed."""
-    names = dict(vp=L.F_VP, trust=L.F_TRUST, gold=L.F_GOLD, cubes=L.F_CUBES, bid_cubes=L.F_BID_CUBES,
-                 palace=L.F_PALACE, tile=L.F_TILE, declared=L.F_DECLARED, passed=L.F_PASSED)
+    names = dict(
+        vp=L.F_VP,
+        trust=L.F_TRUST,
+        gold=L.F_GOLD,
+        cubes=L.F_CUBES,
+        bid_cubes=L.F_BID_CUBES,
+        palace=L.F_PALACE,
+        tile=L.F_TILE,
+        declared=L.F_DECLARED,
+        passed=L.F_PASSED,
+    )
     for k, v in fields.items():
         s[pb(p) + names[k]] = v
 

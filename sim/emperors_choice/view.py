@@ -15,7 +15,15 @@ for _r in _COMP["policy_cards"]:
 WD_IDS = [r["id"] for r in _COMP["withdrawal_tiles"]]
 TREASURE_NAMES = [r["name"] for r in _COMP["treasure_cards"]]
 IMM_NAMES = ("Precious Jade", "Imperial Messenger", "Gold Nugget", "Royal Seal")
-CHANCE_KINDS = ("carriage", "start_player", "starting_bonus", "tile", "card", "tribute", "policy_side")
+CHANCE_KINDS = (
+    "carriage",
+    "start_player",
+    "starting_bonus",
+    "tile",
+    "card",
+    "tribute",
+    "policy_side",
+)
 
 
 def _effect_text(s, e: int, o: int | None = None) -> str:
@@ -24,7 +32,10 @@ def _effect_text(s, e: int, o: int | None = None) -> str:
     for k in range(int(s[base])):
         atoms = []
         for a in range(L.MAX_ATOMS):
-            kind, v = int(s[base + 1 + (k * L.MAX_ATOMS + a) * 2]), int(s[base + 2 + (k * L.MAX_ATOMS + a) * 2])
+            kind, v = (
+                int(s[base + 1 + (k * L.MAX_ATOMS + a) * 2]),
+                int(s[base + 2 + (k * L.MAX_ATOMS + a) * 2]),
+            )
             if kind:
                 atoms.append(f"{L.ATOM_NAMES[kind]}:{v}")
         opts.append("+".join(atoms))
@@ -76,7 +87,11 @@ def action_name(s: np.ndarray, a: int) -> str:
         return f"withdraw {WD_IDS[i]} ({_effect_text(s, L.EFF_WD + i)})"
     if L.A_SET <= a < L.A_IMM:
         i = a - L.A_SET
-        tiles = [f"{L.TILE_NAMES[t]}x{int(s[L.SETS + i * L.N_TILE + t])}" for t in range(L.N_TILE) if s[L.SETS + i * L.N_TILE + t]]
+        tiles = [
+            f"{L.TILE_NAMES[t]}x{int(s[L.SETS + i * L.N_TILE + t])}"
+            for t in range(L.N_TILE)
+            if s[L.SETS + i * L.N_TILE + t]
+        ]
         return f"take set {i + 1} ({', '.join(tiles) or 'empty'})"
     if L.A_IMM <= a < L.A_TREASURE:
         return f"resolve {IMM_NAMES[a - L.A_IMM]}"
@@ -101,19 +116,34 @@ def action_name(s: np.ndarray, a: int) -> str:
 def render(s: np.ndarray) -> str:
     n = int(s[H_NPLAYERS])
     phase = ("setup", "auction", "management", "decree", "over")[int(s[L.G_PHASE])]
-    lines = [f"Emperor's Choice, {n} players, round {int(s[L.G_ROUND])} {phase}, Barbarians {int(s[L.G_BARB])}, "
-             f"supply {int(s[L.G_SUPPLY])} cubes, start seat {int(s[L.G_START])}, highest bid {int(s[L.G_HIGH])}"]
+    lines = [
+        f"Emperor's Choice, {n} players, round {int(s[L.G_ROUND])} {phase}, Barbarians {int(s[L.G_BARB])}, "
+        f"supply {int(s[L.G_SUPPLY])} cubes, start seat {int(s[L.G_START])}, highest bid {int(s[L.G_HIGH])}"
+    ]
     pol = []
     for c in range(L.N_POLICY):
         under = sum(int(s[L.UNDER + c * L.N_TRIB + t]) for t in range(L.N_TRIB))
-        pol.append(f"{c + 1}:{policy_name(s, c)}{'*' if s[L.POLICY + 2 * c + 1] else ''}{f'+{under}T' if under else ''}")
+        pol.append(
+            f"{c + 1}:{policy_name(s, c)}{'*' if s[L.POLICY + 2 * c + 1] else ''}{f'+{under}T' if under else ''}"
+        )
     lines.append("policies: " + ", ".join(pol))
-    lines.append("recruit: " + ", ".join(CARD_NAMES[int(c)] for c in s[L.RECRUIT:L.RECRUIT + L.MAX_RECRUIT] if c >= 0))
+    lines.append(
+        "recruit: "
+        + ", ".join(CARD_NAMES[int(c)] for c in s[L.RECRUIT : L.RECRUIT + L.MAX_RECRUIT] if c >= 0)
+    )
     for p in range(n):
         b = pb(p)
-        hand = [CARD_NAMES[c] + ("" if s[L.KNOWN + c] else "?") for c in range(len(CARD_NAMES)) if s[L.LOC + c] == L.LOC_HAND + p]
+        hand = [
+            CARD_NAMES[c] + ("" if s[L.KNOWN + c] else "?")
+            for c in range(len(CARD_NAMES))
+            if s[L.LOC + c] == L.LOC_HAND + p
+        ]
         shown = [CARD_NAMES[c] for c in range(len(CARD_NAMES)) if s[L.LOC + c] == L.LOC_BID + p]
-        tab = [f"{L.TILE_NAMES[t]}x{int(s[b + L.F_TAB + t])}" for t in range(L.N_TILE) if s[b + L.F_TAB + t]]
+        tab = [
+            f"{L.TILE_NAMES[t]}x{int(s[b + L.F_TAB + t])}"
+            for t in range(L.N_TILE)
+            if s[b + L.F_TAB + t]
+        ]
         trib = sum(int(s[b + L.F_TRIB + t]) for t in range(L.N_TRIB))
         tr = [TREASURE_NAMES[i] for i in range(L.N_TREASURE) if s[L.TREASURE + i] == p]
         mark = "*" if p == s[H_CURRENT] else " "
@@ -121,8 +151,10 @@ def render(s: np.ndarray) -> str:
             f"{mark}seat {p}: VP {int(s[b + L.F_VP])} Trust {int(s[b + L.F_TRUST])} Gold {int(s[b + L.F_GOLD])} "
             f"cubes {int(s[b + L.F_CUBES])}+{int(s[b + L.F_BID_CUBES])} palace {int(s[b + L.F_PALACE])} "
             f"tile {int(s[b + L.F_TILE])} tributes {trib} hand [{', '.join(hand)}]"
-            + (f" shown [{', '.join(shown)}]" if shown else "") + f" tableau [{', '.join(tab)}]"
-            + (f" treasures [{', '.join(tr)}]" if tr else ""))
+            + (f" shown [{', '.join(shown)}]" if shown else "")
+            + f" tableau [{', '.join(tab)}]"
+            + (f" treasures [{', '.join(tr)}]" if tr else "")
+        )
     return "\n".join(lines)
 
 

@@ -43,13 +43,46 @@ Plan (docs/games/eternal_dynasty.md, "Heuristic"):
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked, lowest_bit, random_legal, rng_below
+from sim.core import (
+    kernel,
+    H_CURRENT,
+    H_NPLAYERS,
+    argmax_masked,
+    lowest_bit,
+    random_legal,
+    rng_below,
+)
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403
 from sim.eternal_dynasty.rules import (
-    TK_ACTION, TK_AYENAY, TK_BID, TK_DISCARD, TK_DONG, TK_DRAFT, TK_EE_VOTE, TK_EXTRA, TK_FREE, TK_GAIN, TK_RULER, TK_TARGET,
-    TK_REMOVE_OWN, TK_VOTECALL,
-    apply, capped_tokens, dconst, dyn_field, leader_strength, legal_mask, n_colours, pb, provisional_into, rank_strengths,
-    ruler_field, target_candidates, ti, top, vote_field,
+    TK_ACTION,
+    TK_AYENAY,
+    TK_BID,
+    TK_DISCARD,
+    TK_DONG,
+    TK_DRAFT,
+    TK_EE_VOTE,
+    TK_EXTRA,
+    TK_FREE,
+    TK_GAIN,
+    TK_RULER,
+    TK_TARGET,
+    TK_REMOVE_OWN,
+    TK_VOTECALL,
+    apply,
+    capped_tokens,
+    dconst,
+    dyn_field,
+    leader_strength,
+    legal_mask,
+    n_colours,
+    pb,
+    provisional_into,
+    rank_strengths,
+    ruler_field,
+    target_candidates,
+    ti,
+    top,
+    vote_field,
 )
 
 # Keep priority per Dynasty effect kind (layout.DK_*): higher is kept.
@@ -89,9 +122,18 @@ def play_try(c, p, a, m2):
 
 @kernel(inline=True)
 def completes_effect(kind):
-    return kind != TK_ACTION and kind != TK_VOTECALL and kind != TK_FREE and kind != TK_RULER \
-        and kind != TK_DRAFT and kind != TK_DISCARD and kind != TK_AYENAY and kind != TK_EXTRA \
-        and kind != TK_BID and kind != TK_EE_VOTE
+    return (
+        kind != TK_ACTION
+        and kind != TK_VOTECALL
+        and kind != TK_FREE
+        and kind != TK_RULER
+        and kind != TK_DRAFT
+        and kind != TK_DISCARD
+        and kind != TK_AYENAY
+        and kind != TK_EXTRA
+        and kind != TK_BID
+        and kind != TK_EE_VOTE
+    )
 
 
 # ---------------------------------------------------------------------------- the one-ply search
@@ -258,9 +300,12 @@ def cached_board_table(s, table, st, ls, ranks):
     leader_strengths(s, ls)
     full = s[HC_VALID] != 1
     for p in range(n):
-        full |= s[HC_RULERS + 2 * p] != s[pb(p) + F_RULER] or s[HC_RULERS + 2 * p + 1] != s[pb(p) + F_HOME]
+        full |= (
+            s[HC_RULERS + 2 * p] != s[pb(p) + F_RULER]
+            or s[HC_RULERS + 2 * p + 1] != s[pb(p) + F_HOME]
+        )
     bits = (1 << N_PROV) - 1 if full else board_changes(s, n)
-    hold = s[HC_TABLE:HC_TABLE + N_PROV * (MAXP + 1)]
+    hold = s[HC_TABLE : HC_TABLE + N_PROV * (MAXP + 1)]
     while bits != 0:
         q = lowest_bit(bits)
         bits &= bits - 1
@@ -284,7 +329,7 @@ def cached_board_table(s, table, st, ls, ranks):
 @kernel(inline=True)
 def cached_ranks(s):
     """The state's cached rankings (layout.HC_RANKS) as :func:`board_table`'s ``ranks``."""
-    return s[HC_RANKS:HC_RANKS + N_PROV * RK_ROWS * (MAXP + 1)].reshape(N_PROV, RK_ROWS, MAXP + 1)
+    return s[HC_RANKS : HC_RANKS + N_PROV * RK_ROWS * (MAXP + 1)].reshape(N_PROV, RK_ROWS, MAXP + 1)
 
 
 @kernel(inline=True)
@@ -302,16 +347,24 @@ def board_changes(s, n):
             acc |= (s[t + i] ^ s[d + t + i]) | (s[ld + i] ^ s[d + ld + i])
         if acc != 0:
             for q in range(N_PROV):
-                if s[t + q * 2] != s[d + t + q * 2] or s[t + q * 2 + 1] != s[d + t + q * 2 + 1] \
-                        or s[ld + q * 2] != s[d + ld + q * 2] or s[ld + q * 2 + 1] != s[d + ld + q * 2 + 1]:
+                if (
+                    s[t + q * 2] != s[d + t + q * 2]
+                    or s[t + q * 2 + 1] != s[d + t + q * 2 + 1]
+                    or s[ld + q * 2] != s[d + ld + q * 2]
+                    or s[ld + q * 2 + 1] != s[d + ld + q * 2 + 1]
+                ):
                     bits |= 1 << q
     acc = 0
     for i in range(STRUCT, QUAR + N_PROV):  # Structures, marks, quarantine
         acc |= s[i] ^ s[d + i]
     if acc != 0:
         for q in range(N_PROV):
-            if s[STRUCT + q * 2] != s[d + STRUCT + q * 2] or s[STRUCT + q * 2 + 1] != s[d + STRUCT + q * 2 + 1] \
-                    or s[MARK + q] != s[d + MARK + q] or s[QUAR + q] != s[d + QUAR + q]:
+            if (
+                s[STRUCT + q * 2] != s[d + STRUCT + q * 2]
+                or s[STRUCT + q * 2 + 1] != s[d + STRUCT + q * 2 + 1]
+                or s[MARK + q] != s[d + MARK + q]
+                or s[QUAR + q] != s[d + QUAR + q]
+            ):
                 bits |= 1 << q
     return bits
 
@@ -364,12 +417,21 @@ def changed_provinces(c, s, n, cand):
     while cand != 0:
         q = lowest_bit(cand)
         cand &= cand - 1
-        same = c[STRUCT + q * 2] == s[STRUCT + q * 2] and c[STRUCT + q * 2 + 1] == s[STRUCT + q * 2 + 1] \
+        same = (
+            c[STRUCT + q * 2] == s[STRUCT + q * 2]
+            and c[STRUCT + q * 2 + 1] == s[STRUCT + q * 2 + 1]
             and c[MARK + q] == s[MARK + q]
+        )
         for p in range(n):
             t = TOK + (p * N_PROV + q) * 2
             ld = LEAD + (p * N_PROV + q) * 2
-            same = same and c[t] == s[t] and c[t + 1] == s[t + 1] and c[ld] == s[ld] and c[ld + 1] == s[ld + 1]
+            same = (
+                same
+                and c[t] == s[t]
+                and c[t + 1] == s[t + 1]
+                and c[ld] == s[ld]
+                and c[ld + 1] == s[ld + 1]
+            )
         if not same:
             bits |= 1 << q
     return bits
@@ -436,7 +498,9 @@ def default_choice(c, m2):
         b = pb(c[o + 1])
         k = min(c[b + F_BM] if stage == 3 else c[b + F_BP], N_NUM - 1)
         return A_NUM + k if k >= 0 else -1
-    if kind == TK_TARGET:  # legal_mask's A_PROV + q for each candidate q: the largest without filling the mask
+    if (
+        kind == TK_TARGET
+    ):  # legal_mask's A_PROV + q for each candidate q: the largest without filling the mask
         cands = target_candidates(c, o)
         for q in range(N_PROV - 1, -1, -1):
             if (cands >> q) & 1:
@@ -452,7 +516,9 @@ def default_choice(c, m2):
 
 
 @kernel
-def shortlist_placements(c, p, keep, k, both_pools, table, base, now, after, sums, fst, strengths, sv, cand, rng):
+def shortlist_placements(
+    c, p, keep, k, both_pools, table, base, now, after, sums, fst, strengths, sv, cand, rng
+):
     """Keep in ``keep`` the ``k`` placements (``A_PQ`` actions) of the main action with the
     best one-province estimate (:func:`estimate_placements`, ``both_pools`` as there) and
     clear the others (ties broken at random with ``rng``); what else a gain may do (extra
@@ -760,7 +826,9 @@ CW_EXTRA = (10 + RK_ROWS * N_PROV) * (MAXP + 1)
 M_WORDS = (2 * NUM_ACTIONS + 7) // 8
 
 
-@nb.njit(cache=True, inline="always")  # into plan: a compiled level less (docs/performance.md, cold start)
+@nb.njit(
+    cache=True, inline="always"
+)  # into plan: a compiled level less (docs/performance.md, cold start)
 def greedy(s, p, mask, rng, policy):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor), by
     ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the work space;
@@ -782,16 +850,18 @@ def work_space_search(s, p, mask, rng, policy, buf):
     board table, the values, the work copy and its scratch, and the masks."""
     words = cw_words(s)
     lw = buf[:LW_WORDS].reshape(N_PROV + 4, MAXP + 1)
-    fbuf = buf[LW_WORDS:LW_WORDS + F_WORDS].view(np.float64)
-    cw = buf[LW_WORDS + F_WORDS:LW_WORDS + F_WORDS + words].view(np.int32)[:s.shape[0] + CW_EXTRA]
-    mbuf = buf[LW_WORDS + F_WORDS + words:].view(np.bool_)
+    fbuf = buf[LW_WORDS : LW_WORDS + F_WORDS].view(np.float64)
+    cw = buf[LW_WORDS + F_WORDS : LW_WORDS + F_WORDS + words].view(np.int32)[
+        : s.shape[0] + CW_EXTRA
+    ]
+    mbuf = buf[LW_WORDS + F_WORDS + words :].view(np.bool_)
     for i in range(LW_WORDS):
         buf[i] = 0
     for a in range(F_WORDS):
         fbuf[a] = -1e18
     for a in range(mbuf.shape[0]):
         mbuf[a] = False
-    return greedy_search(s, p, mask, rng, policy, fbuf, mbuf[:2 * NUM_ACTIONS], cw, lw)
+    return greedy_search(s, p, mask, rng, policy, fbuf, mbuf[: 2 * NUM_ACTIONS], cw, lw)
 
 
 @kernel
@@ -802,9 +872,9 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     v = fbuf[na:]
     m2 = mbuf[:na]
     tried = mbuf[na:]
-    c = cw[:s.shape[0]]
-    iw = cw[s.shape[0]:s.shape[0] + 10 * (MAXP + 1)].reshape(10, MAXP + 1)
-    strengths = cw[s.shape[0] + 10 * (MAXP + 1):].reshape(N_PROV, RK_ROWS, MAXP + 1)
+    c = cw[: s.shape[0]]
+    iw = cw[s.shape[0] : s.shape[0] + 10 * (MAXP + 1)].reshape(10, MAXP + 1)
+    strengths = cw[s.shape[0] + 10 * (MAXP + 1) :].reshape(N_PROV, RK_ROWS, MAXP + 1)
     iw[:, :] = 0
     work = iw[:4]
     st = iw[4]
@@ -819,9 +889,13 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     kind = s[top(s)]
     scored = scored_now(s)
     by_estimate = policy == ESTIMATED and (kind == TK_TARGET or kind == TK_REMOVE_OWN)
-    least_bonus = policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3  # a bonus amount
+    least_bonus = (
+        policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3
+    )  # a bonus amount
     if least_bonus:
-        return least_best_bonus(s, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls, strengths)
+        return least_best_bonus(
+            s, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls, strengths
+        )
     if scored or by_estimate:
         strengths = cached_ranks(s)
         cached_board_table(s, table, fst, ls, strengths)
@@ -830,10 +904,37 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
         pass_unchanged = policy != EXHAUSTIVE and kind == TK_ACTION
         if pass_unchanged:  # SHORTLISTED: its 2 best placements tried; ESTIMATED: its best
             if policy == SHORTLISTED:
-                shortlist_placements(s, p, tried, SHORTLIST, True, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot,
-                                     fst, strengths, vals, m2, rng)
+                shortlist_placements(
+                    s,
+                    p,
+                    tried,
+                    SHORTLIST,
+                    True,
+                    table,
+                    base,
+                    lw[N_PROV + 2],
+                    lw[N_PROV + 3],
+                    tot,
+                    fst,
+                    strengths,
+                    vals,
+                    m2,
+                    rng,
+                )
             else:
-                best_placement(s, p, tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, strengths, rng)
+                best_placement(
+                    s,
+                    p,
+                    tried,
+                    table,
+                    base,
+                    lw[N_PROV + 2],
+                    lw[N_PROV + 3],
+                    tot,
+                    fst,
+                    strengths,
+                    rng,
+                )
             for a in range(A_PQ, A_PROV):
                 vals[a] = -1e18
     if by_estimate:  # a target or a removal: the SHORTLIST best by their estimate tried
@@ -844,12 +945,38 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
             count += tried[a]
         if count > SHORTLIST or not scored:
             if kind == TK_TARGET:
-                estimate_targets(s, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
-                                 strengths, vals)
+                estimate_targets(
+                    s,
+                    p,
+                    top(s),
+                    tried,
+                    table,
+                    base,
+                    lw[N_PROV + 2],
+                    lw[N_PROV + 3],
+                    tot,
+                    fst,
+                    strengths,
+                    vals,
+                )
             else:
-                estimate_removals(s, p, top(s), tried, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst,
-                                  strengths, vals)
-            if not scored:  # the provisional score leaves the board out here: a try cannot tell them apart
+                estimate_removals(
+                    s,
+                    p,
+                    top(s),
+                    tried,
+                    table,
+                    base,
+                    lw[N_PROV + 2],
+                    lw[N_PROV + 3],
+                    tot,
+                    fst,
+                    strengths,
+                    vals,
+                )
+            if (
+                not scored
+            ):  # the provisional score leaves the board out here: a try cannot tell them apart
                 return argmax_masked(vals, tried, rng, 0)
             keep_best(tried, lo, hi, SHORTLIST, vals, m2, rng)
     first = True
@@ -860,7 +987,9 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
             scores_now(s, n_colours(s), base, lw[N_PROV + 2])  # value_of_try(s, s, ...)
             vals[a] = best_gap(s, p, lw[N_PROV + 2])
             continue
-        if first:  # the work copy, made once the estimates have left no choice to take without a try
+        if (
+            first
+        ):  # the work copy, made once the estimates have left no choice to take without a try
             lookahead_copy(c, s)
         else:
             restore(c, s)

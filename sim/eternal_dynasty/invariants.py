@@ -17,8 +17,26 @@ from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty.rules import TG_MASK, TK_ACTION, TK_DONG, TK_TARGET, pb
 from sim.invariants import CHECK_SIG
 
-(E_TOKENS, E_CAP, E_LEADERS, E_STRUCTS, E_QUAR, E_DYN, E_VOTES, E_BONUS, E_RULERS, E_SCORE, E_SETASIDE,
- E_EMPEROR, E_DI, E_COINS, E_ZENG, E_DONG, E_XUN, E_ADJB) = range(1, 19)
+(
+    E_TOKENS,
+    E_CAP,
+    E_LEADERS,
+    E_STRUCTS,
+    E_QUAR,
+    E_DYN,
+    E_VOTES,
+    E_BONUS,
+    E_RULERS,
+    E_SCORE,
+    E_SETASIDE,
+    E_EMPEROR,
+    E_DI,
+    E_COINS,
+    E_ZENG,
+    E_DONG,
+    E_XUN,
+    E_ADJB,
+) = range(1, 19)
 
 
 @nb.njit(cache=True)
@@ -63,7 +81,10 @@ def check_state(s):
                 return E_QUAR
             for p in range(L.NCOL):
                 for t in range(2):
-                    if s[L.TOK + (p * L.N_PROV + q) * 2 + t] != 0 or s[L.LEAD + (p * L.N_PROV + q) * 2 + t] != 0:
+                    if (
+                        s[L.TOK + (p * L.N_PROV + q) * 2 + t] != 0
+                        or s[L.LEAD + (p * L.N_PROV + q) * 2 + t] != 0
+                    ):
                         return E_QUAR
     # the adjacency bit sets the rules read (ADJB) are the adjacency matrix in play (ADJ)
     for q in range(L.N_PROV):
@@ -126,7 +147,12 @@ def check_state(s):
         if r < 0:
             if bm != 0 or bp != 0:
                 return E_BONUS
-        elif bm < 0 or bp < 0 or bm > s[L.DATA + L.D_RULER + r * L.RF + L.R_BM] or bp > s[L.DATA + L.D_RULER + r * L.RF + L.R_BP]:
+        elif (
+            bm < 0
+            or bp < 0
+            or bm > s[L.DATA + L.D_RULER + r * L.RF + L.R_BM]
+            or bp > s[L.DATA + L.D_RULER + r * L.RF + L.R_BP]
+        ):
             return E_BONUS
         if s[pb(p) + L.F_SCORE] < 0:
             return E_SCORE
@@ -138,8 +164,15 @@ def check_state(s):
             for k in range(2):
                 if s[L.LEAD + (L.EE * L.N_PROV + q) * 2 + k] != 0:
                     return E_EMPEROR
-        if s[b + L.F_NDYN] != 0 or s[b + L.F_NVOTE] != 0 or s[b + L.F_RULER] != -1 or s[b + L.F_BM] != 0 \
-                or s[b + L.F_BP] != 0 or s[b + L.F_HOME] != s[L.G_EE_START] or s[L.QUAR + s[L.G_EE_START]] != 0:
+        if (
+            s[b + L.F_NDYN] != 0
+            or s[b + L.F_NVOTE] != 0
+            or s[b + L.F_RULER] != -1
+            or s[b + L.F_BM] != 0
+            or s[b + L.F_BP] != 0
+            or s[b + L.F_HOME] != s[L.G_EE_START]
+            or s[L.QUAR + s[L.G_EE_START]] != 0
+        ):
             return E_EMPEROR
         for p in range(2):
             if s[pb(p) + L.F_DI] < 0:
@@ -163,7 +196,11 @@ def check_state(s):
     if s[L.O_COIN_DRAW] == L.CD_AWARD or s[L.G_OVER] == 1:
         d1 = bag[1] - s[L.G_BAG1]
         d2 = bag[2] - s[L.G_BAG2]
-        if bag[0] - s[L.G_BAG0] + d1 + d2 != held or value != d1 + 2 * d2 or min(s[L.G_BAG0], s[L.G_BAG1], s[L.G_BAG2]) < 0:
+        if (
+            bag[0] - s[L.G_BAG0] + d1 + d2 != held
+            or value != d1 + 2 * d2
+            or min(s[L.G_BAG0], s[L.G_BAG1], s[L.G_BAG2]) < 0
+        ):
             return E_COINS
     elif value != 0 or s[L.G_BAG0] != bag[0] or s[L.G_BAG1] != bag[1] or s[L.G_BAG2] != bag[2]:
         return E_COINS
@@ -174,7 +211,11 @@ def check_state(s):
             r = s[pb(p) + L.F_RULER_HIST + g]
             if r >= 0:
                 seen[r] += 1
-                if seen[r] > 1 or s[L.RUL_LOC + r] == L.LOC_DECK or s[L.RUL_LOC + r] == L.LOC_DISCARD:
+                if (
+                    seen[r] > 1
+                    or s[L.RUL_LOC + r] == L.LOC_DECK
+                    or s[L.RUL_LOC + r] == L.LOC_DISCARD
+                ):
                     return E_RULERS
     return 0
 
@@ -231,9 +272,27 @@ def check_decision(s, mask):
     return 0
 
 
-
-ERRORS = ("", "E_TOKENS", "E_CAP", "E_LEADERS", "E_STRUCTS", "E_QUAR", "E_DYN", "E_VOTES", "E_BONUS", "E_RULERS",
-          "E_SCORE", "E_SETASIDE", "E_EMPEROR", "E_DI", "E_COINS", "E_ZENG", "E_DONG", "E_XUN", "E_ADJB")
+ERRORS = (
+    "",
+    "E_TOKENS",
+    "E_CAP",
+    "E_LEADERS",
+    "E_STRUCTS",
+    "E_QUAR",
+    "E_DYN",
+    "E_VOTES",
+    "E_BONUS",
+    "E_RULERS",
+    "E_SCORE",
+    "E_SETASIDE",
+    "E_EMPEROR",
+    "E_DI",
+    "E_COINS",
+    "E_ZENG",
+    "E_DONG",
+    "E_XUN",
+    "E_ADJB",
+)
 MEMO_SIZE = 0
 STATS_SIZE = 0
 
@@ -256,8 +315,14 @@ def chance_problem(n: int, options: dict, chance: list) -> str | None:
     from sim.eternal_dynasty.options import DATA_FILE
 
     rc = json.loads(DATA_FILE.read_text())["rules_constants"]
-    bound = max(L.N_DYN, L.N_VOTES, L.N_RULERS, L.N_EVENTS, rc["province_die"]["sides"],
-                sum(rc["coin_bag"].values()))
+    bound = max(
+        L.N_DYN,
+        L.N_VOTES,
+        L.N_RULERS,
+        L.N_EVENTS,
+        rc["province_die"]["sides"],
+        sum(rc["coin_bag"].values()),
+    )
     if len(chance) > L.LOG_MAX:
         return f"more than {L.LOG_MAX} chance outcomes"
     for i, v in enumerate(chance):

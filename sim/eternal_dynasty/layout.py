@@ -51,20 +51,77 @@ MAX_GENS = 5
 # types of a gain or removal
 T_M, T_P, T_ANY, T_CHOICE = 0, 1, 2, 3
 # target words (spec 3.1)
-TG_LEGAL, TG_HAS_OWN_TYPE, TG_SELF_REP, TG_REP, TG_REP_BORDER, TG_REP_COASTAL, TG_HOME, TG_ANY = range(8)
+TG_LEGAL, TG_HAS_OWN_TYPE, TG_SELF_REP, TG_REP, TG_REP_BORDER, TG_REP_COASTAL, TG_HOME, TG_ANY = (
+    range(8)
+)
 # Dynasty card types
 CT_LEADER, CT_STRUCTURE, CT_EXPANSION, CT_DIPLOMACY, CT_INTRIGUE = range(5)
 # Dynasty effect kinds
-DK_LEADER, DK_STRUCTURE, DK_GAIN_SPLIT, DK_GAIN, DK_MOVE, DK_ALLIANCE, DK_CONVERT, DK_REMOVE_OTHER, DK_REMOVE_LEADER, DK_EACH_OTHER_REMOVES = range(10)
+(
+    DK_LEADER,
+    DK_STRUCTURE,
+    DK_GAIN_SPLIT,
+    DK_GAIN,
+    DK_MOVE,
+    DK_ALLIANCE,
+    DK_CONVERT,
+    DK_REMOVE_OTHER,
+    DK_REMOVE_LEADER,
+    DK_EACH_OTHER_REMOVES,
+) = range(10)
 # Vote effect kinds
-VK_BAN, VK_EACH_GAIN, VK_EACH_REMOVE_OWN, VK_REMOVE_ALL_LEADERS, VK_EACH_DRAW, VK_EACH_MOVE, VK_TOP_TAX = range(7)
+(
+    VK_BAN,
+    VK_EACH_GAIN,
+    VK_EACH_REMOVE_OWN,
+    VK_REMOVE_ALL_LEADERS,
+    VK_EACH_DRAW,
+    VK_EACH_MOVE,
+    VK_TOP_TAX,
+) = range(7)
 # Event effect kinds
-EK_ROLL_EACH_REMOVE, EK_COIN_MAJORITY, EK_MARK, EK_ROLL_HALVE, EK_ROLL_EACH_GAIN, EK_TOP_TAX, EK_SET_HALVE, EK_SET_REMOVE, EK_ROLL_WIPE, EK_REMOVE_ALL_STRUCTURES, EK_COIN_CONTROL, EK_FAMINE = range(12)
+(
+    EK_ROLL_EACH_REMOVE,
+    EK_COIN_MAJORITY,
+    EK_MARK,
+    EK_ROLL_HALVE,
+    EK_ROLL_EACH_GAIN,
+    EK_TOP_TAX,
+    EK_SET_HALVE,
+    EK_SET_REMOVE,
+    EK_ROLL_WIPE,
+    EK_REMOVE_ALL_STRUCTURES,
+    EK_COIN_CONTROL,
+    EK_FAMINE,
+) = range(12)
 MINOR, MAJOR = 0, 1
 SET_ALL, SET_BORDER, SET_COASTAL = 0, 1, 2
 MK_SACRED, MK_OMEN, MK_PLAGUE = 1, 2, 4
 # Ruler ability kinds
-AB_ARC_TAKE_SETASIDE, AB_FREE_PLAY, AB_EXTRA_IN_PROVINCE, AB_REACH_SET, AB_EXTRA_CATCHUP, AB_HOME_TAX, AB_ARC_ROLL_GAIN, AB_PROTECT, AB_EXTRA_NEW_PROVINCE, AB_EXTRA_IN_SET, AB_START_MOVE, AB_START_CONVERT, AB_VOTE_WEIGHT, AB_ARC_DRAW_DYNASTY, AB_ARC_REMOVE_OTHERS, AB_ARC_GAIN_SPLIT, AB_LEADER_STRENGTH, AB_WIN_TIES, AB_SCORE_PER_REP, AB_ARC_DRAW_VOTE, AB_START_CATCHUP_GAIN, AB_PLACE_RANGE = range(22)
+(
+    AB_ARC_TAKE_SETASIDE,
+    AB_FREE_PLAY,
+    AB_EXTRA_IN_PROVINCE,
+    AB_REACH_SET,
+    AB_EXTRA_CATCHUP,
+    AB_HOME_TAX,
+    AB_ARC_ROLL_GAIN,
+    AB_PROTECT,
+    AB_EXTRA_NEW_PROVINCE,
+    AB_EXTRA_IN_SET,
+    AB_START_MOVE,
+    AB_START_CONVERT,
+    AB_VOTE_WEIGHT,
+    AB_ARC_DRAW_DYNASTY,
+    AB_ARC_REMOVE_OTHERS,
+    AB_ARC_GAIN_SPLIT,
+    AB_LEADER_STRENGTH,
+    AB_WIN_TIES,
+    AB_SCORE_PER_REP,
+    AB_ARC_DRAW_VOTE,
+    AB_START_CATCHUP_GAIN,
+    AB_PLACE_RANGE,
+) = range(22)
 # PROTECT bits
 PR_M, PR_P, PR_LEADERS, PR_INTRIGUE_ONLY, PR_HOME_ONLY = 1, 2, 4, 8, 16
 GENERAL, MAGISTRATE = 0, 1
@@ -80,8 +137,28 @@ V_COUNT, V_KIND, V_A0 = 0, 1, 2
 EF = 8  # event fields: class, kind, a0..a4, province bit set
 E_CLASS, E_KIND, E_A0, E_SET = 0, 1, 2, 7
 NCONST = 32
-(K_DEALT_RULERS, K_DEALT_DYN, K_INIT_M, K_INIT_P, K_FIRST, K_SECOND, K_TIE2, K_FORTRESS, K_PALACE, K_COIN,
- K_BAG0, K_BAG1, K_BAG2, K_SUP_MAG, K_SUP_GEN, K_SUP_PAL, K_SUP_FORT, K_CAP, K_LEADER_STR, K_DIE_SIDES) = range(20)
+(
+    K_DEALT_RULERS,
+    K_DEALT_DYN,
+    K_INIT_M,
+    K_INIT_P,
+    K_FIRST,
+    K_SECOND,
+    K_TIE2,
+    K_FORTRESS,
+    K_PALACE,
+    K_COIN,
+    K_BAG0,
+    K_BAG1,
+    K_BAG2,
+    K_SUP_MAG,
+    K_SUP_GEN,
+    K_SUP_PAL,
+    K_SUP_FORT,
+    K_CAP,
+    K_LEADER_STR,
+    K_DIE_SIDES,
+) = range(20)
 # 2 players (the data file's ``two_player``): starting Dynasty Influence, the Alliance cost of
 # naming the EE, DI per unplayed card and per unspent bonus, the EE's vote weight, then the
 # EE setup tiers as (provinces, Influence each) pairs, N_EE_TIERS of them
@@ -106,17 +183,57 @@ N_OPT = 7
 OPT = 8
 O_EVENTS, O_COINS, O_DRAFT, O_LENGTH, O_ADJACENCY, O_LIMITS, O_COIN_DRAW = range(OPT, OPT + N_OPT)
 EV_FULL, EV_MINOR, EV_NONE = 0, 1, 2
-CD_AWARD, CD_REVEAL = 0, 1  # O_COIN_DRAW: a Coin's value is drawn when it is awarded (D47) / at the reveal
+CD_AWARD, CD_REVEAL = (
+    0,
+    1,
+)  # O_COIN_DRAW: a Coin's value is drawn when it is awarded (D47) / at the reveal
 DATA = OPT + N_OPT
 
 # --- game scalars --------------------------------------------------------------------
 _g = DATA + DATA_SIZE
-(G_PHASE, G_GEN, G_ROUND, G_TURN_IDX, G_FIRST, G_NGEN, G_NROUNDS, G_NVOTES, G_SP,
- G_DYN_PTR, G_DYN_END, G_RUL_PTR, G_RUL_END, G_VOTE_PTR, G_VOTE_END, G_EVT_PTR, G_EVT_END,
- G_BAG0, G_BAG1, G_BAG2, G_VOTE_CARD, G_VOTE_CALLER, G_VOTE_STAGE, G_AYES, G_NAYS,
- G_LOG_LEN, G_LOG_PTR, G_LOG_OVERFLOW, G_FINAL_FIRST, G_EVENTS_DRAWN, G_VOTES_CALLED, G_VOTES_PASSED,
- G_OVER, G_PASSES, G_EVT_LAST0, G_EVT_LAST1, G_TURNS,
- G_BID_WINNER, G_EE_DEC, G_EE_START, G_BIDS) = range(_g, _g + 41)
+(
+    G_PHASE,
+    G_GEN,
+    G_ROUND,
+    G_TURN_IDX,
+    G_FIRST,
+    G_NGEN,
+    G_NROUNDS,
+    G_NVOTES,
+    G_SP,
+    G_DYN_PTR,
+    G_DYN_END,
+    G_RUL_PTR,
+    G_RUL_END,
+    G_VOTE_PTR,
+    G_VOTE_END,
+    G_EVT_PTR,
+    G_EVT_END,
+    G_BAG0,
+    G_BAG1,
+    G_BAG2,
+    G_VOTE_CARD,
+    G_VOTE_CALLER,
+    G_VOTE_STAGE,
+    G_AYES,
+    G_NAYS,
+    G_LOG_LEN,
+    G_LOG_PTR,
+    G_LOG_OVERFLOW,
+    G_FINAL_FIRST,
+    G_EVENTS_DRAWN,
+    G_VOTES_CALLED,
+    G_VOTES_PASSED,
+    G_OVER,
+    G_PASSES,
+    G_EVT_LAST0,
+    G_EVT_LAST1,
+    G_TURNS,
+    G_BID_WINNER,
+    G_EE_DEC,
+    G_EE_START,
+    G_BIDS,
+) = range(_g, _g + 41)
 # 2 players: G_BID_WINNER the winner of the current Vote's bid (-1 before the bid reveal);
 # G_EE_DEC the seat that makes the Eternal Emperor's choices in the effect being resolved
 # (the card player, the bid winner, or the first player on events); G_EE_START the EE's
@@ -148,9 +265,34 @@ STACK = VOTE_KNOW + N_VOTES
 PL = STACK + STACK_MAX * TASK_SIZE
 
 # player block fields
-(F_RULER, F_HOME, F_BM, F_BP, F_KEEP, F_SCORE, F_COINS, F_COIN_VALUE, F_CALLED, F_PICK, F_NDYN,
- F_NVOTE, F_CHOICE, F_PTS_MAJORITY, F_PTS_STRUCT, F_PTS_COINCONV, F_PTS_RULER, F_VOTES_CALLED, F_VOTES_PASSED,
- F_CARDS_PLAYED, F_PLACED, F_TOKENS_LOST, F_DI, F_BID, F_DI_SPENT, F_BIDS_WON) = range(26)
+(
+    F_RULER,
+    F_HOME,
+    F_BM,
+    F_BP,
+    F_KEEP,
+    F_SCORE,
+    F_COINS,
+    F_COIN_VALUE,
+    F_CALLED,
+    F_PICK,
+    F_NDYN,
+    F_NVOTE,
+    F_CHOICE,
+    F_PTS_MAJORITY,
+    F_PTS_STRUCT,
+    F_PTS_COINCONV,
+    F_PTS_RULER,
+    F_VOTES_CALLED,
+    F_VOTES_PASSED,
+    F_CARDS_PLAYED,
+    F_PLACED,
+    F_TOKENS_LOST,
+    F_DI,
+    F_BID,
+    F_DI_SPENT,
+    F_BIDS_WON,
+) = range(26)
 # 2 players: F_DI Dynasty Influence (public), F_BID this Vote's bid (-1 none; secret until
 # the bid reveal), F_DI_SPENT and F_BIDS_WON counters for the features
 F_DEALT = 26  # 3 dealt Rulers (ids, -1 empty)
@@ -159,7 +301,9 @@ F_VHAND = F_HAND + HAND_MAX  # VHAND_MAX Vote card instances
 F_RULER_HIST = F_VHAND + VHAND_MAX  # Ruler chosen in each Generation (-1 none)
 F_PTS_PROV = F_RULER_HIST + MAX_GENS  # points per province
 F_GEN_PTS = F_PTS_PROV + N_PROV  # points scored at each Generation's scoring (Coins apart)
-F_GEN_COINS = F_GEN_PTS + MAX_GENS  # Coin awards at each Generation's scoring (converted ones included)
+F_GEN_COINS = (
+    F_GEN_PTS + MAX_GENS
+)  # Coin awards at each Generation's scoring (converted ones included)
 F_KEPT = F_GEN_COINS + MAX_GENS  # Ruler Draft: the Rulers kept at the first and second pick
 F_DPICK = F_KEPT + 2  # Ruler Draft: the slot picked in the current draft step (secret), -1 none
 PS = F_DPICK + 1
@@ -177,7 +321,9 @@ SCR = LOG + LOG_MAX
 SC_ORDER = SCR  # seat orders (MAXP + 1 words each), one per kernel: OR_*
 OR_NEXT, OR_DEAL, OR_DRAFT, OR_VOTE, OR_EVENT, OR_CALL, OR_APPLY = range(7)
 SC_PASSED = SC_ORDER + 7 * (MAXP + 1)  # draft_pass: the Rulers passed to each seat (MAXP x 3)
-SC_SCORE = SC_PASSED + MAXP * 3  # score_generation: 5 rows of MAXP + 1 (before, coins before, pts, spts, coin)
+SC_SCORE = (
+    SC_PASSED + MAXP * 3
+)  # score_generation: 5 rows of MAXP + 1 (before, coins before, pts, spts, coin)
 SC_STRENGTH = SC_SCORE + 5 * (MAXP + 1)  # score_generation: rank_type's strengths
 SC_TOPS = SC_STRENGTH + MAXP + 1  # resolve_vote / resolve_event: the players with the most tokens
 SC_ROLLED = SC_TOPS + MAXP + 1  # resolve_event: distinct provinces rolled (4)

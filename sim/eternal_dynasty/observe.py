@@ -13,24 +13,51 @@ import numba as nb
 
 from sim.core import hash_words
 from sim.eternal_dynasty import layout as L
-from sim.eternal_dynasty.layout import (DYN_LOC, LOG, MAXP, NCOL, PL, PS, VOTE_LOC)
+from sim.eternal_dynasty.layout import DYN_LOC, LOG, MAXP, NCOL, PL, PS, VOTE_LOC
 from sim.eternal_dynasty.rules import masked_state
 from sim.observe import HEADER_REGIONS, Observation, masked_fields, regions_between
 
-REGIONS = (list(HEADER_REGIONS)
-           + regions_between(L, ("OPT", "DATA", "G_PHASE", "G_BAN", "TOK", "LEAD", "STRUCT", "MARK", "QUAR",
-                                 "ADJ", "DYN_TYPE"), DYN_LOC, {
-                                     "OPT": "rule option codes", "DATA": "component data D_*",
-                                     "G_PHASE": "game-level scalars G_* (bag and log pointers masked)",
-                                     "G_BAN": "vote bans in force", "TOK": "tokens [colour][province][type]",
-                                     "LEAD": "leaders [colour][province][kind]",
-                                     "STRUCT": "structures [province][kind]", "MARK": "event marks",
-                                     "QUAR": "quarantined provinces", "ADJ": "adjacency in play",
-                                     "DYN_TYPE": "Dynasty card types"})
-           + regions_between(L, ("VOTE_TYPE",), VOTE_LOC, {"VOTE_TYPE": "Vote card types"})
-           + regions_between(L, ("STACK",), PL, {"STACK": "task stack"})
-           + regions_between(L, ("SNAP_BOARD", "SNAP_RULERS"), LOG, {
-               "SNAP_BOARD": "board at the last scoring", "SNAP_RULERS": "Rulers at the last scoring"}))
+REGIONS = (
+    list(HEADER_REGIONS)
+    + regions_between(
+        L,
+        (
+            "OPT",
+            "DATA",
+            "G_PHASE",
+            "G_BAN",
+            "TOK",
+            "LEAD",
+            "STRUCT",
+            "MARK",
+            "QUAR",
+            "ADJ",
+            "DYN_TYPE",
+        ),
+        DYN_LOC,
+        {
+            "OPT": "rule option codes",
+            "DATA": "component data D_*",
+            "G_PHASE": "game-level scalars G_* (bag and log pointers masked)",
+            "G_BAN": "vote bans in force",
+            "TOK": "tokens [colour][province][type]",
+            "LEAD": "leaders [colour][province][kind]",
+            "STRUCT": "structures [province][kind]",
+            "MARK": "event marks",
+            "QUAR": "quarantined provinces",
+            "ADJ": "adjacency in play",
+            "DYN_TYPE": "Dynasty card types",
+        },
+    )
+    + regions_between(L, ("VOTE_TYPE",), VOTE_LOC, {"VOTE_TYPE": "Vote card types"})
+    + regions_between(L, ("STACK",), PL, {"STACK": "task stack"})
+    + regions_between(
+        L,
+        ("SNAP_BOARD", "SNAP_RULERS"),
+        LOG,
+        {"SNAP_BOARD": "board at the last scoring", "SNAP_RULERS": "Rulers at the last scoring"},
+    )
+)
 FIELDS, INDEX, SIZE = masked_fields(L, REGIONS, MAXP, PS, PL, nblocks=NCOL)
 
 

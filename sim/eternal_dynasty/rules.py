@@ -16,21 +16,92 @@ import numpy as np
 
 from sim.core import (
     bit_count,
-    kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, hash_words, init_header, rng_below, rng_next, rng_seed,
+    kernel,
+    H_CURRENT,
+    H_NPLAYERS,
+    H_PLY,
+    H_RNG_LO,
+    NO_PLAYER,
+    clear_mask,
+    hash_words,
+    init_header,
+    rng_below,
+    rng_next,
+    rng_seed,
     shuffle_range,
 )
 from sim.eternal_dynasty.layout import *  # noqa: F401,F403  (plain int constants)
 
 # task kinds --------------------------------------------------------------------------
-(TK_NONE, TK_EVENT_DRAW, TK_DEAL, TK_RULER, TK_DISCARD, TK_INIT_PLACE, TK_VOTECALL, TK_ACTION,
- TK_GAIN, TK_TARGET, TK_AYENAY, TK_VOTE_REVEAL, TK_EXTRA, TK_VOTE_RESOLVE, TK_PICK_PLAYER,
- TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN, TK_LEADER,
- TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE, TK_FLIP,
- TK_DONG, TK_ARC, TK_DRAFT, TK_DRAFT_PASS, TK_BID, TK_BID_RESOLVE, TK_EE_VOTE, TK_XUN) = range(37)
-DECISION_TASKS = (TK_RULER, TK_DISCARD, TK_VOTECALL, TK_ACTION, TK_GAIN, TK_TARGET, TK_AYENAY, TK_EXTRA,
-                  TK_PICK_PLAYER, TK_CONVERT_AT, TK_REMOVE_OTHER_AT, TK_ASSASSIN_AT, TK_UPRISING, TK_REMOVE_OWN,
-                  TK_LEADER, TK_STRUCT, TK_MOVE_FROM, TK_MOVE_TO, TK_MOVE_N, TK_TAKE_OTHERS, TK_GUO, TK_FREE,
-                  TK_FLIP, TK_INIT_PLACE, TK_DRAFT, TK_BID, TK_EE_VOTE, TK_DONG)
+(
+    TK_NONE,
+    TK_EVENT_DRAW,
+    TK_DEAL,
+    TK_RULER,
+    TK_DISCARD,
+    TK_INIT_PLACE,
+    TK_VOTECALL,
+    TK_ACTION,
+    TK_GAIN,
+    TK_TARGET,
+    TK_AYENAY,
+    TK_VOTE_REVEAL,
+    TK_EXTRA,
+    TK_VOTE_RESOLVE,
+    TK_PICK_PLAYER,
+    TK_CONVERT_AT,
+    TK_REMOVE_OTHER_AT,
+    TK_ASSASSIN_AT,
+    TK_UPRISING,
+    TK_REMOVE_OWN,
+    TK_LEADER,
+    TK_STRUCT,
+    TK_MOVE_FROM,
+    TK_MOVE_TO,
+    TK_MOVE_N,
+    TK_TAKE_OTHERS,
+    TK_GUO,
+    TK_FREE,
+    TK_FLIP,
+    TK_DONG,
+    TK_ARC,
+    TK_DRAFT,
+    TK_DRAFT_PASS,
+    TK_BID,
+    TK_BID_RESOLVE,
+    TK_EE_VOTE,
+    TK_XUN,
+) = range(37)
+DECISION_TASKS = (
+    TK_RULER,
+    TK_DISCARD,
+    TK_VOTECALL,
+    TK_ACTION,
+    TK_GAIN,
+    TK_TARGET,
+    TK_AYENAY,
+    TK_EXTRA,
+    TK_PICK_PLAYER,
+    TK_CONVERT_AT,
+    TK_REMOVE_OTHER_AT,
+    TK_ASSASSIN_AT,
+    TK_UPRISING,
+    TK_REMOVE_OWN,
+    TK_LEADER,
+    TK_STRUCT,
+    TK_MOVE_FROM,
+    TK_MOVE_TO,
+    TK_MOVE_N,
+    TK_TAKE_OTHERS,
+    TK_GUO,
+    TK_FREE,
+    TK_FLIP,
+    TK_INIT_PLACE,
+    TK_DRAFT,
+    TK_BID,
+    TK_EE_VOTE,
+    TK_DONG,
+)
 TG_MASK = 8  # TK_TARGET: the candidate provinces are the bit set in the last argument
 # purposes of TK_PICK_PLAYER
 PU_ALLY, PU_CONVERT, PU_REMOVE, PU_ASSASSIN = 0, 1, 2, 3
@@ -663,7 +734,9 @@ def setup(s, n, options):
     s[G_BAG2] = dconst(s, K_BAG2)
     k = 0
     for e in range(N_EVENTS):
-        use = s[O_EVENTS] == EV_FULL or (s[O_EVENTS] == EV_MINOR and event_field(s, e, E_CLASS) == MINOR)
+        use = s[O_EVENTS] == EV_FULL or (
+            s[O_EVENTS] == EV_MINOR and event_field(s, e, E_CLASS) == MINOR
+        )
         s[EVT_LOC + e] = LOC_DECK if use else LOC_OUT
         if use:
             s[EVT_DECK + k] = e
@@ -756,7 +829,7 @@ def state_from_log(n, options, outcomes):
 def next_phase(s):
     """Push the next part of the Generation when the task stack is empty (spec 6.1)."""
     n = n_players(s)
-    order = s[SC_ORDER + OR_NEXT * (MAXP + 1):SC_ORDER + (OR_NEXT + 1) * (MAXP + 1)]
+    order = s[SC_ORDER + OR_NEXT * (MAXP + 1) : SC_ORDER + (OR_NEXT + 1) * (MAXP + 1)]
     seat_order(s, s[G_FIRST], order)
     ph = s[G_PHASE]
     if ph == PH_GEN_START:
@@ -817,7 +890,7 @@ def push_turn(s, p):
 def deal(s):
     """G2: 3 Rulers then 6 Dynasty cards each, one at a time clockwise from the first player."""
     n = n_players(s)
-    order = s[SC_ORDER + OR_DEAL * (MAXP + 1):SC_ORDER + (OR_DEAL + 1) * (MAXP + 1)]
+    order = s[SC_ORDER + OR_DEAL * (MAXP + 1) : SC_ORDER + (OR_DEAL + 1) * (MAXP + 1)]
     seat_order(s, s[G_FIRST], order)
     for k in range(dconst(s, K_DEALT_RULERS)):
         for i in range(n):
@@ -846,7 +919,7 @@ def draft_pass(s, stage):
     {first pick, second pick, the Ruler received}."""
     n = n_players(s)
     d = 1 if s[G_GEN] % 2 == 1 else n - 1
-    passed = s[SC_PASSED:SC_PASSED + MAXP * 3]
+    passed = s[SC_PASSED : SC_PASSED + MAXP * 3]
     for i in range(MAXP * 3):
         passed[i] = -1
     for p in range(n):
@@ -867,7 +940,7 @@ def draft_pass(s, stage):
         b = pb(p)
         for j in range(3):
             s[b + F_DEALT + j] = passed[p * 3 + j]
-    order = s[SC_ORDER + OR_DRAFT * (MAXP + 1):SC_ORDER + (OR_DRAFT + 1) * (MAXP + 1)]
+    order = s[SC_ORDER + OR_DRAFT * (MAXP + 1) : SC_ORDER + (OR_DRAFT + 1) * (MAXP + 1)]
     seat_order(s, s[G_FIRST], order)
     if stage == 1:
         push(s, TK_DRAFT_PASS, 0, 2, 0, 0, 0, 0, 0)
@@ -917,7 +990,10 @@ def cleanup(s):
         # Dynasty card still in hand, set-aside copies included (spec 8, D32)
         for p in range(n):
             b = pb(p)
-            s[b + F_DI] += dconst(s, K_DI_BONUS) * (s[b + F_BM] + s[b + F_BP]) + dconst(s, K_DI_CARD) * s[b + F_NDYN]
+            s[b + F_DI] += (
+                dconst(s, K_DI_BONUS) * (s[b + F_BM] + s[b + F_BP])
+                + dconst(s, K_DI_CARD) * s[b + F_NDYN]
+            )
     for i in range(NCOL * N_PROV * 2):
         s[LEAD + i] = 0
     touch_all(s)
@@ -1097,12 +1173,12 @@ def score_generation(s):
     for p in range(NCOL):
         s[SNAP_RULERS + p] = s[pb(p) + F_RULER] if p < n_players(s) else -1
     g = s[G_GEN] - 1
-    before = s[SC_SCORE:SC_SCORE + MAXP + 1]
-    cbefore = s[SC_SCORE + MAXP + 1:SC_SCORE + 2 * (MAXP + 1)]
-    pts = s[SC_SCORE + 2 * (MAXP + 1):SC_SCORE + 3 * (MAXP + 1)]
-    spts = s[SC_SCORE + 3 * (MAXP + 1):SC_SCORE + 4 * (MAXP + 1)]
-    coin = s[SC_SCORE + 4 * (MAXP + 1):SC_SCORE + 5 * (MAXP + 1)]
-    st = s[SC_STRENGTH:SC_STRENGTH + MAXP + 1]
+    before = s[SC_SCORE : SC_SCORE + MAXP + 1]
+    cbefore = s[SC_SCORE + MAXP + 1 : SC_SCORE + 2 * (MAXP + 1)]
+    pts = s[SC_SCORE + 2 * (MAXP + 1) : SC_SCORE + 3 * (MAXP + 1)]
+    spts = s[SC_SCORE + 3 * (MAXP + 1) : SC_SCORE + 4 * (MAXP + 1)]
+    coin = s[SC_SCORE + 4 * (MAXP + 1) : SC_SCORE + 5 * (MAXP + 1)]
+    st = s[SC_STRENGTH : SC_STRENGTH + MAXP + 1]
     for p in range(n):
         before[p] = s[pb(p) + F_SCORE] - s[pb(p) + F_PTS_COINCONV]
         cbefore[p] = s[pb(p) + F_COINS] + s[pb(p) + F_PTS_COINCONV]
@@ -1195,7 +1271,11 @@ def leader_protected(s, victim, actor):
 @kernel
 def banned(s, ctype):
     for v in range(N_VOTE_TYPES):
-        if s[G_BAN + v] == 1 and vote_field(s, v, V_KIND) == VK_BAN and vote_field(s, v, V_A0) == ctype:
+        if (
+            s[G_BAN + v] == 1
+            and vote_field(s, v, V_KIND) == VK_BAN
+            and vote_field(s, v, V_A0) == ctype
+        ):
             return True
     return False
 
@@ -1364,14 +1444,23 @@ def card_playable(s, p, c, ls, lsp):
         target = dyn_field(s, ct, C_A0 + 3) if kind == DK_GAIN_SPLIT else dyn_field(s, ct, C_A0 + 2)
         if target == TG_LEGAL:
             return ls != 0
-        return target_set(s, p, target, dyn_field(s, ct, C_A0 + 2) if kind == DK_GAIN_SPLIT else a1, True) != 0
+        return (
+            target_set(
+                s, p, target, dyn_field(s, ct, C_A0 + 2) if kind == DK_GAIN_SPLIT else a1, True
+            )
+            != 0
+        )
     if kind == DK_MOVE:
         return move_sources(s, p, True, True) != 0
     if kind == DK_ALLIANCE:
         return n >= 2
     if kind == DK_EACH_OTHER_REMOVES:
         return uprising_targets(s, p, True) != 0
-    purpose = PU_CONVERT if kind == DK_CONVERT else (PU_REMOVE if kind == DK_REMOVE_OTHER else PU_ASSASSIN)
+    purpose = (
+        PU_CONVERT
+        if kind == DK_CONVERT
+        else (PU_REMOVE if kind == DK_REMOVE_OTHER else PU_ASSASSIN)
+    )
     for v in range(n_colours(s)):
         if v != p and victim_ok(s, p, v, purpose, ct, lsp):
             return True
@@ -1740,7 +1829,11 @@ def arc(s, p):
     if ab == AB_ARC_TAKE_SETASIDE:
         want = ab_arg(s, p, 0)
         for c in range(N_DYN):
-            if s[DYN_TYPE + c] == want and s[DYN_LOC + c] == LOC_SETASIDE and s[pb(p) + F_NDYN] < HAND_MAX:
+            if (
+                s[DYN_TYPE + c] == want
+                and s[DYN_LOC + c] == LOC_SETASIDE
+                and s[pb(p) + F_NDYN] < HAND_MAX
+            ):
                 add_to_hand(s, p, c)
                 break
     elif ab == AB_ARC_DRAW_DYNASTY:
@@ -1750,7 +1843,17 @@ def arc(s, p):
         for _ in range(ab_arg(s, p, 0)):
             draw_vote(s, p)
     elif ab == AB_ARC_GAIN_SPLIT:
-        push(s, TK_TARGET, p, ab_arg(s, p, 3), ab_arg(s, p, 2), ab_arg(s, p, 1), ab_arg(s, p, 0), 0, 0)
+        push(
+            s,
+            TK_TARGET,
+            p,
+            ab_arg(s, p, 3),
+            ab_arg(s, p, 2),
+            ab_arg(s, p, 1),
+            ab_arg(s, p, 0),
+            0,
+            0,
+        )
     elif ab == AB_ARC_ROLL_GAIN:
         # Xun (Ruler 13: "twice: roll ...; choose ...; gain ..."): one roll at a time, each
         # resolved (choice, gain) before the next is made (TK_XUN)
@@ -1837,7 +1940,7 @@ def resolve_vote(s):
         return
     s[G_VOTES_PASSED] += 1
     s[pb(caller) + F_VOTES_PASSED] += 1
-    order = s[SC_ORDER + OR_VOTE * (MAXP + 1):SC_ORDER + (OR_VOTE + 1) * (MAXP + 1)]
+    order = s[SC_ORDER + OR_VOTE * (MAXP + 1) : SC_ORDER + (OR_VOTE + 1) * (MAXP + 1)]
     # from the caller's left, the caller last, then the EE (2 players: non-caller, caller, EE)
     nc = colour_order(s, caller + 1, order)
     if kind == VK_REMOVE_ALL_LEADERS:
@@ -1851,7 +1954,7 @@ def resolve_vote(s):
                 draw_dynasty(s, order[i])
         return
     if kind == VK_TOP_TAX:
-        tops = s[SC_TOPS:SC_TOPS + MAXP + 1]
+        tops = s[SC_TOPS : SC_TOPS + MAXP + 1]
         k = most_tokens_players(s, tops)
         for i in range(nc - 1, -1, -1):
             p = order[i]
@@ -1953,9 +2056,9 @@ def resolve_event(s, e):
     a1 = event_field(s, e, E_A0 + 1)
     a2 = event_field(s, e, E_A0 + 2)
     a3 = event_field(s, e, E_A0 + 3)
-    order = s[SC_ORDER + OR_EVENT * (MAXP + 1):SC_ORDER + (OR_EVENT + 1) * (MAXP + 1)]
+    order = s[SC_ORDER + OR_EVENT * (MAXP + 1) : SC_ORDER + (OR_EVENT + 1) * (MAXP + 1)]
     colour_order(s, s[G_FIRST], order)
-    rolled = s[SC_ROLLED:SC_ROLLED + 4]
+    rolled = s[SC_ROLLED : SC_ROLLED + 4]
     touch_all(s)  # an event may change any province
     if kind == EK_ROLL_EACH_REMOVE:
         roll_distinct(s, a0, rolled)
@@ -1963,7 +2066,7 @@ def resolve_event(s, e):
             for p in range(n):
                 remove_n(s, p, rolled[i], a1, a2)
     elif kind == EK_COIN_MAJORITY:
-        counts = s[SC_COUNTS:SC_COUNTS + MAXP + 1]
+        counts = s[SC_COUNTS : SC_COUNTS + MAXP + 1]
         for p in range(MAXP + 1):
             counts[p] = 0
         for p in range(n):
@@ -2005,7 +2108,7 @@ def resolve_event(s, e):
         for i in range(N_PROV * 2):
             s[STRUCT + i] = 0
     elif kind == EK_COIN_CONTROL:
-        counts = s[SC_COUNTS:SC_COUNTS + MAXP + 1]
+        counts = s[SC_COUNTS : SC_COUNTS + MAXP + 1]
         for p in range(MAXP + 1):
             counts[p] = 0
         for q in range(N_PROV):
@@ -2028,9 +2131,11 @@ def resolve_event(s, e):
             for j in range(n - 1, -1, -1):
                 p = order[j]
                 if represented(s, p, q):
-                    push_typed_gain(s, p, q, event_field(s, e, E_A0 + 2), a1, GF_NO_BONUS | GF_NO_EXTRAS)
+                    push_typed_gain(
+                        s, p, q, event_field(s, e, E_A0 + 2), a1, GF_NO_BONUS | GF_NO_EXTRAS
+                    )
     elif kind == EK_TOP_TAX:
-        tops = s[SC_TOPS:SC_TOPS + MAXP + 1]
+        tops = s[SC_TOPS : SC_TOPS + MAXP + 1]
         k = most_tokens_players(s, tops)
         for j in range(n - 1, -1, -1):
             p = order[j]
@@ -2164,7 +2269,12 @@ def legal_mask(s, out):
     elif kind == TK_CONVERT_AT:
         c = _set_bits(out, A_PQ, convert_targets(s, p, s[o + 2]), N_PROV * 2)
     elif kind == TK_REMOVE_OTHER_AT:
-        c = _set_bits(out, A_PROV, remove_targets(s, p, s[o + 2], s[o + 4], legal_set(s, p, False, True)), N_PROV)
+        c = _set_bits(
+            out,
+            A_PROV,
+            remove_targets(s, p, s[o + 2], s[o + 4], legal_set(s, p, False, True)),
+            N_PROV,
+        )
     elif kind == TK_ASSASSIN_AT:
         c = _set_bits(out, A_PQ, assassin_targets(s, p, s[o + 2]), N_PROV * 2)
     elif kind == TK_UPRISING:
@@ -2176,7 +2286,9 @@ def legal_mask(s, out):
     elif kind == TK_GUO:
         c = _set_bits(out, A_PROV, guo_options(s, p), N_PROV)
     elif kind == TK_LEADER:
-        c = _set_bits(out, A_PROV, leader_targets(s, p, s[o + 2], legal_set(s, p, False, False)), N_PROV)
+        c = _set_bits(
+            out, A_PROV, leader_targets(s, p, s[o + 2], legal_set(s, p, False, False)), N_PROV
+        )
     elif kind == TK_STRUCT:
         c = _set_bits(out, A_PROV, structure_targets(s, p, s[o + 2], s[o + 3]), N_PROV)
     elif kind == TK_MOVE_FROM:
@@ -2224,7 +2336,7 @@ def play_card(s, p, slot):
     s[pb(p) + F_CARDS_PLAYED] += 1
     ct = s[DYN_TYPE + c]
     kind = dyn_field(s, ct, C_KIND)
-    a = s[SC_CARD:SC_CARD + 6]
+    a = s[SC_CARD : SC_CARD + 6]
     for i in range(6):
         a[i] = dyn_field(s, ct, C_A0 + i)
     if kind == DK_LEADER:
@@ -2266,7 +2378,7 @@ def call_vote(s, p, slot):
         s[pb(v) + F_PICK] = -1
         s[pb(v) + F_BID] = -1
     s[G_BID_WINNER] = -1
-    order = s[SC_ORDER + OR_CALL * (MAXP + 1):SC_ORDER + (OR_CALL + 1) * (MAXP + 1)]
+    order = s[SC_ORDER + OR_CALL * (MAXP + 1) : SC_ORDER + (OR_CALL + 1) * (MAXP + 1)]
     seat_order(s, p + 1, order)
     push(s, TK_VOTE_RESOLVE, p, 0, 0, 0, 0, 0, 0)
     for i in range(n - 1, -1, -1):
@@ -2392,14 +2504,42 @@ def apply(s, a):
         if purpose == PU_ALLY:
             # the ally resolves first (clockwise from the card player's left, card player last)
             # (5.4 step 1: the card player's check reads the board from before the ally's share)
-            push(s, TK_TARGET, p, dyn_field(s, ct, C_A0 + 4), dyn_field(s, ct, C_A0 + 3), dyn_field(s, ct, C_A0 + 2), 1,
-                 precheck_snapshot(s, p), 0)
-            push(s, TK_TARGET, v, dyn_field(s, ct, C_A0 + 4), dyn_field(s, ct, C_A0 + 1), dyn_field(s, ct, C_A0), 1,
-                 precheck_snapshot(s, v), 0)
+            push(
+                s,
+                TK_TARGET,
+                p,
+                dyn_field(s, ct, C_A0 + 4),
+                dyn_field(s, ct, C_A0 + 3),
+                dyn_field(s, ct, C_A0 + 2),
+                1,
+                precheck_snapshot(s, p),
+                0,
+            )
+            push(
+                s,
+                TK_TARGET,
+                v,
+                dyn_field(s, ct, C_A0 + 4),
+                dyn_field(s, ct, C_A0 + 1),
+                dyn_field(s, ct, C_A0),
+                1,
+                precheck_snapshot(s, v),
+                0,
+            )
         elif purpose == PU_CONVERT:
             push(s, TK_CONVERT_AT, p, v, dyn_field(s, ct, C_A0), 0, 0, 0, 0)
         elif purpose == PU_REMOVE:
-            push(s, TK_REMOVE_OTHER_AT, p, v, dyn_field(s, ct, C_A0), dyn_field(s, ct, C_A0 + 1), 0, 0, 0)
+            push(
+                s,
+                TK_REMOVE_OTHER_AT,
+                p,
+                v,
+                dyn_field(s, ct, C_A0),
+                dyn_field(s, ct, C_A0 + 1),
+                0,
+                0,
+                0,
+            )
         else:
             push(s, TK_ASSASSIN_AT, p, v, 0, 0, 0, 0, 0)
     elif kind == TK_CONVERT_AT:
@@ -2425,7 +2565,7 @@ def apply(s, a):
         q = a - A_PROV
         k = s[o + 2]
         pop(s)
-        order = s[SC_ORDER + OR_APPLY * (MAXP + 1):SC_ORDER + (OR_APPLY + 1) * (MAXP + 1)]
+        order = s[SC_ORDER + OR_APPLY * (MAXP + 1) : SC_ORDER + (OR_APPLY + 1) * (MAXP + 1)]
         nc = colour_order(s, p + 1, order)  # the EE after both players
         for i in range(nc - 1, -1, -1):
             v = order[i]
@@ -2550,7 +2690,9 @@ def in_simultaneous_pick(s):
 
 
 @kernel
-def _resample(s, observer, rng, pool, slot_know, deck, ptr, end, hand, count, loc, know, size, dynasty):
+def _resample(
+    s, observer, rng, pool, slot_know, deck, ptr, end, hand, count, loc, know, size, dynasty
+):
     """One card family (Dynasty or Vote): shuffle together every card ``observer`` cannot
     place -- the undrawn deck, the other seats' hands, and the discards it does not know
     (other seats' face-down discards, spec 9) -- and deal them back into the same places, so
@@ -2675,12 +2817,40 @@ def determinize(s, observer, rng):
     Rulers other seats hold or discarded that the observer never held, deck orders, other
     seats' pending secret choices, the Coin values drawn so far, and the chance stream."""
     n = n_players(s)
-    pool = s[SC_POOL:SC_POOL + N_DYN]
-    slot_know = s[SC_POOL + N_DYN:SC_POOL + 2 * N_DYN]
-    _resample(s, observer, rng, pool, slot_know, DYN_DECK, G_DYN_PTR, G_DYN_END, F_HAND, F_NDYN, DYN_LOC,
-              DYN_KNOW, N_DYN, True)
-    _resample(s, observer, rng, pool, slot_know, VOTE_DECK, G_VOTE_PTR, G_VOTE_END, F_VHAND, F_NVOTE, VOTE_LOC,
-              VOTE_KNOW, N_VOTES, False)
+    pool = s[SC_POOL : SC_POOL + N_DYN]
+    slot_know = s[SC_POOL + N_DYN : SC_POOL + 2 * N_DYN]
+    _resample(
+        s,
+        observer,
+        rng,
+        pool,
+        slot_know,
+        DYN_DECK,
+        G_DYN_PTR,
+        G_DYN_END,
+        F_HAND,
+        F_NDYN,
+        DYN_LOC,
+        DYN_KNOW,
+        N_DYN,
+        True,
+    )
+    _resample(
+        s,
+        observer,
+        rng,
+        pool,
+        slot_know,
+        VOTE_DECK,
+        G_VOTE_PTR,
+        G_VOTE_END,
+        F_VHAND,
+        F_NVOTE,
+        VOTE_LOC,
+        VOTE_KNOW,
+        N_VOTES,
+        False,
+    )
     _resample_rulers(s, observer, rng, pool, slot_know)
     if draft_passes_done(s) and n > 2:
         # Ruler Draft after the second pass: of the two Rulers the observer passed at the
@@ -2696,7 +2866,12 @@ def determinize(s, observer, rng):
             ra = s[fa]
             rb = s[fb]
             ob = 1 << observer
-            if ra >= 0 and rb >= 0 and (s[RUL_KNOW + ra] & ob) != 0 and (s[RUL_KNOW + rb] & ob) != 0:
+            if (
+                ra >= 0
+                and rb >= 0
+                and (s[RUL_KNOW + ra] & ob) != 0
+                and (s[RUL_KNOW + rb] & ob) != 0
+            ):
                 if rng_below(rng, 0, 2) == 1:
                     ka = s[RUL_KNOW + ra]
                     s[fa] = rb
@@ -2812,12 +2987,30 @@ def info_key(s, player):
 # ============================================================================ features, evaluation
 
 FEATURE_NAMES = (
-    ("score", "coins", "coin_value", "tokens", "pts_majority", "pts_structures", "pts_coin_conversion",
-     "pts_ruler_ability", "votes_called", "votes_passed", "cards_played", "placements")
+    (
+        "score",
+        "coins",
+        "coin_value",
+        "tokens",
+        "pts_majority",
+        "pts_structures",
+        "pts_coin_conversion",
+        "pts_ruler_ability",
+        "votes_called",
+        "votes_passed",
+        "cards_played",
+        "placements",
+    )
     + tuple(f"ruler_gen{g + 1}" for g in range(MAX_GENS))
     + tuple(f"pts_province_{q + 1}" for q in range(N_PROV))
     + tuple(f"ruler_{r + 1}" for r in range(N_RULERS))
-    + ("game_votes_called", "game_votes_passed", "game_events_drawn", "game_passes", "seat_first_final_gen")
+    + (
+        "game_votes_called",
+        "game_votes_passed",
+        "game_events_drawn",
+        "game_passes",
+        "seat_first_final_gen",
+    )
     # 2 players (0 otherwise): the Eternal Emperor's final score and tokens, whether it won
     # (then every seat's win share is 0), the seat's Dynasty Influence at the end, DI spent
     # (bids and Alliances) and bids won, and the number of bids in the game

@@ -19,7 +19,9 @@ PROVINCE_ID = {p["name"]: p["id"] for p in COMP["provinces"]}
 RULER_ID = {r["name"]: r["id"] for r in COMP["rulers"]}
 CARD_KIND = {c["key"]: i for i, c in enumerate(COMP["dynasty_cards"])}
 VOTE_KIND = {v["key"]: i for i, v in enumerate(COMP["vote_cards"])}
-NEUTRAL_RULER = RULER_ID["Wen the Scholar"]  # an After-Rulers-are-chosen draw: inert during the rounds
+NEUTRAL_RULER = RULER_ID[
+    "Wen the Scholar"
+]  # an After-Rulers-are-chosen draw: inert during the rounds
 M, P = L.M, L.P
 
 
@@ -27,9 +29,22 @@ def q0(province) -> int:
     return (PROVINCE_ID[province] if isinstance(province, str) else int(province)) - 1
 
 
-def position(n: int, rulers=None, board=None, leaders=None, structures=None, marks=None, hands=None,
-             votes=None, options=None, first: int = 0, seed: int = 0, quarantine: bool = False,
-             ee_start=None, keep_ee: bool = False) -> np.ndarray:
+def position(
+    n: int,
+    rulers=None,
+    board=None,
+    leaders=None,
+    structures=None,
+    marks=None,
+    hands=None,
+    votes=None,
+    options=None,
+    first: int = 0,
+    seed: int = 0,
+    quarantine: bool = False,
+    ee_start=None,
+    keep_ee: bool = False,
+) -> np.ndarray:
     """rulers: per seat a name or id (default a neutral Ruler); board: {(seat, province): (M, P)};
     leaders: {(seat, province): "GENERAL"/"MAGISTRATE" or both as a tuple}; structures:
     {province: ("FORTRESS", ...)}; marks: {province: L.MK_*}; hands: per seat a list of card
@@ -42,15 +57,15 @@ def position(n: int, rulers=None, board=None, leaders=None, structures=None, mar
     s[L.G_SP] = 0
     if not quarantine:  # no random quarantine: the given provinces only (3 players)
         adj = L.D_ADJQ if s[L.O_ADJACENCY] == 1 else L.D_ADJ
-        s[L.ADJ:L.ADJ + L.N_PROV ** 2] = s[L.DATA + adj:L.DATA + adj + L.N_PROV ** 2]
+        s[L.ADJ : L.ADJ + L.N_PROV**2] = s[L.DATA + adj : L.DATA + adj + L.N_PROV**2]
         R.set_adjacency_bits(s)
-        s[L.QUAR:L.QUAR + L.N_PROV] = 0
+        s[L.QUAR : L.QUAR + L.N_PROV] = 0
         for r in range(L.N_RULERS):
             if s[L.RUL_LOC + r] == L.LOC_OUT:
                 s[L.RUL_LOC + r] = L.LOC_DISCARD
     if n == 2 and not keep_ee:
-        s[R.ti(L.EE, 0, M):R.ti(L.EE, 0, M) + L.N_PROV * 2] = 0
-        s[L.STRUCT:L.STRUCT + L.N_PROV * 2] = 0
+        s[R.ti(L.EE, 0, M) : R.ti(L.EE, 0, M) + L.N_PROV * 2] = 0
+        s[L.STRUCT : L.STRUCT + L.N_PROV * 2] = 0
     if n == 2 and ee_start is not None:
         s[L.G_EE_START] = q0(ee_start)
         s[R.pb(L.EE) + L.F_HOME] = q0(ee_start)
@@ -67,7 +82,7 @@ def position(n: int, rulers=None, board=None, leaders=None, structures=None, mar
             if r >= 0:
                 s[L.RUL_LOC + r] = L.LOC_DISCARD
             s[b + L.F_DEALT + k] = -1
-        r = (rulers[p] if rulers and p < len(rulers) and rulers[p] is not None else NEUTRAL_RULER)
+        r = rulers[p] if rulers and p < len(rulers) and rulers[p] is not None else NEUTRAL_RULER
         r = (RULER_ID[r] if isinstance(r, str) else int(r)) - 1
         s[b + L.F_RULER] = r
         s[L.RUL_LOC + r] = L.LOC_CHOSEN
@@ -86,10 +101,10 @@ def position(n: int, rulers=None, board=None, leaders=None, structures=None, mar
         s[R.ti(p, q0(prov), M)] = m
         s[R.ti(p, q0(prov), P)] = pp
     for (p, prov), kinds in (leaders or {}).items():
-        for k in ((kinds,) if isinstance(kinds, str) else kinds):
+        for k in (kinds,) if isinstance(kinds, str) else kinds:
             s[R.li(p, q0(prov), {"GENERAL": L.GENERAL, "MAGISTRATE": L.MAGISTRATE}[k])] = 1
     for prov, kinds in (structures or {}).items():
-        for k in ((kinds,) if isinstance(kinds, str) else kinds):
+        for k in (kinds,) if isinstance(kinds, str) else kinds:
             s[L.STRUCT + q0(prov) * 2 + {"FORTRESS": L.FORTRESS, "PALACE": L.PALACE}[k]] = 1
     for prov, bits in (marks or {}).items():
         s[L.MARK + q0(prov)] = bits
@@ -131,8 +146,8 @@ def give_vote(s, p, key):
 
 def _take_from_deck(s, deck, ptr, end, c):
     lo, hi = int(s[ptr]), int(s[end])
-    cards = [int(x) for x in s[deck + lo:deck + hi] if x != c]
-    s[deck + lo:deck + lo + len(cards)] = cards
+    cards = [int(x) for x in s[deck + lo : deck + hi] if x != c]
+    s[deck + lo : deck + lo + len(cards)] = cards
     s[end] = lo + len(cards)
 
 

@@ -57,12 +57,20 @@ def action_name(s: np.ndarray, a: int) -> str:
             return f"ruler {k} ({RULER[r]})" if r >= 0 else f"ruler {k}"
         if kind in (R.TK_VOTECALL, R.TK_EXTRA) and p >= 0:
             slot = k % L.VHAND_MAX
-            verb = "call" if kind == R.TK_VOTECALL else ("spend as Nay" if k >= L.VHAND_MAX else "spend as Aye")
+            verb = (
+                "call"
+                if kind == R.TK_VOTECALL
+                else ("spend as Nay" if k >= L.VHAND_MAX else "spend as Aye")
+            )
             if slot < s[R.pb(p) + L.F_NVOTE]:
                 return f"{verb} vote {slot} ({VOTE[int(s[L.VOTE_TYPE + s[R.pb(p) + L.F_VHAND + slot]])]})"
             return f"{verb} vote {slot}"
         if kind == R.TK_TAKE_OTHERS:
-            who = "the Eternal Emperor" if int(s[H_NPLAYERS]) == 2 and k // 2 == L.EE else f"player {k // 2}"
+            who = (
+                "the Eternal Emperor"
+                if int(s[H_NPLAYERS]) == 2 and k // 2 == L.EE
+                else f"player {k // 2}"
+            )
             return f"remove a {TYPE[k % 2]} token of {who}"
         if kind == R.TK_BID:
             o = R.top(s)
@@ -79,8 +87,10 @@ def action_name(s: np.ndarray, a: int) -> str:
 
 def render(s: np.ndarray) -> str:
     n = int(s[H_NPLAYERS])
-    lines = [f"Eternal Dynasty, {n} players, Generation {int(s[L.G_GEN])}/{int(s[L.G_NGEN])}, "
-             f"round {int(s[L.G_ROUND])}/{int(s[L.G_NROUNDS])}, first player {int(s[L.G_FIRST])}"]
+    lines = [
+        f"Eternal Dynasty, {n} players, Generation {int(s[L.G_GEN])}/{int(s[L.G_NGEN])}, "
+        f"round {int(s[L.G_ROUND])}/{int(s[L.G_NROUNDS])}, first player {int(s[L.G_FIRST])}"
+    ]
     bans = [VOTE[v] for v in range(L.N_VOTE_TYPES) if s[L.G_BAN + v]]
     if bans:
         lines.append("bans: " + ", ".join(bans))
@@ -102,21 +112,30 @@ def render(s: np.ndarray) -> str:
             extra.append("Palace")
         mk = int(s[L.MARK + q])
         extra += [name for bit, name in ((1, "Sacred"), (2, "Omen"), (4, "Plague")) if mk & bit]
-        lines.append(f"{q + 1:2d} {PROVINCE[q]:<10} " + ("; ".join(cells) or "-") + (f"  [{', '.join(extra)}]" if extra else ""))
+        lines.append(
+            f"{q + 1:2d} {PROVINCE[q]:<10} "
+            + ("; ".join(cells) or "-")
+            + (f"  [{', '.join(extra)}]" if extra else "")
+        )
     for p in range(n):
         b = R.pb(p)
         r = int(s[b + L.F_RULER])
         mark = "*" if p == s[H_CURRENT] else " "
-        lines.append(f"{mark}seat {p}: ruler {RULER[r] if r >= 0 else '-'}, bonus M{int(s[b + L.F_BM])}/P{int(s[b + L.F_BP])}, "
-                     f"{int(s[b + L.F_NDYN])} cards, {int(s[b + L.F_NVOTE])} votes, score {int(s[b + L.F_SCORE])}, "
-                     f"coins {int(s[b + L.F_COINS])}" + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
-                     + (f", Dynasty Influence {int(s[b + L.F_DI])}" if n == 2 else ""))
+        lines.append(
+            f"{mark}seat {p}: ruler {RULER[r] if r >= 0 else '-'}, bonus M{int(s[b + L.F_BM])}/P{int(s[b + L.F_BP])}, "
+            f"{int(s[b + L.F_NDYN])} cards, {int(s[b + L.F_NVOTE])} votes, score {int(s[b + L.F_SCORE])}, "
+            f"coins {int(s[b + L.F_COINS])}"
+            + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
+            + (f", Dynasty Influence {int(s[b + L.F_DI])}" if n == 2 else "")
+        )
     if n == 2:  # the Eternal Emperor: an extra colour with no seat (spec 8)
         b = R.pb(L.EE)
-        lines.append(f" Eternal Emperor (colour {L.EE}): Starting Province {PROVINCE[int(s[L.G_EE_START])]}, "
-                     f"tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, coins {int(s[b + L.F_COINS])}"
-                     + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
-                     + (f"; the Emperor wins, both players lose" if s[L.G_OVER] and R.ee_wins(s) else ""))
+        lines.append(
+            f" Eternal Emperor (colour {L.EE}): Starting Province {PROVINCE[int(s[L.G_EE_START])]}, "
+            f"tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, coins {int(s[b + L.F_COINS])}"
+            + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
+            + (f"; the Emperor wins, both players lose" if s[L.G_OVER] and R.ee_wins(s) else "")
+        )
     return "\n".join(lines)
 
 
@@ -124,8 +143,10 @@ def chance_outcomes(s: np.ndarray) -> list:
     """Every chance outcome in the order it happened (shuffle steps, die rolls, first
     player, coin values), as the integers the engine drew."""
     if s[L.G_LOG_OVERFLOW]:
-        raise ValueError("eternal_dynasty: the chance log overflowed; this game cannot be replayed from chance outcomes")
-    return [int(x) for x in s[L.LOG:L.LOG + int(s[L.G_LOG_LEN])]]
+        raise ValueError(
+            "eternal_dynasty: the chance log overflowed; this game cannot be replayed from chance outcomes"
+        )
+    return [int(x) for x in s[L.LOG : L.LOG + int(s[L.G_LOG_LEN])]]
 
 
 def state_from_chance(n: int, options: np.ndarray, outcomes: list) -> np.ndarray:

@@ -12,10 +12,18 @@ from sim.goofspiel import observe
 
 OPTIONS = (
     Option("num_cards", 13, "bid cards per seat and point cards (N)", low=1, high=R.MAX_CARDS),
-    Option("points_order", "random", "order the point cards are turned up",
-           choices=("random", "descending", "ascending")),
-    Option("returns_type", "win_loss", "what the scores are (OpenSpiel's returns)",
-           choices=("win_loss", "point_difference", "total_points")),
+    Option(
+        "points_order",
+        "random",
+        "order the point cards are turned up",
+        choices=("random", "descending", "ascending"),
+    ),
+    Option(
+        "returns_type",
+        "win_loss",
+        "what the scores are (OpenSpiel's returns)",
+        choices=("win_loss", "point_difference", "total_points"),
+    ),
 )
 
 SPEC = GameSpec(

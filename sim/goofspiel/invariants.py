@@ -84,8 +84,16 @@ def chance_problem(n: int, options: dict, chance: list) -> str | None:
     the point cards turned up, distinct values 1..num_cards; with a fixed order, none."""
     nc = options["num_cards"]
     if options["points_order"] != "random":
-        return None if not chance else f"points_order {options['points_order']!r} has no chance outcomes"
-    if not chance or len(chance) > nc or len(set(map(repr, chance))) != len(chance) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= nc for v in chance):
+        return (
+            None
+            if not chance
+            else f"points_order {options['points_order']!r} has no chance outcomes"
+        )
+    if (
+        not chance
+        or len(chance) > nc
+        or len(set(map(repr, chance))) != len(chance)
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= nc for v in chance)
+    ):
         return f"expected 1 to {nc} distinct point cards 1..{nc}"
     return None

@@ -30,7 +30,11 @@ _LAYOUT = (
     ("prizes_won", P * C, "seat x card: 1 if the seat took that point card"),
     ("history_prize", C * C, "round x card: one-hot of each resolved round's point card"),
     ("history_bids", C * P * C, "round x seat x card: one-hot of each revealed bid"),
-    ("history_winner", C * (P + 1), "round x (seat, discarded): who took each resolved round's card"),
+    (
+        "history_winner",
+        C * (P + 1),
+        "round x (seat, discarded): who took each resolved round's card",
+    ),
 )
 FIELDS = []
 _off = 0
@@ -40,10 +44,20 @@ for _name, _len, _doc in _LAYOUT:
 FIELDS = tuple(FIELDS)
 SIZE = _off
 _O = {f.name: f.offset for f in FIELDS}
-O_OBSERVER, O_SEATS, O_TO_MOVE, O_HAS_BID = _O["observer"], _O["seats"], _O["to_move"], _O["has_bid"]
+O_OBSERVER, O_SEATS, O_TO_MOVE, O_HAS_BID = (
+    _O["observer"],
+    _O["seats"],
+    _O["to_move"],
+    _O["has_bid"],
+)
 O_NUM_CARDS, O_ORDER, O_RETURNS = _O["num_cards"], _O["points_order"], _O["returns_type"]
 O_PRIZE, O_OWN_BID, O_POINTS, O_HANDS = _O["prize"], _O["own_bid"], _O["points"], _O["hands"]
-O_WON, O_H_PRIZE, O_H_BIDS, O_H_WINNER = _O["prizes_won"], _O["history_prize"], _O["history_bids"], _O["history_winner"]
+O_WON, O_H_PRIZE, O_H_BIDS, O_H_WINNER = (
+    _O["prizes_won"],
+    _O["history_prize"],
+    _O["history_bids"],
+    _O["history_winner"],
+)
 
 
 @nb.njit(cache=True)
@@ -89,13 +103,17 @@ def text(state: np.ndarray, player: int) -> str:
     """A readable information state: options, history, hands, and the observer's own bid."""
     n = int(state[H_NPLAYERS])
     cur = int(state[H_CURRENT])
-    lines = [f"observer {'P%d' % player if player >= 0 else 'public'}; {n} seats, N={int(state[R.NUM_CARDS])}, "
-             f"order {int(state[R.ORDER])}, returns {int(state[R.RETURNS])}"]
+    lines = [
+        f"observer {'P%d' % player if player >= 0 else 'public'}; {n} seats, N={int(state[R.NUM_CARDS])}, "
+        f"order {int(state[R.ORDER])}, returns {int(state[R.RETURNS])}"
+    ]
     for t in range(int(state[R.TURN])):
         bids = " ".join(str(int(state[R.BIDS + t * P + p]) + 1) for p in range(n))
         w = int(state[R.WINNER + t])
-        lines.append(f"round {t + 1}: point card {int(state[R.DECK + t]) + 1}, bids {bids} -> "
-                     + (f"P{w}" if w != NO_PLAYER else "discarded"))
+        lines.append(
+            f"round {t + 1}: point card {int(state[R.DECK + t]) + 1}, bids {bids} -> "
+            + (f"P{w}" if w != NO_PLAYER else "discarded")
+        )
     prize = int(state[R.PRIZE])
     lines.append("game over" if cur == NO_PLAYER else f"point card {prize + 1}; P{cur} to bid")
     for p in range(n):

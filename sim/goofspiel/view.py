@@ -29,17 +29,27 @@ def render(state: np.ndarray) -> str:
     turn = int(state[R.TURN])
     lines = []
     prize = int(state[R.PRIZE])
-    lines.append(f"round {min(turn + 1, int(state[R.NUM_CARDS]))}/{int(state[R.NUM_CARDS])}, "
-                 + (f"point card {prize + 1}" if prize != R.NO_CARD else "game over"))
+    lines.append(
+        f"round {min(turn + 1, int(state[R.NUM_CARDS]))}/{int(state[R.NUM_CARDS])}, "
+        + (f"point card {prize + 1}" if prize != R.NO_CARD else "game over")
+    )
     for p in range(n):
         pending = int(state[R.PENDING + p])
-        mark = " (to bid)" if int(state[H_CURRENT]) == p else (" (has bid)" if pending != R.NO_CARD else "")
-        lines.append(f"P{p}: {int(state[R.POINTS + p])} points, hand {' '.join(map(str, _hand(state, p)))}{mark}")
+        mark = (
+            " (to bid)"
+            if int(state[H_CURRENT]) == p
+            else (" (has bid)" if pending != R.NO_CARD else "")
+        )
+        lines.append(
+            f"P{p}: {int(state[R.POINTS + p])} points, hand {' '.join(map(str, _hand(state, p)))}{mark}"
+        )
     for t in range(turn):
         bids = " ".join(str(int(state[R.BIDS + t * R.MAX_PLAYERS + p]) + 1) for p in range(n))
         w = int(state[R.WINNER + t])
         who = f"P{w}" if w != NO_PLAYER else "discarded"
-        lines.append(f"  round {t + 1}: point card {int(state[R.DECK + t]) + 1}, bids {bids} -> {who}")
+        lines.append(
+            f"  round {t + 1}: point card {int(state[R.DECK + t]) + 1}, bids {bids} -> {who}"
+        )
     return "\n".join(lines)
 
 
@@ -64,7 +74,9 @@ def state_from_chance(n_players: int, options: np.ndarray, outcomes: list) -> np
         return state
     values = [int(v) for v in outcomes]
     if len(set(values)) != len(values) or any(not 1 <= v <= nc for v in values) or not values:
-        raise ValueError(f"goofspiel chance outcomes must be distinct point cards 1..{nc}, got {outcomes!r}")
+        raise ValueError(
+            f"goofspiel chance outcomes must be distinct point cards 1..{nc}, got {outcomes!r}"
+        )
     seen = [v - 1 for v in values]
     order = seen + [c for c in range(nc) if c not in seen]
     R.set_point_order(state, np.array(order, np.int32))

@@ -31,7 +31,12 @@ SPEC = GameSpec(
     player_constraints=player_constraints,
     data=component_data(),
     report_groups=(
-        ("Goal card held at the end", tuple(f"goal_{g}" for g in ("palace", "harvest", "market", "heir", "emperor", "dragon"))),
+        (
+            "Goal card held at the end",
+            tuple(
+                f"goal_{g}" for g in ("palace", "harvest", "market", "heir", "emperor", "dragon")
+            ),
+        ),
         ("Philosopher owned", ("philosopher",)),
     ),
 )

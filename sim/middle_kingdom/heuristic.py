@@ -24,12 +24,57 @@ import numpy as np
 
 from sim.core import H_CURRENT, argmax_masked, bit_count, kernel
 from sim.middle_kingdom.layout import (
-    A_BID, A_EMP_LATE, A_HOST, A_PASS, A_ROW, DK_BID, DK_EMPEROR, DK_EXCHANGE, DK_HARVEST, DK_HEIR,
-    DK_HOST, DK_PICK, DR_HELD, DRAGON, EMPEROR, F_CARRY, F_DISC, F_EFF, F_EMP_SLOT, F_HAND,
-    F_HAND_START, F_SLOT_CARD, F_SLOT_STACK, G_DECISION, G_K, G_PHASE, G_TWO_BID, GENERAL,
-    GOAL_OWNER, GOAL_VP, KMAX, LOC, LOC_OWNED, MERCHANT, N_TYPES, NO_CARD, NUM_ACTIONS,
-    OFFICIAL, PALACE, PEASANT, PEASANT_VP, PH_COMMIT, ROW, ROW_DRAGON, S_PENALTY, S_PHIL,
-    S_THRESHOLD, S_TOKEN_VP, CARD_TYPE, CARD_VP, PH_PALACE,
+    A_BID,
+    A_EMP_LATE,
+    A_HOST,
+    A_PASS,
+    A_ROW,
+    DK_BID,
+    DK_EMPEROR,
+    DK_EXCHANGE,
+    DK_HARVEST,
+    DK_HEIR,
+    DK_HOST,
+    DK_PICK,
+    DR_HELD,
+    DRAGON,
+    EMPEROR,
+    F_CARRY,
+    F_DISC,
+    F_EFF,
+    F_EMP_SLOT,
+    F_HAND,
+    F_HAND_START,
+    F_SLOT_CARD,
+    F_SLOT_STACK,
+    G_DECISION,
+    G_K,
+    G_PHASE,
+    G_TWO_BID,
+    GENERAL,
+    GOAL_OWNER,
+    GOAL_VP,
+    KMAX,
+    LOC,
+    LOC_OWNED,
+    MERCHANT,
+    N_TYPES,
+    NO_CARD,
+    NUM_ACTIONS,
+    OFFICIAL,
+    PALACE,
+    PEASANT,
+    PEASANT_VP,
+    PH_COMMIT,
+    ROW,
+    ROW_DRAGON,
+    S_PENALTY,
+    S_PHIL,
+    S_THRESHOLD,
+    S_TOKEN_VP,
+    CARD_TYPE,
+    CARD_VP,
+    PH_PALACE,
 )
 from sim.middle_kingdom.rules import commit_slot_stack, legal_mask, n_players, palace_late_stack, pb
 
@@ -206,7 +251,9 @@ def late_bid(s, p, rng, allow_pass):
         st = s[b + F_SLOT_STACK + j]
     bottom = s[b + F_CARRY + st] if st >= 0 else 0
     # the +0.5: automatic at 3-5p; at 2p it is here only if named at the commit (D5 at_commit)
-    emperor = 1 if s[GOAL_OWNER + EMPEROR] == p and (s[G_TWO_BID] == 0 or s[b + F_EMP_SLOT] == j) else 0
+    emperor = (
+        1 if s[GOAL_OWNER + EMPEROR] == p and (s[G_TWO_BID] == 0 or s[b + F_EMP_SLOT] == j) else 0
+    )
     vals = np.full(NUM_ACTIONS, -1e9)
     mask = np.zeros(NUM_ACTIONS, np.bool_)
     if allow_pass:
@@ -236,7 +283,9 @@ def heuristic(s, rng):
     vals = np.zeros(NUM_ACTIONS)
     if kind == DK_BID and s[G_PHASE] == PH_COMMIT:
         return blind_bid(s, p, rng)
-    if kind == DK_BID or kind == DK_HARVEST:  # one call site: a literal True / False would compile it twice
+    if (
+        kind == DK_BID or kind == DK_HARVEST
+    ):  # one call site: a literal True / False would compile it twice
         return late_bid(s, p, rng, kind == DK_HARVEST)
     if kind == DK_PICK or kind == DK_EXCHANGE or kind == DK_HEIR:
         for i in range(s[G_K]):

@@ -17,7 +17,9 @@ from sim.middle_kingdom import layout as L
 from sim.middle_kingdom.rules import pb
 
 # Error codes of the invariant checker (0 = fine).
-E_ROW, E_DECK, E_OWNED, E_BIDS, E_GOAL, E_DRAGON, E_TOKENS, E_HAND_ZERO, E_IDENT, E_EMPEROR = range(1, 11)
+E_ROW, E_DECK, E_OWNED, E_BIDS, E_GOAL, E_DRAGON, E_TOKENS, E_HAND_ZERO, E_IDENT, E_EMPEROR = range(
+    1, 11
+)
 # What the runs count (stats[i]): identical slots where a member drew nothing (D33), and
 # rounds where a seat holding the Palace and the Emperor named its late bid (D5 at_commit).
 ST_SHORT_SLOTS, ST_LATE_NAMED = 0, 1
@@ -143,9 +145,19 @@ def check_round(s, stats):
     return 0
 
 
-
-ERRORS = ("", "E_ROW", "E_DECK", "E_OWNED", "E_BIDS", "E_GOAL", "E_DRAGON", "E_TOKENS", "E_HAND_ZERO", "E_IDENT",
-          "E_EMPEROR")
+ERRORS = (
+    "",
+    "E_ROW",
+    "E_DECK",
+    "E_OWNED",
+    "E_BIDS",
+    "E_GOAL",
+    "E_DRAGON",
+    "E_TOKENS",
+    "E_HAND_ZERO",
+    "E_IDENT",
+    "E_EMPEROR",
+)
 STATS_SIZE = 2
 # memo words: the round last seen, the Emperor's naming decisions asked in it, the Emperor's
 # holder in phase 1 (goals move in phase 2 only)
@@ -206,12 +218,16 @@ def chance_problem(n: int, options: dict, chance: list) -> str | None:
         ev = o.get("event")
         if ev == "lead_seat" and i == 0:
             if set(o) != {"event", "seat"} or not _seat(o["seat"], n):
-                return f"[{i}]: expected {{\"event\": \"lead_seat\", \"seat\": 0..{n - 1}}}"
+                return f'[{i}]: expected {{"event": "lead_seat", "seat": 0..{n - 1}}}'
         elif ev == "card" and i > 0:
             c = o.get("card")
-            if not set(o) <= {"event", "card", "name"} or not _seat(c, L.N_DYN) or c in cards \
-                    or not isinstance(o.get("name", ""), str):
-                return f"[{i}]: expected {{\"event\": \"card\", \"card\": 0..{L.N_DYN - 1} (each once), \"name\": text}}"
+            if (
+                not set(o) <= {"event", "card", "name"}
+                or not _seat(c, L.N_DYN)
+                or c in cards
+                or not isinstance(o.get("name", ""), str)
+            ):
+                return f'[{i}]: expected {{"event": "card", "card": 0..{L.N_DYN - 1} (each once), "name": text}}'
             cards.add(c)
         else:
             return f"[{i}]: expected the lead seat first, then cards, got event {str(ev)[:40]!r}"

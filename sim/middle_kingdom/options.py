@@ -15,21 +15,90 @@ from sim.middle_kingdom import layout as L
 DATA_FILE = Path(__file__).with_name("data") / "components.json"
 
 OPTIONS = (
-    Option("variant", "standard", "3 players: 'advanced' plays the two-player rules with 5 cards a round", ("standard", "advanced")),
-    Option("harvest_count", "after_lay", "D3: Harvest counts the hand after (or before) the 0 is laid", ("after_lay", "before_lay")),
-    Option("lead_seat", "rotating", "D6: lead seat for identical-stack draws: random, rotating; or always seat 0", ("rotating", "fixed_seat0")),
-    Option("ident_draw_timing", "in_order", "D7: identical stacks draw at their place in the order, or after all picks", ("in_order", "after_picks")),
-    Option("ident_goal_timing", "after_slot", "D7: goal checks after the whole identical slot, or after each draw", ("after_slot", "per_member")),
-    Option("ident_short_deck", "each_while_cards", "D33: a short deck serves members in order, or nobody", ("each_while_cards", "all_or_none")),
-    Option("dragon_held_includes_row_pick", "false", "D13: taking the Dragon from the row counts as holding it", ("false", "true")),
-    Option("dragon_tiebreak_dyn_count", "physical", "D13: Dragon tie-break counts physical or effective cards", ("physical", "effective")),
-    Option("market_dbl_is_merchant", "false", "D14: a Market Merchant on another stack still counts as one Merchant", ("false", "true")),
-    Option("market_on_any_gain", "any_gain", "D10/D14: the Market applies to every gain, or to picks only", ("any_gain", "pick_only")),
-    Option("heir_optional", "true", "D15: the Heir's leftover pick may be passed", ("true", "false")),
-    Option("heir_may_take_dragon", "true", "D15: the Heir's pick may take the Dragon", ("true", "false")),
-    Option("token_limit", "none", "D18: the 18 VP tokens are no limit, or a hard limit", ("none", "18")),
-    Option("noble_vp_table", "default_4_4_4", "1.3: the RECONSTRUCTED Noble split (4x2/4x3/4x4, 6/4/2, 3/6/3)", ("default_4_4_4", "alt_a_6_4_2", "alt_b_3_6_3")),
-    Option("emp_designation_2p", "post_reveal", "D5 (2p, advanced 3p): the Emperor names its +0.5 bid after the reveal, Palace and Harvest steps, or secretly with its commit", ("post_reveal", "at_commit")),
+    Option(
+        "variant",
+        "standard",
+        "3 players: 'advanced' plays the two-player rules with 5 cards a round",
+        ("standard", "advanced"),
+    ),
+    Option(
+        "harvest_count",
+        "after_lay",
+        "D3: Harvest counts the hand after (or before) the 0 is laid",
+        ("after_lay", "before_lay"),
+    ),
+    Option(
+        "lead_seat",
+        "rotating",
+        "D6: lead seat for identical-stack draws: random, rotating; or always seat 0",
+        ("rotating", "fixed_seat0"),
+    ),
+    Option(
+        "ident_draw_timing",
+        "in_order",
+        "D7: identical stacks draw at their place in the order, or after all picks",
+        ("in_order", "after_picks"),
+    ),
+    Option(
+        "ident_goal_timing",
+        "after_slot",
+        "D7: goal checks after the whole identical slot, or after each draw",
+        ("after_slot", "per_member"),
+    ),
+    Option(
+        "ident_short_deck",
+        "each_while_cards",
+        "D33: a short deck serves members in order, or nobody",
+        ("each_while_cards", "all_or_none"),
+    ),
+    Option(
+        "dragon_held_includes_row_pick",
+        "false",
+        "D13: taking the Dragon from the row counts as holding it",
+        ("false", "true"),
+    ),
+    Option(
+        "dragon_tiebreak_dyn_count",
+        "physical",
+        "D13: Dragon tie-break counts physical or effective cards",
+        ("physical", "effective"),
+    ),
+    Option(
+        "market_dbl_is_merchant",
+        "false",
+        "D14: a Market Merchant on another stack still counts as one Merchant",
+        ("false", "true"),
+    ),
+    Option(
+        "market_on_any_gain",
+        "any_gain",
+        "D10/D14: the Market applies to every gain, or to picks only",
+        ("any_gain", "pick_only"),
+    ),
+    Option(
+        "heir_optional", "true", "D15: the Heir's leftover pick may be passed", ("true", "false")
+    ),
+    Option(
+        "heir_may_take_dragon",
+        "true",
+        "D15: the Heir's pick may take the Dragon",
+        ("true", "false"),
+    ),
+    Option(
+        "token_limit", "none", "D18: the 18 VP tokens are no limit, or a hard limit", ("none", "18")
+    ),
+    Option(
+        "noble_vp_table",
+        "default_4_4_4",
+        "1.3: the RECONSTRUCTED Noble split (4x2/4x3/4x4, 6/4/2, 3/6/3)",
+        ("default_4_4_4", "alt_a_6_4_2", "alt_b_3_6_3"),
+    ),
+    Option(
+        "emp_designation_2p",
+        "post_reveal",
+        "D5 (2p, advanced 3p): the Emperor names its +0.5 bid after the reveal, Palace and Harvest steps, or secretly with its commit",
+        ("post_reveal", "at_commit"),
+    ),
 )
 assert len(OPTIONS) == 15
 TABLE_NAMES = ("default_4_4_4", "alt_a_6_4_2", "alt_b_3_6_3")
@@ -65,14 +134,18 @@ def _pack(comp: dict, path: Path) -> np.ndarray:
         if c.get("id") != i:
             raise DataError(f"{path}: dynasty card #{i} has id {c.get('id')!r}")
         if c.get("type") not in TYPE_NAMES:
-            raise DataError(f"{path}: dynasty card #{i}: type {c.get('type')!r} is not one of {TYPE_NAMES}")
+            raise DataError(
+                f"{path}: dynasty card #{i}: type {c.get('type')!r} is not one of {TYPE_NAMES}"
+            )
         types.append(TYPE_NAMES.index(c["type"]))
     noble_ids = [i for i, t in enumerate(types) if t == L.NOBLE]
     vp = np.zeros((L.N_NOBLE_TABLES, L.N_DYN), np.int32)
     for k, name in enumerate(TABLE_NAMES):
         values = comp["noble_vp_tables"][name]["values"]
         if len(values) != len(noble_ids):
-            raise DataError(f"{path}: Noble table {name} has {len(values)} values for {len(noble_ids)} Nobles")
+            raise DataError(
+                f"{path}: Noble table {name} has {len(values)} values for {len(noble_ids)} Nobles"
+            )
         vp[k] = [c["vp"] for c in cards]
         vp[k, noble_ids] = values
     phil = comp["philosopher_id"]
@@ -82,10 +155,21 @@ def _pack(comp: dict, path: Path) -> np.ndarray:
     peasant = comp["peasant_table"]["values"]
     if len(goal_vp) != L.N_GOALS or len(peasant) != 6:
         raise DataError(f"{path}: expected 6 goal cards and 6 peasant-table entries")
-    packed = (types + vp.ravel().tolist() + goal_vp + peasant
-              + [comp["missing_type_penalty"]["value"], comp["token_vp"]["value"],
-                 comp["token_supply"]["value"], comp["goal_threshold"]["value"],
-                 comp["harvest_hand_limit"]["value"], comp["dragon_summon_min_goals"]["value"], phil])
+    packed = (
+        types
+        + vp.ravel().tolist()
+        + goal_vp
+        + peasant
+        + [
+            comp["missing_type_penalty"]["value"],
+            comp["token_vp"]["value"],
+            comp["token_supply"]["value"],
+            comp["goal_threshold"]["value"],
+            comp["harvest_hand_limit"]["value"],
+            comp["dragon_summon_min_goals"]["value"],
+            phil,
+        ]
+    )
     arr = np.array(packed, np.int32)
     assert arr.shape[0] == L.D_SIZE
     return arr

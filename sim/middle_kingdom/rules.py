@@ -15,32 +15,184 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, bit_count, hash_words, init_header, kernel, rng_below,
+    H_CURRENT,
+    H_NPLAYERS,
+    H_PLY,
+    H_RNG_LO,
+    NO_PLAYER,
+    bit_count,
+    hash_words,
+    init_header,
+    kernel,
+    rng_below,
     shuffle_range,
 )
 from sim.middle_kingdom.layout import *  # noqa: F401,F403  (constants only)
 from sim.middle_kingdom.layout import (
-    A_BID, A_EMP_LATE, A_HOST, A_PASS, A_ROW, A_SLOT_SINGLE, A_SLOT_STACK0, A_SLOT_STACK1, ALL_BIDS,
-    CARD_TYPE, CARD_VP, D_GOAL_VP, D_HARVEST_LIMIT, D_PEASANT, D_PENALTY, D_PHIL, D_SUMMON_MIN,
-    D_THRESHOLD, D_TOKEN_SUPPLY, D_TOKEN_VP, D_TYPE, D_VP, DECK, DK_BID, DK_EMPEROR, DK_EXCHANGE,
-    DK_HARVEST, DK_HEIR, DK_HOST, DK_NONE, DK_PICK, DK_SLOT, DR_DISPLAY, DR_HELD, DR_IN_ROW,
-    DR_SET_ASIDE, DRAGON, EMPEROR, F_CARRY, F_DBL, F_DISC, F_DRAGON_GOT, F_DYN_COUNT, F_EFF,
-    F_EMP_SLOT, F_HAND, F_HAND_START, F_HARVEST_SWAPS, F_LAST_DRAGON, F_LAST_DRAGON_SUMMONED,
-    F_PAL_FIRST, F_PENALTY,
-    F_PHYS, F_PICK_RANK_SUM, F_PICKS, F_SCORE, F_SLOT_BOTTOM, F_SLOT_CARD, F_SLOT_STACK, F_SLOT_STEP,
-    F_TIES, F_TOKENS, F_VP_CARDS, F_VP_GOALS, F_VP_PEASANTS, F_VP_PHIL, F_VP_TOKENS, F_ZERO,
-    G_DECISION, G_DECK_PTR, G_DRAGON, G_IDENT_DRAWS, G_K, G_LEAD, G_ORD_N, G_ORD_POS,
-    G_PEND_CARD, G_PEND_DEFER, G_PEND_MEMBER, G_PEND_P, G_PHASE, G_ROUND, G_SCORED, G_SUB,
-    G_SUMMONS, G_TIES, G_TOKEN_OVER, G_TOKENS_OUT, G_TWO_BID, GENERAL, GK_IDENT, GK_PICK, GK_TIE,
-    GOAL_OWNER, GOAL_VP, HARVEST, HEIR, HOST, KMAX, LOC, LOC_DECK, LOC_DISCARD, LOC_OWNED,
-    LOC_ROW, MARKET, MAX_ENTRIES, MAXP, MERCHANT, N_DYN, N_GOALS, N_NOBLE_TABLES, N_OPT, N_TYPES,
-    NO_CARD, NUM_ACTIONS, O_DRAGON_ROW_PICK, O_DRAGON_TIEBREAK, O_HARVEST_COUNT, O_HEIR_DRAGON,
-    O_HEIR_OPTIONAL, O_IDENT_DRAW, O_IDENT_GOAL, O_IDENT_SHORT, O_LEAD_SEAT,
-    O_EMP_AT_COMMIT, O_MARKET_ANY_GAIN, O_MARKET_DBL_MERCHANT, O_NOBLE_TABLE, O_TOKEN_LIMIT, O_VARIANT, OFFICIAL,
-    OPT, ORD_ENT, ORD_GEND, ORD_GKIND, ORD_HOST, PALACE, PEASANT, PEASANT_VP, PH_COMMIT,
-    PH_DRAGON, PH_EMPEROR, PH_HARVEST, PH_HEIR, PH_OVER, PH_PALACE, PH_RESOLVE, PL, PS,
-    ROW, ROW_DRAGON, S_HARVEST_LIMIT, S_PENALTY, S_PHIL, S_SUMMON_MIN, S_THRESHOLD,
-    S_TOKEN_SUPPLY, S_TOKEN_VP, SCR_ENT, SCR_KEY, STATE_SIZE, STEP_COMMIT, STEP_HARVEST, STEP_PALACE,
+    A_BID,
+    A_EMP_LATE,
+    A_HOST,
+    A_PASS,
+    A_ROW,
+    A_SLOT_SINGLE,
+    A_SLOT_STACK0,
+    A_SLOT_STACK1,
+    ALL_BIDS,
+    CARD_TYPE,
+    CARD_VP,
+    D_GOAL_VP,
+    D_HARVEST_LIMIT,
+    D_PEASANT,
+    D_PENALTY,
+    D_PHIL,
+    D_SUMMON_MIN,
+    D_THRESHOLD,
+    D_TOKEN_SUPPLY,
+    D_TOKEN_VP,
+    D_TYPE,
+    D_VP,
+    DECK,
+    DK_BID,
+    DK_EMPEROR,
+    DK_EXCHANGE,
+    DK_HARVEST,
+    DK_HEIR,
+    DK_HOST,
+    DK_NONE,
+    DK_PICK,
+    DK_SLOT,
+    DR_DISPLAY,
+    DR_HELD,
+    DR_IN_ROW,
+    DR_SET_ASIDE,
+    DRAGON,
+    EMPEROR,
+    F_CARRY,
+    F_DBL,
+    F_DISC,
+    F_DRAGON_GOT,
+    F_DYN_COUNT,
+    F_EFF,
+    F_EMP_SLOT,
+    F_HAND,
+    F_HAND_START,
+    F_HARVEST_SWAPS,
+    F_LAST_DRAGON,
+    F_LAST_DRAGON_SUMMONED,
+    F_PAL_FIRST,
+    F_PENALTY,
+    F_PHYS,
+    F_PICK_RANK_SUM,
+    F_PICKS,
+    F_SCORE,
+    F_SLOT_BOTTOM,
+    F_SLOT_CARD,
+    F_SLOT_STACK,
+    F_SLOT_STEP,
+    F_TIES,
+    F_TOKENS,
+    F_VP_CARDS,
+    F_VP_GOALS,
+    F_VP_PEASANTS,
+    F_VP_PHIL,
+    F_VP_TOKENS,
+    F_ZERO,
+    G_DECISION,
+    G_DECK_PTR,
+    G_DRAGON,
+    G_IDENT_DRAWS,
+    G_K,
+    G_LEAD,
+    G_ORD_N,
+    G_ORD_POS,
+    G_PEND_CARD,
+    G_PEND_DEFER,
+    G_PEND_MEMBER,
+    G_PEND_P,
+    G_PHASE,
+    G_ROUND,
+    G_SCORED,
+    G_SUB,
+    G_SUMMONS,
+    G_TIES,
+    G_TOKEN_OVER,
+    G_TOKENS_OUT,
+    G_TWO_BID,
+    GENERAL,
+    GK_IDENT,
+    GK_PICK,
+    GK_TIE,
+    GOAL_OWNER,
+    GOAL_VP,
+    HARVEST,
+    HEIR,
+    HOST,
+    KMAX,
+    LOC,
+    LOC_DECK,
+    LOC_DISCARD,
+    LOC_OWNED,
+    LOC_ROW,
+    MARKET,
+    MAX_ENTRIES,
+    MAXP,
+    MERCHANT,
+    N_DYN,
+    N_GOALS,
+    N_NOBLE_TABLES,
+    N_OPT,
+    N_TYPES,
+    NO_CARD,
+    NUM_ACTIONS,
+    O_DRAGON_ROW_PICK,
+    O_DRAGON_TIEBREAK,
+    O_HARVEST_COUNT,
+    O_HEIR_DRAGON,
+    O_HEIR_OPTIONAL,
+    O_IDENT_DRAW,
+    O_IDENT_GOAL,
+    O_IDENT_SHORT,
+    O_LEAD_SEAT,
+    O_EMP_AT_COMMIT,
+    O_MARKET_ANY_GAIN,
+    O_MARKET_DBL_MERCHANT,
+    O_NOBLE_TABLE,
+    O_TOKEN_LIMIT,
+    O_VARIANT,
+    OFFICIAL,
+    OPT,
+    ORD_ENT,
+    ORD_GEND,
+    ORD_GKIND,
+    ORD_HOST,
+    PALACE,
+    PEASANT,
+    PEASANT_VP,
+    PH_COMMIT,
+    PH_DRAGON,
+    PH_EMPEROR,
+    PH_HARVEST,
+    PH_HEIR,
+    PH_OVER,
+    PH_PALACE,
+    PH_RESOLVE,
+    PL,
+    PS,
+    ROW,
+    ROW_DRAGON,
+    S_HARVEST_LIMIT,
+    S_PENALTY,
+    S_PHIL,
+    S_SUMMON_MIN,
+    S_THRESHOLD,
+    S_TOKEN_SUPPLY,
+    S_TOKEN_VP,
+    SCR_ENT,
+    SCR_KEY,
+    STATE_SIZE,
+    STEP_COMMIT,
+    STEP_HARVEST,
+    STEP_PALACE,
 )
 
 N_OPTION_CODES = 15  # option codes before the component data in the options array
@@ -176,8 +328,12 @@ def gain(s, p, item, via, defer, member):
         return False
     t = s[CARD_TYPE + item]
     s[LOC + item] = LOC_OWNED + p
-    if (t == MERCHANT and s[GOAL_OWNER + MARKET] == p and has_other_stack(s, p)
-            and (s[O_MARKET_ANY_GAIN] == 0 or via == VIA_PICK)):
+    if (
+        t == MERCHANT
+        and s[GOAL_OWNER + MARKET] == p
+        and has_other_stack(s, p)
+        and (s[O_MARKET_ANY_GAIN] == 0 or via == VIA_PICK)
+    ):
         s[G_PEND_P] = p
         s[G_PEND_CARD] = item
         s[G_PEND_DEFER] = 1 if defer else 0
@@ -264,7 +420,7 @@ def new_state(seed, n, options):
         s[DECK + c] = c
     shuffle_range(s, DECK, DECK + N_DYN, s, H_RNG_LO)
     lead = rng_below(s, H_RNG_LO, n)
-    setup(s, n, options, s[DECK:DECK + N_DYN], lead)
+    setup(s, n, options, s[DECK : DECK + N_DYN], lead)
     return s
 
 
@@ -812,8 +968,11 @@ def advance(s):
             if q >= 0:
                 b = pb(q)
                 j = 0 if s[G_TWO_BID] == 0 else 1
-                if s[b + F_SLOT_CARD + j] == NO_CARD and s[b + F_HAND] != 0 and (
-                        s[G_TWO_BID] == 0 or s[b + F_SLOT_CARD] != NO_CARD):
+                if (
+                    s[b + F_SLOT_CARD + j] == NO_CARD
+                    and s[b + F_HAND] != 0
+                    and (s[G_TWO_BID] == 0 or s[b + F_SLOT_CARD] != NO_CARD)
+                ):
                     _decide(s, q, DK_BID)
                     return
             s[G_PHASE] = PH_HARVEST
@@ -1135,11 +1294,33 @@ def determinize(s, observer, rng):
 # ============================================================================ features, evaluation
 
 FEATURE_NAMES = (
-    "goal_palace", "goal_harvest", "goal_market", "goal_heir", "goal_emperor", "goal_dragon",
-    "officials", "peasants", "merchants", "nobles", "generals", "philosopher", "tokens",
-    "dynasty_cards", "vp_goals", "vp_cards", "vp_tokens", "vp_missing_types", "vp_peasants",
-    "vp_philosopher", "ties", "harvest_swaps", "dragon_summons", "mean_pick_position",
-    "rounds", "identical_draws", "tokens_over_supply",
+    "goal_palace",
+    "goal_harvest",
+    "goal_market",
+    "goal_heir",
+    "goal_emperor",
+    "goal_dragon",
+    "officials",
+    "peasants",
+    "merchants",
+    "nobles",
+    "generals",
+    "philosopher",
+    "tokens",
+    "dynasty_cards",
+    "vp_goals",
+    "vp_cards",
+    "vp_tokens",
+    "vp_missing_types",
+    "vp_peasants",
+    "vp_philosopher",
+    "ties",
+    "harvest_swaps",
+    "dragon_summons",
+    "mean_pick_position",
+    "rounds",
+    "identical_draws",
+    "tokens_over_supply",
 )
 N_FEATURES = len(FEATURE_NAMES)
 
@@ -1221,7 +1402,9 @@ def masked_state(s, player):
             b = pb(q)
             c[b + F_HAND] = s[b + F_HAND_START]
             c[b + F_ZERO] = 0
-            c[b + F_EMP_SLOT] = 0 if s[b + F_EMP_SLOT] >= 0 else -1  # named (D5 at_commit), not which
+            c[b + F_EMP_SLOT] = (
+                0 if s[b + F_EMP_SLOT] >= 0 else -1
+            )  # named (D5 at_commit), not which
             for j in range(2):
                 if s[b + F_SLOT_CARD + j] != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
                     c[b + F_SLOT_CARD + j] = COMMITTED

@@ -54,9 +54,24 @@ class _Cards:
         raise ValueError(f"no unused card named {spec!r}")
 
 
-def position(players: int, *, row=(), deck_top=(), goals=None, tableaux=None, hands=None,
-             discards=None, stacks=None, tokens=None, lead: int = 0, round: int = 1,
-             dragon: str | int | None = None, last_dragon=None, options=None, deck_size=None) -> Game:
+def position(
+    players: int,
+    *,
+    row=(),
+    deck_top=(),
+    goals=None,
+    tableaux=None,
+    hands=None,
+    discards=None,
+    stacks=None,
+    tokens=None,
+    lead: int = 0,
+    round: int = 1,
+    dragon: str | int | None = None,
+    last_dragon=None,
+    options=None,
+    deck_size=None,
+) -> Game:
     """A :class:`Game` at the start of a round in the described position.
 
     goals: {"Palace": seat, ...}; dragon: a seat (held), "display" or "set_aside";
@@ -82,7 +97,7 @@ def position(players: int, *, row=(), deck_top=(), goals=None, tableaux=None, ha
     rest = [c for c in range(L.N_DYN) if c not in cards.used]
     if deck_size is not None:
         spare = rest[: len(rest) - max(0, deck_size - len(top_ids))]
-        rest = rest[len(spare):]
+        rest = rest[len(spare) :]
     else:
         spare = []
     k = int(probe[L.G_K])

@@ -50,7 +50,11 @@ def action_name(s: np.ndarray, a: int) -> str:
     if L.A_HOST <= a < L.A_HOST + L.N_TYPES:
         return f"Merchant onto {STACK_LABEL[a - L.A_HOST]}"
     if a in (L.A_SLOT_STACK0, L.A_SLOT_STACK1, L.A_SLOT_SINGLE):
-        where = {L.A_SLOT_STACK0: "stack 1", L.A_SLOT_STACK1: "stack 2", L.A_SLOT_SINGLE: "a single"}[a]
+        where = {
+            L.A_SLOT_STACK0: "stack 1",
+            L.A_SLOT_STACK1: "stack 2",
+            L.A_SLOT_SINGLE: "a single",
+        }[a]
         if p >= 0 and s[pb(p) + L.F_HAND_START] == 1:
             return f"0 onto {where}"
         return f"first bid onto {where}"
@@ -63,7 +67,9 @@ def _bits(x: int) -> str:
 
 def render(s: np.ndarray) -> str:
     n = int(s[H_NPLAYERS])
-    lines = [f"Middle Kingdom, {n} players, round {int(s[L.G_ROUND])}, deck {L.N_DYN - int(s[L.G_DECK_PTR])} cards, lead seat {int(s[L.G_LEAD])}"]
+    lines = [
+        f"Middle Kingdom, {n} players, round {int(s[L.G_ROUND])}, deck {L.N_DYN - int(s[L.G_DECK_PTR])} cards, lead seat {int(s[L.G_LEAD])}"
+    ]
     row = [card_name(s, int(s[L.ROW + i])) for i in range(int(s[L.G_K])) if s[L.ROW + i] >= 0]
     lines.append("row: " + (", ".join(row) if row else "(empty)"))
     dragon = ("display", "held", "in row", "set aside")[int(s[L.G_DRAGON])]
@@ -76,7 +82,10 @@ def render(s: np.ndarray) -> str:
         for t in range(L.N_TYPES):
             ph, db = int(s[b + L.F_PHYS + t]), int(s[b + L.F_DBL + t])
             if ph or db:
-                stacks.append(f"{STACK_LABEL[t]} {int(s[b + L.F_EFF + t])}" + (f" (+{db} Market)" if db else ""))
+                stacks.append(
+                    f"{STACK_LABEL[t]} {int(s[b + L.F_EFF + t])}"
+                    + (f" (+{db} Market)" if db else "")
+                )
         hand = s[b + L.F_HAND_START] if in_commit else s[b + L.F_HAND]
         carry = [int(s[b + L.F_CARRY + i]) for i in range(2) if s[b + L.F_CARRY + i] >= 0]
         laid = [int(s[b + L.F_SLOT_CARD + j]) for j in range(2) if s[b + L.F_SLOT_CARD + j] >= 0]
@@ -85,7 +94,8 @@ def render(s: np.ndarray) -> str:
         lines.append(
             f"{mark}seat {p}: goals [{', '.join(goals)}]  cards [{'; '.join(stacks)}]  tokens {int(s[b + L.F_TOKENS])}"
             f"  hand {_bits(hand)}  discard {_bits(s[b + L.F_DISC])}"
-            + (f"  stacks {carry}" if carry else "") + (f"  {bids}" if bids else "")
+            + (f"  stacks {carry}" if carry else "")
+            + (f"  {bids}" if bids else "")
         )
         if s[L.G_PHASE] == L.PH_OVER:
             lines[-1] += f"  SCORE {int(s[b + L.F_SCORE])}"

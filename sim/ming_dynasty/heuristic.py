@@ -47,14 +47,63 @@ import numpy as np
 
 from sim.core import kernel, H_CURRENT, argmax_masked
 from sim.ming_dynasty.layout import (
-    A_COMMIT, A_DEPLOY, A_DIST, A_DRAGON, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, CARD_D,
-    A_COMMIT_SEC, A_DRAGON_OF, CITY, COMMIT_SEC_BASE, DISPLAY, DPP, F_HAND, F_SCORE, G_PHASE, G_PROV,
-    G_ROUND, MAXP, MONK, N_DEPLOY, N_DIST, N_ENT, N_PROV, NEUTRAL, NUM_ACTIONS, O_RETURN_CHOICE, OPEN,
-    PH_CARDS, PH_CHOOSE, PH_COMMIT, PH_DEPLOY, PH_NEUTRAL, PH_NRETURN, PH_PLACE, PH_PRINCE, PH_RETURN,
-    PH_TURN, PH_WALK, PRINCE, S_DEPLOY_MAX, SPACE,
+    A_COMMIT,
+    A_DEPLOY,
+    A_DIST,
+    A_DRAGON,
+    A_PASS,
+    A_SPACE,
+    A_START,
+    A_STAY,
+    A_STEP,
+    A_STEPD,
+    CARD_D,
+    A_COMMIT_SEC,
+    A_DRAGON_OF,
+    CITY,
+    COMMIT_SEC_BASE,
+    DISPLAY,
+    DPP,
+    F_HAND,
+    F_SCORE,
+    G_PHASE,
+    G_PROV,
+    G_ROUND,
+    MAXP,
+    MONK,
+    N_DEPLOY,
+    N_DIST,
+    N_ENT,
+    N_PROV,
+    NEUTRAL,
+    NUM_ACTIONS,
+    O_RETURN_CHOICE,
+    OPEN,
+    PH_CARDS,
+    PH_CHOOSE,
+    PH_COMMIT,
+    PH_DEPLOY,
+    PH_NEUTRAL,
+    PH_NRETURN,
+    PH_PLACE,
+    PH_PRINCE,
+    PH_RETURN,
+    PH_TURN,
+    PH_WALK,
+    PRINCE,
+    S_DEPLOY_MAX,
+    SPACE,
 )
 from sim.ming_dynasty.rules import (
-    DEPLOY_MONK, DEPLOY_OPEN, adj, city_count, is_entity, legal_mask, n_entities, pb, prince_at,
+    DEPLOY_MONK,
+    DEPLOY_OPEN,
+    adj,
+    city_count,
+    is_entity,
+    legal_mask,
+    n_entities,
+    pb,
+    prince_at,
 )
 
 PASS_VALUE = 0.3  # value of keeping the cards in hand for a later round
@@ -184,7 +233,9 @@ def heuristic(s, rng):
         for sp in range(N_PROV):
             sym = s[DISPLAY + sp]
             if sym == CARD_D:
-                val[A_SPACE + sp] = 1.0 + symbol_use(s, x, 0) + symbol_use(s, x, 1) + symbol_use(s, x, 2)
+                val[A_SPACE + sp] = (
+                    1.0 + symbol_use(s, x, 0) + symbol_use(s, x, 1) + symbol_use(s, x, 2)
+                )
             elif sym >= 0:
                 val[A_SPACE + sp] = 1.0 + symbol_use(s, x, sym)
             val[A_DRAGON + sp] = 0.5 - 0.1 * (3 - s[SPACE + sp * MAXP + p])
@@ -212,7 +263,12 @@ def heuristic(s, rng):
         plan = np.zeros(DPP, np.int64)
         return_plan(s, p, plan)
         if s[O_RETURN_CHOICE] == 1:
-            val[A_COMMIT_SEC + plan[0] + COMMIT_SEC_BASE * plan[1] + COMMIT_SEC_BASE * COMMIT_SEC_BASE * plan[2]] = 1.0
+            val[
+                A_COMMIT_SEC
+                + plan[0]
+                + COMMIT_SEC_BASE * plan[1]
+                + COMMIT_SEC_BASE * COMMIT_SEC_BASE * plan[2]
+            ] = 1.0
         else:
             val[A_COMMIT + plan[0] + plan[1] + plan[2]] = 1.0
     elif ph == PH_RETURN or ph == PH_NRETURN:

@@ -15,8 +15,21 @@ from sim.invariants import CHECK_SIG
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import pb
 
-(E_MEMBERS, E_NEUTRAL, E_TILES, E_CARDS, E_DRAGONS, E_HAND, E_HAND5, E_CITY, E_SECTION, E_PRINCE, E_SCORE, E_PARTS,
- E_RECOUNT) = range(1, 14)
+(
+    E_MEMBERS,
+    E_NEUTRAL,
+    E_TILES,
+    E_CARDS,
+    E_DRAGONS,
+    E_HAND,
+    E_HAND5,
+    E_CITY,
+    E_SECTION,
+    E_PRINCE,
+    E_SCORE,
+    E_PARTS,
+    E_RECOUNT,
+) = range(1, 14)
 
 
 @nb.njit(cache=True)
@@ -52,8 +65,14 @@ def check_state(s, prev_phase, prev_scores):
         if s[b + L.F_SCORE] < prev_scores[p]:
             return E_SCORE
         prev_scores[p] = s[b + L.F_SCORE]
-        parts = (s[b + L.F_VP_SET6] + s[b + L.F_VP_CITY] + s[b + L.F_VP_BONUS] + s[b + L.F_VP_MONK]
-                 + s[b + L.F_VP_SET5] + s[b + L.F_VP_TILES])
+        parts = (
+            s[b + L.F_VP_SET6]
+            + s[b + L.F_VP_CITY]
+            + s[b + L.F_VP_BONUS]
+            + s[b + L.F_VP_MONK]
+            + s[b + L.F_VP_SET5]
+            + s[b + L.F_VP_TILES]
+        )
         if parts != s[b + L.F_SCORE]:
             return E_PARTS
     if n == 2:
@@ -80,7 +99,9 @@ def check_state(s, prev_phase, prev_scores):
             tot += s[pb(p) + L.F_HAND + sym]
         if tot != s[L.S_CARDS + sym]:
             return E_CARDS
-    tot = s[L.G_DRAGON_SUPPLY] + s[L.G_DISCARD_D]  # discarded dragons: stay_dragon = discard_pile only
+    tot = (
+        s[L.G_DRAGON_SUPPLY] + s[L.G_DISCARD_D]
+    )  # discarded dragons: stay_dragon = discard_pile only
     if s[L.G_DISCARD_D] > 0 and s[L.O_STAY_DRAGON] == 0:
         return E_DRAGONS
     for i in range(s[L.G_DECK_PTR], s[L.G_DECK_N]):
@@ -380,9 +401,22 @@ def recount(s, dec, nd, out, tiles_out):
     return ties
 
 
-
-ERRORS = ("", "E_MEMBERS", "E_NEUTRAL", "E_TILES", "E_CARDS", "E_DRAGONS", "E_HAND", "E_HAND5", "E_CITY",
-          "E_SECTION", "E_PRINCE", "E_SCORE", "E_PARTS", "E_RECOUNT")
+ERRORS = (
+    "",
+    "E_MEMBERS",
+    "E_NEUTRAL",
+    "E_TILES",
+    "E_CARDS",
+    "E_DRAGONS",
+    "E_HAND",
+    "E_HAND5",
+    "E_CITY",
+    "E_SECTION",
+    "E_PRINCE",
+    "E_SCORE",
+    "E_PARTS",
+    "E_RECOUNT",
+)
 # stats[ST_TIES]: provinces where a 2-player neutral kept a tie won on the section tie-break
 ST_TIES = 0
 STATS_SIZE = 1
@@ -407,7 +441,7 @@ def check(s, before, action, mask, memo, stats):
     """After each decision: log the decisions of a scoring from the state before it (the
     PASS that ends phase 3 in rounds 2, 4, 6), recount the scoring when it ends, then
     ``check_state``."""
-    prev = memo[M_PREV:M_PREV + 4]
+    prev = memo[M_PREV : M_PREV + 4]
     memo[M_DONE] = -1
     if action < 0:
         memo[M_CUR] = -1
@@ -417,10 +451,20 @@ def check(s, before, action, mask, memo, stats):
     ph = before[L.G_PHASE]
     nph = s[L.G_PHASE]
     in_scoring = _in_scoring(nph)
-    if ph == L.PH_TURN and before[L.G_ROUND] % 2 == 0 and memo[M_CUR] < 0 and (
-            in_scoring or nph == L.PH_PLACE or nph == L.PH_NEUTRAL or nph == L.PH_CHOOSE or nph == L.PH_OVER):
+    if (
+        ph == L.PH_TURN
+        and before[L.G_ROUND] % 2 == 0
+        and memo[M_CUR] < 0
+        and (
+            in_scoring
+            or nph == L.PH_PLACE
+            or nph == L.PH_NEUTRAL
+            or nph == L.PH_CHOOSE
+            or nph == L.PH_OVER
+        )
+    ):
         memo[M_CUR] = before[L.G_ROUND] // 2 - 1
-        memo[M_SNAP:M_SNAP + L.STATE_SIZE] = before
+        memo[M_SNAP : M_SNAP + L.STATE_SIZE] = before
         memo[M_DEC] = action
         memo[M_LI] = 1
     elif memo[M_CUR] >= 0 and _in_scoring(ph):
@@ -432,8 +476,13 @@ def check(s, before, action, mask, memo, stats):
         n = s[2]
         got = np.zeros(4, np.int64)
         got_tiles = np.zeros((4, 6), np.int64)
-        ties = recount(memo[M_SNAP:M_SNAP + L.STATE_SIZE], memo[M_DEC:M_DEC + MAX_SCORING_DECISIONS], memo[M_LI],
-                       got, got_tiles)
+        ties = recount(
+            memo[M_SNAP : M_SNAP + L.STATE_SIZE],
+            memo[M_DEC : M_DEC + MAX_SCORING_DECISIONS],
+            memo[M_LI],
+            got,
+            got_tiles,
+        )
         if ties < 0:
             return E_RECOUNT
         stats[ST_TIES] += ties
@@ -463,11 +512,16 @@ def chance_problem(n: int, options: dict, chance: list) -> str | None:
         ev = o.get("event")
         if ev == "start_player" and i == 0:
             s = o.get("seat")
-            if set(o) != {"event", "seat"} or not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < n:
-                return f"[{i}]: expected {{\"event\": \"start_player\", \"seat\": 0..{n - 1}}}"
+            if (
+                set(o) != {"event", "seat"}
+                or not isinstance(s, int)
+                or isinstance(s, bool)
+                or not 0 <= s < n
+            ):
+                return f'[{i}]: expected {{"event": "start_player", "seat": 0..{n - 1}}}'
         elif ev == "card" and i > 0:
             if set(o) != {"event", "symbol"} or o["symbol"] not in SYMBOLS:
-                return f"[{i}]: expected {{\"event\": \"card\", \"symbol\": {'|'.join(SYMBOLS)}}}"
+                return f'[{i}]: expected {{"event": "card", "symbol": {"|".join(SYMBOLS)}}}'
         else:
             return f"[{i}]: expected the start player first, then cards, got event {str(ev)[:40]!r}"
     return None

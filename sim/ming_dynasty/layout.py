@@ -47,8 +47,20 @@ ROUNDS = 6
 MAX_RETURN = 6  # most members one player can have in one city (2 per section x 3)
 
 # Phases (the decision kind of the seat to move follows from the phase).
-(PH_PRINCE, PH_NEUTRAL, PH_PLACE, PH_CARDS, PH_TURN, PH_WALK, PH_DEPLOY, PH_COMMIT,
- PH_RETURN, PH_NRETURN, PH_CHOOSE, PH_OVER) = range(12)
+(
+    PH_PRINCE,
+    PH_NEUTRAL,
+    PH_PLACE,
+    PH_CARDS,
+    PH_TURN,
+    PH_WALK,
+    PH_DEPLOY,
+    PH_COMMIT,
+    PH_RETURN,
+    PH_NRETURN,
+    PH_CHOOSE,
+    PH_OVER,
+) = range(12)
 
 # Action space.
 A_DIST = 0  # 0..17: PRINCE_PLACE(d), NEUTRAL_PLACE(d), RETURN_FROM(d)
@@ -61,7 +73,9 @@ A_PASS = 70
 A_DEPLOY = 71  # 71..77: DEPLOY(n_open, m) in the order of DEPLOY_OPEN / DEPLOY_MONK
 A_COMMIT = 78  # 78..84: COMMIT(k), k = 0..6
 A_START = 85  # 85..88: CHOOSE_START(seat)
-A_DRAGON_OF = 89  # 89..112: TAKE_DRAGON paying seat q's member from space s: A_DRAGON_OF + s * MAXP + q
+A_DRAGON_OF = (
+    89  # 89..112: TAKE_DRAGON paying seat q's member from space s: A_DRAGON_OF + s * MAXP + q
+)
 #                   (option dragon_payment = any_member, D33; the taker's own member stays A_DRAGON)
 A_COMMIT_SEC = 113  # 113..139: COMMIT of r_j members from each section j (option return_choice =
 #                   in_commitment, D3): A_COMMIT_SEC + r_0 + 3 r_1 + 9 r_2, r_j = 0..2
@@ -183,7 +197,9 @@ F_BONUS_TIE_WON = 25  # city bonuses won on the section tie-break or split
 F_OUSTS = 26  # other seats' monks ousted
 F_DEPLOYED = 27
 F_PRINCE_START = 28  # district of the prince placed at setup
-F_COMMIT_SEC = 29  # phase 4 under return_choice = in_commitment: r_0 + 3 r_1 + 9 r_2 (hidden like F_COMMIT)
+F_COMMIT_SEC = (
+    29  # phase 4 under return_choice = in_commitment: r_0 + 3 r_1 + 9 r_2 (hidden like F_COMMIT)
+)
 PS = 30
 
 PL = LOG + MAX_DRAWS

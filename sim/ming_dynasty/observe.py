@@ -12,19 +12,46 @@ import numba as nb
 
 from sim.core import hash_words
 from sim.ming_dynasty import layout as L
-from sim.ming_dynasty.layout import (MAXP, PL, PS)
+from sim.ming_dynasty.layout import MAXP, PL, PS
 from sim.ming_dynasty.rules import masked_state
 from sim.observe import HEADER_REGIONS, Observation, masked_fields, regions_between
 
-REGIONS = list(HEADER_REGIONS) + regions_between(L, (
-    "OPT", "ADJ", "S_CARDS", "G", "OPEN", "MONK", "CITY", "SPACE", "DISPLAY", "DECK", "TILE_SUPPLY", "PRINCE",
-    "BOXED", "LOG"), PL, {
-    "OPT": "rule option codes", "ADJ": "district adjacency", "S_CARDS": "component scalars S_*",
-    "G": "round-level scalars G_*", "OPEN": "members on open spaces [district][entity]",
-    "MONK": "monks per district", "CITY": "city members [district][entity]", "SPACE": "space occupants",
-    "DISPLAY": "card display per province", "DECK": "supply: drawn cards in order, the rest sorted by kind",
-    "TILE_SUPPLY": "tiles left per province colour", "PRINCE": "prince positions", "BOXED": "members boxed",
-    "LOG": "chance outcomes so far (the rest 0)"})
+REGIONS = list(HEADER_REGIONS) + regions_between(
+    L,
+    (
+        "OPT",
+        "ADJ",
+        "S_CARDS",
+        "G",
+        "OPEN",
+        "MONK",
+        "CITY",
+        "SPACE",
+        "DISPLAY",
+        "DECK",
+        "TILE_SUPPLY",
+        "PRINCE",
+        "BOXED",
+        "LOG",
+    ),
+    PL,
+    {
+        "OPT": "rule option codes",
+        "ADJ": "district adjacency",
+        "S_CARDS": "component scalars S_*",
+        "G": "round-level scalars G_*",
+        "OPEN": "members on open spaces [district][entity]",
+        "MONK": "monks per district",
+        "CITY": "city members [district][entity]",
+        "SPACE": "space occupants",
+        "DISPLAY": "card display per province",
+        "DECK": "supply: drawn cards in order, the rest sorted by kind",
+        "TILE_SUPPLY": "tiles left per province colour",
+        "PRINCE": "prince positions",
+        "BOXED": "members boxed",
+        "LOG": "chance outcomes so far (the rest 0)",
+    },
+)
 FIELDS, INDEX, SIZE = masked_fields(L, REGIONS, MAXP, PS, PL)
 
 

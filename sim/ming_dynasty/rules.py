@@ -21,22 +21,146 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    kernel, H_CURRENT, H_NPLAYERS, H_PLY, H_RNG_LO, NO_PLAYER, clear_mask, hash_words, init_header, rng_below, shuffle_range,
+    kernel,
+    H_CURRENT,
+    H_NPLAYERS,
+    H_PLY,
+    H_RNG_LO,
+    NO_PLAYER,
+    clear_mask,
+    hash_words,
+    init_header,
+    rng_below,
+    shuffle_range,
 )
 from sim.ming_dynasty.layout import (
-    A_COMMIT, A_COMMIT_SEC, A_DEPLOY, A_DIST, A_DRAGON, A_DRAGON_OF, A_PASS, A_SPACE, A_START, A_STAY, A_STEP, A_STEPD, ADJ, BOXED,
-    CARD_D, CITY, COMMIT_SEC_BASE, D_ADJ, D_SIZE, DECK, DISPLAY, DPP, F_BONUS_TIE_WON, F_COMMIT, F_COMMIT_SEC, F_COMMITTED, F_DEPLOYED, F_PRINCE_START,
-    F_DRAGONS_BOUGHT, F_HAND, F_KEPT, F_OUSTS, F_PASSED, F_RET_LEFT, F_RETURNED, F_SCORE, F_SUPPLY, F_TILES,
-    F_VP_BONUS, F_VP_CITY, F_VP_MONK, F_VP_SET5, F_VP_SET6, F_VP_TILES, G_CHOOSER, G_DECK_N, G_DECK_PTR,
-    G_DISCARD, G_DISCARD_D, G_DRAGON_SUPPLY, G_FIRST_START, G_LOG_N, G_NEUTRAL_PLACED, G_NEUTRAL_POOL,
-    G_NEUTRAL_SKIPPED, G_NLEFT, G_NPRE, G_NSOLE, G_PHASE, G_PROV, G_RESHUFFLES, G_ROUND, G_SCRIPT_N,
-    G_START, G_SUB, G_WALK_STEPS, HAND_LIMIT, LOG, MAX_DECK, MAX_DRAWS, MAXP, MONK, N_CARD_KINDS,
-    N_COMMIT_SEC, N_DEPLOY, N_DIST, N_ENT, N_OPTION_CODES, N_PROV, N_SYM, NEUTRAL, NUM_ACTIONS, O_BONUS_TIE,
-    O_DRAGON_PAY, O_NEUTRAL_KEEP, O_NEUTRAL_POOL, O_RETURN_CHOICE, O_STAY_DRAGON, O_START, OPEN, OPT, PH_CARDS, PH_CHOOSE, PH_COMMIT, PH_DEPLOY,
-    PH_NEUTRAL, PH_NRETURN, PH_OVER, PH_PLACE, PH_PRINCE, PH_RETURN, PH_TURN, PH_WALK, PL, PRINCE, PS,
-    ROUNDS, S_BONUS, S_CARDS, S_DEPLOY_MAX, S_DRAGONS, S_MEMBER, S_MEMBERS, S_MONK, S_NEUTRAL_EACH,
-    S_NEUTRAL_MAX, S_NEUTRAL_POOL, S_NEUTRAL_STRICT, S_PLACE, S_SET5, S_SET6, S_TILE_PT, S_TILES,
-    SECTION_CAP, SPACE, STATE_SIZE, TILE_SUPPLY,
+    A_COMMIT,
+    A_COMMIT_SEC,
+    A_DEPLOY,
+    A_DIST,
+    A_DRAGON,
+    A_DRAGON_OF,
+    A_PASS,
+    A_SPACE,
+    A_START,
+    A_STAY,
+    A_STEP,
+    A_STEPD,
+    ADJ,
+    BOXED,
+    CARD_D,
+    CITY,
+    COMMIT_SEC_BASE,
+    D_ADJ,
+    D_SIZE,
+    DECK,
+    DISPLAY,
+    DPP,
+    F_BONUS_TIE_WON,
+    F_COMMIT,
+    F_COMMIT_SEC,
+    F_COMMITTED,
+    F_DEPLOYED,
+    F_PRINCE_START,
+    F_DRAGONS_BOUGHT,
+    F_HAND,
+    F_KEPT,
+    F_OUSTS,
+    F_PASSED,
+    F_RET_LEFT,
+    F_RETURNED,
+    F_SCORE,
+    F_SUPPLY,
+    F_TILES,
+    F_VP_BONUS,
+    F_VP_CITY,
+    F_VP_MONK,
+    F_VP_SET5,
+    F_VP_SET6,
+    F_VP_TILES,
+    G_CHOOSER,
+    G_DECK_N,
+    G_DECK_PTR,
+    G_DISCARD,
+    G_DISCARD_D,
+    G_DRAGON_SUPPLY,
+    G_FIRST_START,
+    G_LOG_N,
+    G_NEUTRAL_PLACED,
+    G_NEUTRAL_POOL,
+    G_NEUTRAL_SKIPPED,
+    G_NLEFT,
+    G_NPRE,
+    G_NSOLE,
+    G_PHASE,
+    G_PROV,
+    G_RESHUFFLES,
+    G_ROUND,
+    G_SCRIPT_N,
+    G_START,
+    G_SUB,
+    G_WALK_STEPS,
+    HAND_LIMIT,
+    LOG,
+    MAX_DECK,
+    MAX_DRAWS,
+    MAXP,
+    MONK,
+    N_CARD_KINDS,
+    N_COMMIT_SEC,
+    N_DEPLOY,
+    N_DIST,
+    N_ENT,
+    N_OPTION_CODES,
+    N_PROV,
+    N_SYM,
+    NEUTRAL,
+    NUM_ACTIONS,
+    O_BONUS_TIE,
+    O_DRAGON_PAY,
+    O_NEUTRAL_KEEP,
+    O_NEUTRAL_POOL,
+    O_RETURN_CHOICE,
+    O_STAY_DRAGON,
+    O_START,
+    OPEN,
+    OPT,
+    PH_CARDS,
+    PH_CHOOSE,
+    PH_COMMIT,
+    PH_DEPLOY,
+    PH_NEUTRAL,
+    PH_NRETURN,
+    PH_OVER,
+    PH_PLACE,
+    PH_PRINCE,
+    PH_RETURN,
+    PH_TURN,
+    PH_WALK,
+    PL,
+    PRINCE,
+    PS,
+    ROUNDS,
+    S_BONUS,
+    S_CARDS,
+    S_DEPLOY_MAX,
+    S_DRAGONS,
+    S_MEMBER,
+    S_MEMBERS,
+    S_MONK,
+    S_NEUTRAL_EACH,
+    S_NEUTRAL_MAX,
+    S_NEUTRAL_POOL,
+    S_NEUTRAL_STRICT,
+    S_PLACE,
+    S_SET5,
+    S_SET6,
+    S_TILE_PT,
+    S_TILES,
+    SECTION_CAP,
+    SPACE,
+    STATE_SIZE,
+    TILE_SUPPLY,
 )
 
 DEPLOY_OPEN = np.array([0, 1, 2, 3, 0, 1, 2], np.int64)
@@ -227,7 +351,9 @@ def _walk_on(s, p, x, h0, h1, h2, h3):
                 continue
             if not prince_at(s, y, p):
                 return True
-            if more and _walk_on(s, p, y, h0 - (pay == 0), h1 - (pay == 1), h2 - (pay == 2), h3 - (pay == 3)):
+            if more and _walk_on(
+                s, p, y, h0 - (pay == 0), h1 - (pay == 1), h2 - (pay == 2), h3 - (pay == 3)
+            ):
                 return True
     return False
 
@@ -471,7 +597,9 @@ def city_bonus(s, prov):
             nt += 1
     by_tie = nt > 1
     if nt > 1:
-        fullest = s[O_BONUS_TIE] != 0  # FULLEST_SECTION: sections holding the most members of all entities together
+        fullest = (
+            s[O_BONUS_TIE] != 0
+        )  # FULLEST_SECTION: sections holding the most members of all entities together
         t0 = 0
         t1 = 0
         t2 = 0
@@ -560,7 +688,13 @@ def final_tiles(s, p):
                 i = c
         lo2 = np.int64(1 << 30)
         for c in range(N_PROV):
-            tc = t0 if c == 0 else (t1 if c == 1 else (t2 if c == 2 else (t3 if c == 3 else (t4 if c == 4 else t5))))
+            tc = (
+                t0
+                if c == 0
+                else (
+                    t1 if c == 1 else (t2 if c == 2 else (t3 if c == 3 else (t4 if c == 4 else t5)))
+                )
+            )
             if c != i and tc < lo2:
                 lo2 = tc
         if lo2 == 0:
@@ -574,7 +708,11 @@ def final_tiles(s, p):
         sets += 1
     left = t0 + t1 + t2 + t3 + t4 + t5
     for c in range(N_PROV):
-        tc = t0 if c == 0 else (t1 if c == 1 else (t2 if c == 2 else (t3 if c == 3 else (t4 if c == 4 else t5))))
+        tc = (
+            t0
+            if c == 0
+            else (t1 if c == 1 else (t2 if c == 2 else (t3 if c == 3 else (t4 if c == 4 else t5))))
+        )
         s[TILE_SUPPLY + c] += s[b + F_TILES + c] - tc
         s[b + F_TILES + c] = tc
     s[b + F_VP_SET5] += sets * s[S_SET5]
@@ -1208,7 +1346,9 @@ def determinize(s, observer, rng):
                 w = 1
                 k = 0
                 for j in range(DPP):
-                    r = rng_below(rng, 0, min(s[CITY + (prov * DPP + j) * N_ENT + q], COMMIT_SEC_BASE - 1) + 1)
+                    r = rng_below(
+                        rng, 0, min(s[CITY + (prov * DPP + j) * N_ENT + q], COMMIT_SEC_BASE - 1) + 1
+                    )
                     code += r * w
                     w *= COMMIT_SEC_BASE
                     k += r
@@ -1279,10 +1419,26 @@ def rewind_secrets(s, observer):
 # ============================================================================ features, evaluation
 
 FEATURE_NAMES = (
-    "score", "vp_sets", "vp_city", "vp_bonus", "vp_monastery", "vp_final_sets", "vp_leftover_tiles",
-    "first_start", "supply_left", "members_boxed", "dragons_bought", "monks_at_end",
-    "members_returned", "members_kept", "bonus_by_tiebreak", "ousts", "members_deployed",
-    "members_on_spaces", "prince_start_province", "reshuffles",
+    "score",
+    "vp_sets",
+    "vp_city",
+    "vp_bonus",
+    "vp_monastery",
+    "vp_final_sets",
+    "vp_leftover_tiles",
+    "first_start",
+    "supply_left",
+    "members_boxed",
+    "dragons_bought",
+    "monks_at_end",
+    "members_returned",
+    "members_kept",
+    "bonus_by_tiebreak",
+    "ousts",
+    "members_deployed",
+    "members_on_spaces",
+    "prince_start_province",
+    "reshuffles",
 )
 N_FEATURES = len(FEATURE_NAMES)
 
@@ -1344,7 +1500,9 @@ def provisional_scores(s, out):
             t += s[b + F_TILES + c]
         out[p] = s[b + F_SCORE]
         if s[G_PHASE] != PH_OVER:  # at the end the tiles left are scored already (4.4)
-            out[p] += t * s[S_TILE_PT] + s[S_MONK] * monks_of(s, p) * scorings_left(s) * MONK_SURVIVAL
+            out[p] += (
+                t * s[S_TILE_PT] + s[S_MONK] * monks_of(s, p) * scorings_left(s) * MONK_SURVIVAL
+            )
 
 
 @kernel

@@ -14,18 +14,47 @@ import numpy as np
 
 from sim.core import H_CURRENT
 from sim.ming_dynasty import layout as L
-from sim.ming_dynasty.rules import advance, begin_round, begin_scoring, legal_mask, apply, pb, state_from_script
+from sim.ming_dynasty.rules import (
+    advance,
+    begin_round,
+    begin_scoring,
+    legal_mask,
+    apply,
+    pb,
+    state_from_script,
+)
 from sim.ming_dynasty.view import action_name
 
 SYM = {"H": 0, "B": 1, "P": 2, "D": 3}
 
 
-def position(players: int, *, round: int = 1, start: int = 0, open=None, monk=None, city=None, spaces=None,
-             hands=None, tiles=None, princes=None, scores=None, supply=None, options=None,
-             phase: int = L.PH_PLACE, neutral_pool: int | None = None) -> np.ndarray:
+def position(
+    players: int,
+    *,
+    round: int = 1,
+    start: int = 0,
+    open=None,
+    monk=None,
+    city=None,
+    spaces=None,
+    hands=None,
+    tiles=None,
+    princes=None,
+    scores=None,
+    supply=None,
+    options=None,
+    phase: int = L.PH_PLACE,
+    neutral_pool: int | None = None,
+) -> np.ndarray:
     """A state of ``players`` seats in the described position (no decision taken yet)."""
     from sim.ming_dynasty import SPEC
-    s = state_from_script(np.int64(players), SPEC.encode_options(options or {}), np.int64(start), np.zeros(0, np.int32))
+
+    s = state_from_script(
+        np.int64(players),
+        SPEC.encode_options(options or {}),
+        np.int64(start),
+        np.zeros(0, np.int32),
+    )
     n = players
     s[L.G_ROUND] = round
     s[L.G_START] = start
@@ -75,14 +104,21 @@ def position(players: int, *, round: int = 1, start: int = 0, open=None, monk=No
     for p, v in (scores or {}).items():
         s[pb(p) + L.F_SCORE] = v
     for p in range(n):
-        placed = int(sum(s[L.OPEN + d * L.N_ENT + p] + s[L.CITY + d * L.N_ENT + p] for d in range(L.N_DIST)))
+        placed = int(
+            sum(s[L.OPEN + d * L.N_ENT + p] + s[L.CITY + d * L.N_ENT + p] for d in range(L.N_DIST))
+        )
         placed += int(sum(s[L.SPACE + sp * L.MAXP + p] for sp in range(L.N_PROV)))
         placed += int(sum(1 for d in range(L.N_DIST) if s[L.MONK + d] == p))
         sup = (supply or {}).get(p, 0)
         s[pb(p) + L.F_SUPPLY] = sup
         s[L.BOXED + p] = 30 - placed - sup
     if n == 2:
-        nn = int(sum(s[L.OPEN + d * L.N_ENT + L.NEUTRAL] + s[L.CITY + d * L.N_ENT + L.NEUTRAL] for d in range(L.N_DIST)))
+        nn = int(
+            sum(
+                s[L.OPEN + d * L.N_ENT + L.NEUTRAL] + s[L.CITY + d * L.N_ENT + L.NEUTRAL]
+                for d in range(L.N_DIST)
+            )
+        )
         s[L.G_NEUTRAL_POOL] = neutral_pool if neutral_pool is not None else max(0, 36 - nn)
         s[L.BOXED + L.NEUTRAL] = 0
     s[L.G_PHASE] = phase

@@ -8,9 +8,20 @@ from sim.ming_dynasty.rules import DEPLOY_MONK, DEPLOY_OPEN, city_count, pb, sta
 
 SYM_NAME = ("Horse", "Boat", "Palanquin", "Dragon")
 ENTITY = ("A", "B", "C", "D", "N")
-PHASE_NAME = ("prince placement", "neutral placement", "phase 1 (place members)", "phase 2 (take cards)",
-              "phase 3 (prince actions)", "phase 3 (moving)", "phase 3 (deploy)", "phase 4 (commit returns)",
-              "phase 4 (return members)", "phase 4 (neutral returns)", "phase 5 (choose start player)", "game over")
+PHASE_NAME = (
+    "prince placement",
+    "neutral placement",
+    "phase 1 (place members)",
+    "phase 2 (take cards)",
+    "phase 3 (prince actions)",
+    "phase 3 (moving)",
+    "phase 3 (deploy)",
+    "phase 4 (commit returns)",
+    "phase 4 (return members)",
+    "phase 4 (neutral returns)",
+    "phase 5 (choose start player)",
+    "game over",
+)
 
 
 def action_name(s: np.ndarray, a: int) -> str:
@@ -75,11 +86,17 @@ def _ents(s, base, n2):
 def render(s: np.ndarray) -> str:
     n = int(s[H_NPLAYERS])
     ph = int(s[L.G_PHASE])
-    lines = [f"Ming Dynasty, {n} players, round {int(s[L.G_ROUND])}, {PHASE_NAME[ph]}, start player {ENTITY[int(s[L.G_START])]}",
-             "display: " + ", ".join(f"{i}:{SYM_NAME[int(s[L.DISPLAY + i])] if s[L.DISPLAY + i] >= 0 else '-'}" for i in range(L.N_PROV))
-             + f"   supply {int(s[L.G_DECK_N] - s[L.G_DECK_PTR])}  discard H{int(s[L.G_DISCARD])} B{int(s[L.G_DISCARD + 1])} P{int(s[L.G_DISCARD + 2])}"
-             + (f" D{int(s[L.G_DISCARD_D])}" if s[L.G_DISCARD_D] else "")
-             + f"  dragons {int(s[L.G_DRAGON_SUPPLY])}  tiles {[int(x) for x in s[L.TILE_SUPPLY:L.TILE_SUPPLY + 6]]}"]
+    lines = [
+        f"Ming Dynasty, {n} players, round {int(s[L.G_ROUND])}, {PHASE_NAME[ph]}, start player {ENTITY[int(s[L.G_START])]}",
+        "display: "
+        + ", ".join(
+            f"{i}:{SYM_NAME[int(s[L.DISPLAY + i])] if s[L.DISPLAY + i] >= 0 else '-'}"
+            for i in range(L.N_PROV)
+        )
+        + f"   supply {int(s[L.G_DECK_N] - s[L.G_DECK_PTR])}  discard H{int(s[L.G_DISCARD])} B{int(s[L.G_DISCARD + 1])} P{int(s[L.G_DISCARD + 2])}"
+        + (f" D{int(s[L.G_DISCARD_D])}" if s[L.G_DISCARD_D] else "")
+        + f"  dragons {int(s[L.G_DRAGON_SUPPLY])}  tiles {[int(x) for x in s[L.TILE_SUPPLY : L.TILE_SUPPLY + 6]]}",
+    ]
     if n == 2:
         lines[-1] += f"  neutral pool {int(s[L.G_NEUTRAL_POOL])}"
     for prov in range(L.N_PROV):
@@ -88,17 +105,31 @@ def render(s: np.ndarray) -> str:
             d = prov * L.DPP + j
             princes = [ENTITY[p] for p in range(n) if s[L.PRINCE + p] == d]
             monk = int(s[L.MONK + d])
-            lines.append(f"  district {d:2d}: open [{_ents(s, L.OPEN + d * L.N_ENT, True)}]"
-                         f"  monastery {ENTITY[monk] if monk >= 0 else '-'}"
-                         + (f"  city [{_ents(s, L.CITY + d * L.N_ENT, True)}]" if s[L.CITY + d * L.N_ENT:L.CITY + d * L.N_ENT + 5].any() else "")
-                         + (f"  prince {','.join(princes)}" if princes else ""))
+            lines.append(
+                f"  district {d:2d}: open [{_ents(s, L.OPEN + d * L.N_ENT, True)}]"
+                f"  monastery {ENTITY[monk] if monk >= 0 else '-'}"
+                + (
+                    f"  city [{_ents(s, L.CITY + d * L.N_ENT, True)}]"
+                    if s[L.CITY + d * L.N_ENT : L.CITY + d * L.N_ENT + 5].any()
+                    else ""
+                )
+                + (f"  prince {','.join(princes)}" if princes else "")
+            )
     for p in range(n):
         b = pb(p)
-        hand = " ".join(f"{SYM_NAME[k][0]}{int(s[b + L.F_HAND + k])}" for k in range(4) if s[b + L.F_HAND + k])
+        hand = " ".join(
+            f"{SYM_NAME[k][0]}{int(s[b + L.F_HAND + k])}" for k in range(4) if s[b + L.F_HAND + k]
+        )
         mark = "*" if p == s[H_CURRENT] else " "
-        lines.append(f"{mark}{ENTITY[p]} (seat {p}): score {int(s[b + L.F_SCORE])}  supply {int(s[b + L.F_SUPPLY])}"
-                     f"  boxed {int(s[L.BOXED + p])}  hand [{hand or '-'}]  tiles {[int(x) for x in s[b + L.F_TILES:b + L.F_TILES + 6]]}"
-                     + ("  passed" if ph in (L.PH_TURN, L.PH_WALK, L.PH_DEPLOY) and s[b + L.F_PASSED] else ""))
+        lines.append(
+            f"{mark}{ENTITY[p]} (seat {p}): score {int(s[b + L.F_SCORE])}  supply {int(s[b + L.F_SUPPLY])}"
+            f"  boxed {int(s[L.BOXED + p])}  hand [{hand or '-'}]  tiles {[int(x) for x in s[b + L.F_TILES : b + L.F_TILES + 6]]}"
+            + (
+                "  passed"
+                if ph in (L.PH_TURN, L.PH_WALK, L.PH_DEPLOY) and s[b + L.F_PASSED]
+                else ""
+            )
+        )
     return "\n".join(lines)
 
 
