@@ -28,7 +28,7 @@ class AgentSpecError(ValueError):
     """An agent specification that names an unknown kind or a bad parameter."""
 
 
-def _mcts_args(text: str) -> dict[str, Any]:
+def mcts_args(text: str) -> dict[str, Any]:
     """``1000,uct_c=2,rollout=heuristic,omniscient`` -> keyword arguments of ``mcts_params``."""
     args: dict[str, Any] = {}
     for i, part in enumerate(p.strip() for p in text.split(",")):
@@ -93,7 +93,7 @@ def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         name, _, arg = spec.strip().partition(":")
         if arg and name in AGENT_KINDS and AGENT_KINDS[name] != MCTS:
             raise AgentSpecError(f"agent {name!r} takes no parameters, got {spec!r}")
-        args = _mcts_args(arg) if arg and name in AGENT_KINDS else {}
+        args = mcts_args(arg) if arg and name in AGENT_KINDS else {}
     else:
         raise AgentSpecError(f"an agent is a string such as 'random' or 'mcts:1000', got {spec!r}")
     if name not in AGENT_KINDS:

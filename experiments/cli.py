@@ -4,7 +4,7 @@
     dynasty report RESULTS_DIR [--out DIR]
     dynasty study STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty tournament T.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
-    dynasty tune TUNE.toml [--workers N] [--quiet]
+    dynasty tune TUNE.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
     dynasty view REPLAY.json|RESULTS_DIR ... [--out DIR]   (replay viewer pages, docs/viewer.md)
@@ -22,6 +22,25 @@ import importlib
 import pkgutil
 import signal
 import sys
+
+import experiments.bench
+from agents.arena import AGENT_KINDS
+from experiments.analysis.report import make_report
+from experiments.fuzz import fuzz
+from experiments.run import store
+from experiments.run.config import ConfigError, load_config
+from experiments.run.plan import missing_ranges
+from experiments.run.runner import RunError, end_process, run
+from experiments.run.store import ResultsError
+from experiments.study.report import make_study_report
+from experiments.study.study import load_study, run_study
+from experiments.tournament.report import make_tournament_report
+from experiments.tournament.tournament import load_tournament, run_tournament
+from experiments.tune.report import make_tune_report
+from experiments.tune.tune import load_tune, run_tune
+from experiments.view import play, viewer
+from sim.core import OptionError
+from sim.registry import GameContractError, UnknownGameError, game_names, get_game
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
@@ -59,8 +78,6 @@ def _sigterm_as_interrupt(signum, frame):
 
 
 def cmd_run(args) -> int:
-    from experiments.config import load_config
-    from experiments.runner import run
 
     cfg = load_config(args.config)
     signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
@@ -74,9 +91,6 @@ def cmd_run(args) -> int:
     )
     t = s.timings
     if s.status == "interrupted":
-        from experiments import store
-        from experiments.plan import missing_ranges
-
         left = sum(
             b - a for a, b in missing_ranges(store.done_ranges(cfg.output, cfg.game), cfg.games)
         )
@@ -101,7 +115,6 @@ def cmd_run(args) -> int:
 
 
 def cmd_report(args) -> int:
-    from experiments.report import make_report
 
     paths = make_report(args.results, args.out)
     print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
@@ -109,8 +122,6 @@ def cmd_report(args) -> int:
 
 
 def cmd_study(args) -> int:
-    from experiments.study import load_study, run_study
-    from experiments.study_report import make_study_report
 
     study = load_study(args.config)
     if not args.report_only:
@@ -138,8 +149,6 @@ def cmd_study(args) -> int:
 
 
 def cmd_tournament(args) -> int:
-    from experiments.tournament import load_tournament, run_tournament
-    from experiments.tournament_report import make_tournament_report
 
     t = load_tournament(args.config)
     if not args.report_only:
@@ -167,17 +176,29 @@ def cmd_tournament(args) -> int:
 
 
 def cmd_tune(args) -> int:
-    from experiments.tune import load_tune, run_tune
-
     tune = load_tune(args.config)
-    signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-    paths = run_tune(tune, workers=args.workers, progress=not args.quiet)
+    if not args.report_only:
+        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+        s = run_tune(
+            tune,
+            workers=args.workers,
+            address=args.address,
+            niceness=args.niceness,
+            progress=not args.quiet,
+        )
+        if s.status == "interrupted":
+            print(
+                f"interrupted: {s.trials} finished trials and every finished game are saved in "
+                f"{tune.output}; run the same command to continue",
+                file=sys.stderr,
+            )
+            return EXIT_INTERRUPTED
+    paths = make_tune_report(tune)
     print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
     return 0
 
 
 def bench_names() -> list[str]:
-    import experiments.bench
 
     return sorted(
         m.name
@@ -203,11 +224,10 @@ def cmd_bench(args) -> int:
 
 
 def cmd_view(args) -> int:
-    from experiments.viewer import ViewerError, write_pages
 
     try:
-        pages = write_pages(args.replays, args.out)
-    except ViewerError as e:
+        pages = viewer.write_pages(args.replays, args.out)
+    except viewer.ViewerError as e:
         return _fail(str(e))
     for page in pages:
         print(f"wrote {page}")
@@ -215,20 +235,18 @@ def cmd_view(args) -> int:
 
 
 def cmd_play(args) -> int:
-    from experiments.play import PlayError, main_args
 
     try:
-        return main_args(args)
-    except PlayError as e:
+        return play.main_args(args)
+    except play.PlayError as e:
         return _fail(str(e))
 
 
 def cmd_fuzz(args) -> int:
-    from experiments.fuzz import FuzzError, main_args
 
     try:
-        return main_args(args)
-    except FuzzError as e:
+        return fuzz.main_args(args)
+    except fuzz.FuzzError as e:
         return _fail(str(e))
 
 
@@ -243,8 +261,6 @@ def _fraction(text: str) -> float:
 
 
 def cmd_games(args) -> int:
-    from agents.arena import AGENT_KINDS
-    from sim.registry import game_names, get_game
 
     for name in game_names():
         try:
@@ -266,6 +282,23 @@ def cmd_games(args) -> int:
         "or your own by module path, 'mypkg.agents:greedy' (docs/agents.md)"
     )
     return 0
+
+
+def _add_session_flags(p: argparse.ArgumentParser) -> None:
+    """The flags of the commands that play many runs in one Ray session (study, tournament, tune)."""
+    p.add_argument(
+        "--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)"
+    )
+    p.add_argument(
+        "--workers", type=_positive, help="worker processes (default: every CPU of the cluster)"
+    )
+    p.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness")
+    p.add_argument("--quiet", action="store_true", help="no progress bars")
+    p.add_argument(
+        "--report-only",
+        action="store_true",
+        help="only write the report of the games already played",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -303,38 +336,14 @@ def build_parser() -> argparse.ArgumentParser:
         "study", help="play a balance study's cells on shared deals and write its comparison report"
     )
     st.add_argument("config", help="study config (TOML, docs/studies.md)")
-    st.add_argument(
-        "--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)"
-    )
-    st.add_argument(
-        "--workers", type=_positive, help="worker processes (default: every CPU of the cluster)"
-    )
-    st.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness")
-    st.add_argument("--quiet", action="store_true", help="no progress bars")
-    st.add_argument(
-        "--report-only",
-        action="store_true",
-        help="only write the report of the games already played",
-    )
+    _add_session_flags(st)
     st.set_defaults(func=cmd_study)
 
     tn = sub.add_parser(
         "tournament", help="play a pool of agents in balanced lineups and write the ratings report"
     )
     tn.add_argument("config", help="tournament config (TOML, docs/agents.md)")
-    tn.add_argument(
-        "--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)"
-    )
-    tn.add_argument(
-        "--workers", type=_positive, help="worker processes (default: every CPU of the cluster)"
-    )
-    tn.add_argument("--niceness", type=_niceness, help="run a local Ray's workers at this niceness")
-    tn.add_argument("--quiet", action="store_true", help="no progress bars")
-    tn.add_argument(
-        "--report-only",
-        action="store_true",
-        help="only write the report of the games already played",
-    )
+    _add_session_flags(tn)
     tn.add_argument(
         "--anchor", help="agent whose rating is 0 (default: ratings centred on the pool's mean)"
     )
@@ -342,11 +351,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     tu = sub.add_parser(
         "tune",
-        help="search component values for a design objective (Optuna), re-checked on fresh deals",
+        help="search component values for a design objective, or an MCTS agent's parameters for "
+        "its edge over a yardstick (Optuna), the best re-checked on fresh deals",
     )
     tu.add_argument("config", help="tuning config (TOML, docs/studies.md)")
-    tu.add_argument("--workers", type=_positive, help="worker processes (default: every CPU)")
-    tu.add_argument("--quiet", action="store_true", help="no progress bars")
+    _add_session_flags(tu)
     tu.set_defaults(func=cmd_tune)
 
     b = sub.add_parser(
@@ -418,15 +427,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    from experiments.config import ConfigError
-    from experiments.runner import RunError
-    from experiments.store import ResultsError
-    from sim.core import OptionError
-    from sim.registry import UnknownGameError
 
     try:
         return args.func(args)
-    except (ConfigError, ResultsError, RunError, OptionError, UnknownGameError) as e:
+    except (
+        ConfigError,
+        ResultsError,
+        RunError,
+        OptionError,
+        UnknownGameError,
+        GameContractError,
+    ) as e:
         return _fail(str(e))
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
@@ -434,9 +445,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """The ``dynasty`` command: :func:`main`, then the process ends (:func:`experiments.runner.end_process`)."""
+    """The ``dynasty`` command: :func:`main`, then the process ends (:func:`experiments.run.runner.end_process`)."""
     code = main()
-    from experiments.runner import end_process
 
     end_process(code)
 

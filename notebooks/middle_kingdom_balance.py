@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import pandas as pd  # noqa: E402
 
-from experiments.report import load_results, wilson  # noqa: E402
+from experiments.analysis.results import load_results, wilson  # noqa: E402
 
 GOALS = ["palace", "harvest", "market", "heir", "emperor", "dragon"]
 SOURCES = [

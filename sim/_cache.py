@@ -5,7 +5,8 @@ but our kernels fold constants from other modules (a game's state layout, the co
 in ``sim/core.py``).  So each kernel is cached in a folder keyed by a hash of the
 sources it can depend on:
 
-    sim/<game>/...      sim/*.py (the contract) + that game's package
+    sim/<game>/...      sim/*.py (the contract) + that game's package (board drawings
+                        excepted: no kernel imports them)
     sim/*.py            sim/*.py
     agents/...          sim/*.py + agents/
     anything else       sim/ + agents/ + experiments/ + tests/  (tests' own kernels)
@@ -43,12 +44,16 @@ def _hash_files(files: tuple[Path, ...]) -> str:
     return h.hexdigest()[:12]
 
 
+# Board drawings (sim/board.py, sim/<game>/board.py) are for the viewer only; no kernel imports
+# them, so they are left out of the hashed sources and a drawing change recompiles nothing.
+DRAWING = "board.py"
+
+
 def _py(folder: Path, recursive: bool = True) -> list[Path]:
-    return (
-        sorted(folder.rglob("*.py") if recursive else folder.glob("*.py"))
-        if folder.is_dir()
-        else []
-    )
+    if not folder.is_dir():
+        return []
+    found = folder.rglob("*.py") if recursive else folder.glob("*.py")
+    return sorted(f for f in found if f.name != DRAWING)
 
 
 def dependency_group(py_file: str | Path) -> tuple[str, tuple[Path, ...]]:

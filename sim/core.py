@@ -798,11 +798,17 @@ class IllegalActionError(ValueError):
 
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything generic code needs to know about one game.
+    """Everything the rest of the project uses of one game: the game's contract.
 
     ``name`` is the snake_case id used as folder, registry key and Parquet partition value.
     Python-side helpers (``action_name``, ``render`` ...) take a state array and return text
-    or plain data; they are for people and replays, never on the hot path.
+    or plain data; they are for people and replays, never on the hot path.  The registry
+    checks a spec when it registers the game (:func:`check_spec`): a missing required piece
+    is an error naming the piece.  Required: the fields without a default.  Optional:
+    ``components`` (data files a study may change), ``invariants`` (checked by property
+    tests, ``dynasty fuzz`` and every replay), ``observation`` (the RL adapters' tensors),
+    ``board`` (the viewer's drawing; without one the viewer shows ``render``'s text),
+    ``scenario`` (position builders for rule tests), ``report_groups``, ``round_word``.
     """
 
     name: str
@@ -820,12 +826,16 @@ class GameSpec:
     # a state built from (n_players, options, outcomes) alone, for engine-independent replays.
     chance_outcomes: Callable[[np.ndarray], list]
     state_from_chance: Callable[[int, np.ndarray, list], np.ndarray]
+    # The game's check of a replay's chance outcomes before any is used, given (n_players,
+    # options as a dict, outcomes): a message naming what is wrong, or None.
+    chance_problem: Callable[[int, dict, list], str | None]
     allowed_players: tuple[int, ...] = ()
     player_constraints: Callable[[int, dict], str | None] = field(default=lambda n, o: None)
-    # Component data (card values, board graphs ...) loaded from the game's data files,
-    # appended after the option codes in the array given to ``new_state``: kernels read
-    # it as data, never as compiled-in globals, so a replaced data file needs no recompile.
-    data: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+    # Component data (card values, board graphs ...): a sim.components.Components, whose
+    # packed array (``data``) is appended after the option codes in the array given to
+    # ``new_state``: kernels read it as data, never as compiled-in globals, so a replaced
+    # data file needs no recompile.  None for a game without data files.
+    components: Any = None
     # Breakdowns the experiment report (``dynasty report``) adds for this game: each entry is
     # (title, feature names); for every named feature the report gives the win rate of seats
     # whose final value is > 0 ("held") and of those where it is 0, with sample sizes and
@@ -836,12 +846,27 @@ class GameSpec:
     # share of 0, so the shares of a game sum to 1 or, only for such games, to 0.
     can_all_lose: bool = False
     # The state word whose change marks the end of a round (-1: none): the runner's score trace
-    # (agents/arena.py) takes a point, the provisional leader, at every change; docs/results-format.md.
+    # (agents/arena.py) takes a point, the provisional leader, at every change;
+    # docs/results-format.md.
     round_word: int = -1
     # The game's observation tensors (a sim.observe.Observation: the information-state tensor
     # of a seat and the public tensor, fixed-shape float32, a numba kernel); None for a game
     # without one (the RL adapters in dynasty_lab/envs need it).
     observation: Any = None
+    # The game's invariants (a sim.invariants.Invariants: a check kernel run after every
+    # decision, and the check of a replay's chance outcomes); None: the generic ones only.
+    invariants: Any = None
+    # The viewer's board drawing (a sim.board.Board); None: the viewer shows ``render``.
+    board: Any = None
+    # A module of helpers that build positions for rule tests (``position(...)`` ...), or None.
+    scenario: Any = None
+
+    @property
+    def data(self) -> np.ndarray:
+        """The packed component data (empty for a game without data files)."""
+        if self.components is None:
+            return np.zeros(0, np.int32)
+        return self.components.packed
 
     def players(self) -> tuple[int, ...]:
         return self.allowed_players or tuple(range(self.min_players, self.max_players + 1))

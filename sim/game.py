@@ -212,7 +212,7 @@ class Game:
                     f"chance: {str(e).splitlines()[0] if str(e) else type(e).__name__}"
                 ) from None
             g = cls(spec.name, n, rep["seed"], rep["options"], _state=state)
-        inv = invariants_of(spec.name)
+        inv = invariants_of(spec)
         memo = np.zeros(inv.memo_size, np.int64)
         stats = np.zeros(inv.stats_size, np.int64)
         mask = np.zeros(spec.num_actions, np.bool_)

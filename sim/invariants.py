@@ -1,4 +1,4 @@
-"""A game's invariants, shared by its property tests and ``dynasty fuzz`` (experiments/fuzz.py).
+"""A game's invariants, shared by its property tests and ``dynasty fuzz`` (experiments/fuzz/fuzz.py).
 
 A game folder may hold ``invariants.py`` (found by name: ``sim.<game>.invariants``) with::
 
@@ -12,7 +12,7 @@ after every decision (``before`` = the state before it, ``action`` = the decisio
 ``mask`` holds the legal actions of ``state`` (all False once the game is over).  ``memo``
 is zeroed by the caller before each game; ``stats`` lives over a whole run.  The checks are
 independent of the engine's own bookkeeping where the property tests made them so (they
-recount from where things lie).  A game without the module gets :func:`no_check`.
+recount from where things lie).  A game without invariants gets :func:`no_check`.
 
 Generic invariants every game keeps are checked by the fuzz driver itself (codes from
 ``G_FIRST`` on, names in :data:`GENERIC_ERRORS`).
@@ -20,8 +20,8 @@ Generic invariants every game keeps are checked by the fuzz driver itself (codes
 
 from __future__ import annotations
 
-import importlib
 from collections import namedtuple
+from types import ModuleType
 
 import numba as nb
 import numpy as np
@@ -54,21 +54,25 @@ GENERIC_ERRORS = {
 Invariants = namedtuple("Invariants", "check memo_size stats_size errors")
 
 
-@nb.njit(CHECK_SIG, cache=True)
+@nb.njit(cache=True)  # compiled for CHECK_SIG when first passed (not at import)
 def no_check(state, before, action, mask, memo, stats):
-    """The check of a game without invariants.py: nothing beyond the generic invariants."""
+    """The check of a game without invariants: nothing beyond the generic invariants."""
     return np.int64(0)
 
 
-def invariants_of(name: str) -> Invariants:
-    """The invariants of game ``name`` (``sim.<name>.invariants``), or :func:`no_check`."""
-    try:
-        mod = importlib.import_module(f"sim.{name}.invariants")
-    except ModuleNotFoundError as e:
-        if e.name != f"sim.{name}.invariants":
-            raise
-        return Invariants(no_check, 1, 1, ("",))
-    return Invariants(mod.check, max(1, mod.MEMO_SIZE), max(1, mod.STATS_SIZE), tuple(mod.ERRORS))
+def invariants_from(module: ModuleType) -> Invariants:
+    """The :class:`Invariants` a game's ``invariants.py`` defines (see the module docstring)."""
+    return Invariants(
+        module.check,
+        max(1, module.MEMO_SIZE),
+        max(1, module.STATS_SIZE),
+        tuple(module.ERRORS),
+    )
+
+
+def invariants_of(spec) -> Invariants:
+    """The invariants the game of ``spec`` declares, or :func:`no_check`'s."""
+    return spec.invariants or Invariants(no_check, 1, 1, ("",))
 
 
 def error_name(inv: Invariants, code: int) -> str:

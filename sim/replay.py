@@ -141,7 +141,7 @@ def read_replay(
         raise fail(
             f"chance: expected a list of at most {MAX_CHANCE:,} chance outcomes, got {_short(chance)}"
         )
-    problem = _chance_problem(name, n, decoded, chance)
+    problem = spec.chance_problem(n, decoded, chance)
     if problem:
         raise fail(f"chance: {problem}")
     decisions = data["decisions"]
@@ -189,20 +189,6 @@ def source_name(source: Any) -> str:
     ):
         return str(source)
     return "replay"
-
-
-def _chance_problem(name: str, n: int, options: dict, chance: list) -> str | None:
-    """The game's own check of its chance outcomes (``chance_problem`` in sim.<game>.invariants)."""
-    import importlib
-
-    try:
-        mod = importlib.import_module(f"sim.{name}.invariants")
-    except ModuleNotFoundError:
-        mod = None
-    check = getattr(mod, "chance_problem", None)
-    if check is None:
-        return "this game does not declare how to check its chance outcomes; replays from chance are refused"
-    return check(n, options, chance)
 
 
 def _short(v: Any) -> str:

@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from experiments import ratings
-from experiments.ratings import alpha_rank, alpharank_missing, fit_ratings, payoff_matrix
+from experiments.analysis import ratings
+from experiments.analysis.ratings import alpha_rank, alpharank_missing, fit_ratings, payoff_matrix
 
 pytest.importorskip("open_spiel.python.egt.alpharank", reason=ratings.ALPHARANK_EXTRA)
 
@@ -118,8 +118,8 @@ def test_bootstrap_intervals_from_the_ratings_resamples():
 
 
 def test_report_section_and_plot(tmp_path):
-    from experiments.report import Image, Table
-    from experiments.tournament_report import alpharank_blocks
+    from experiments.analysis.report import Image, Table
+    from experiments.tournament.report import alpharank_blocks
 
     rng = np.random.default_rng(2)
     agents = ["rock", "paper", "scissors"]

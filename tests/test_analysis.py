@@ -1,4 +1,4 @@
-"""Streamed aggregates (experiments.analysis) equal the same aggregates computed in memory with
+"""Streamed aggregates (experiments.analysis.results) equal the same aggregates computed in memory with
 pandas over every row, on small results folders of several part files; the fallback for columns
 with many distinct values; load_results' refusal of a folder too large for memory.
 """
@@ -9,12 +9,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import analysis, store
-from experiments.analysis import Results, histogram_summary
-from experiments.config import from_dict
-from experiments.report import load_results, make_report
-from experiments.runner import ChunkContext, job_of
-from experiments.schema import FEATURE_PREFIX
+from experiments.analysis import results as analysis
+from experiments.run import store
+from experiments.analysis.results import Results, histogram_summary
+from experiments.run.config import from_dict
+from experiments.analysis.report import make_report
+from experiments.analysis.results import load_results
+from experiments.run.runner import ChunkContext, job_of
+from experiments.run.schema import FEATURE_PREFIX
 
 PARTS = 4
 

@@ -151,7 +151,7 @@ def test_kernels_warmed_from_python_load_in_another_process(tmp_path):
     """warm_leaf_kernels files the kernels under the key an entry's function pointer looks up, so a
     later process (a worker) loads them instead of compiling them again."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    warm = "from sim import get_game; from experiments.runner import warm_leaf_kernels; warm_leaf_kernels(get_game('goofspiel'))"
+    warm = "from sim import get_game; from experiments.run.runner import warm_leaf_kernels; warm_leaf_kernels(get_game('goofspiel'))"
     subprocess.run([sys.executable, "-c", warm], cwd=ROOT, env=env, check=True)
     play = (
         "import numpy as np; from sim import get_game; from agents.arena import play_games, HEURISTIC, RANDOM; "

@@ -13,11 +13,12 @@ import json
 import pandas as pd
 import pytest
 
-from experiments import store
-from experiments.analysis import Results
+from experiments.run import store
+from experiments.analysis.results import Results
 from experiments.cli import main
-from experiments.report import load_results, make_report
-from experiments.runner import ChunkContext, RunError, job_of, run
+from experiments.analysis.report import make_report
+from experiments.analysis.results import load_results
+from experiments.run.runner import ChunkContext, RunError, job_of, run
 from tests.test_analysis import write_folder
 
 
@@ -27,7 +28,7 @@ def reference(cfg) -> pd.DataFrame:
 
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
-    from experiments.schema import MEASURED_COLUMNS
+    from experiments.run.schema import MEASURED_COLUMNS
 
     cols = [c for c in df.columns if c not in MEASURED_COLUMNS and c != "game"]
     df = df[cols].sort_values(["game_index", "seat"]).reset_index(drop=True)
@@ -44,7 +45,7 @@ def comparable(df: pd.DataFrame) -> pd.DataFrame:
 def ray_session():
     import ray
 
-    from experiments.runner import local_ray_options
+    from experiments.run.runner import local_ray_options
 
     if ray.is_initialized():
         ray.shutdown()
@@ -141,7 +142,7 @@ def test_run_sets_damaged_parts_aside_and_replays_exactly_their_games(
 def test_disk_full_during_a_write_stops_cleanly_and_the_next_run_completes(
     ray_session, tmp_path, monkeypatch
 ):
-    from experiments.config import from_dict
+    from experiments.run.config import from_dict
 
     cfg = from_dict(
         {

@@ -19,13 +19,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments import store
+from experiments.run import store
 from experiments.cli import main
-from experiments.config import ConfigError, from_dict, load_config
-from experiments.plan import Plan, chunk_ranges, missing_ranges, rotations_of
-from experiments.report import load_results, make_report
-from experiments.runner import ChunkContext, job_of, release_workers, run
-from experiments.schema import FEATURE_PREFIX, OPTION_PREFIX
+from experiments.run.config import ConfigError, from_dict, load_config
+from experiments.run.plan import Plan, chunk_ranges, missing_ranges, rotations_of
+from experiments.analysis.report import make_report
+from experiments.analysis.results import load_results
+from experiments.run.runner import ChunkContext, job_of, release_workers, run
+from experiments.run.schema import FEATURE_PREFIX, OPTION_PREFIX
 from sim import Game, get_game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -67,7 +68,7 @@ def reference(cfg) -> pd.DataFrame:
 
 
 def comparable(df: pd.DataFrame) -> pd.DataFrame:
-    from experiments.schema import (
+    from experiments.run.schema import (
         MEASURED_COLUMNS,
     )  # agent time: a measurement, different in every run
 
@@ -276,7 +277,7 @@ def test_missing_and_chunk_ranges():
 
 
 def test_results_doc_lists_every_fixed_column():
-    from experiments.schema import ResultsTable
+    from experiments.run.schema import ResultsTable
 
     doc = (ROOT / "docs" / "results-format.md").read_text()
     table = ResultsTable(get_game(GAME), 3, get_game(GAME).option_defaults(), ["random"])
@@ -292,7 +293,7 @@ def test_results_doc_lists_every_fixed_column():
 def ray_session():
     import ray
 
-    from experiments.runner import local_ray_options
+    from experiments.run.runner import local_ray_options
 
     ray.init(**local_ray_options(workers=2))
     yield ray
@@ -538,7 +539,7 @@ def test_a_process_that_imported_ray_ends_with_its_code_and_its_output(tmp_path)
     script = (
         "import atexit, sys, ray\n"
         f"atexit.register(lambda: open({str(marker)!r}, 'w').close())\n"
-        "from experiments.runner import end_process\n"
+        "from experiments.run.runner import end_process\n"
         "print('written to stdout', end='')\n"
         "sys.stderr.write('written to stderr')\n"
         "end_process(3)\n"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from experiments.config import from_dict
-from experiments.report import load_results
-from experiments.runner import ChunkContext, job_of, run
+from experiments.run.config import from_dict
+from experiments.analysis.results import load_results
+from experiments.run.runner import ChunkContext, job_of, run
 
 
 @pytest.fixture(scope="module")

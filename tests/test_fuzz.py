@@ -12,7 +12,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from experiments import fuzz as F
+from experiments.fuzz import fuzz as F
 from experiments.cli import main
 from sim import Game
 from sim.core import H_PLY

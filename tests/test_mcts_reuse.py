@@ -11,7 +11,7 @@ import pytest
 from agents.arena import MCTS, RANDOM, N_AGENT_PARAMS, choose_action, play_games
 from agents.mcts import _search_in, mcts_label, mcts_params, seat_trees
 from agents.spec import parse_agent
-from experiments.config import ConfigError, from_dict
+from experiments.run.config import ConfigError, from_dict
 from sim import Game, get_game
 from sim.core import as_kernels, new_rng
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from experiments.config import from_dict
-from experiments.report import load_results
-from experiments.runner import ChunkContext, job_of
+from experiments.run.config import from_dict
+from experiments.analysis.results import load_results
+from experiments.run.runner import ChunkContext, job_of
 
 ROOT = Path(__file__).resolve().parents[1]
 

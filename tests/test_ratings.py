@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from experiments.ratings import ELO, bt_fit, fit_ratings, mm_fit
+from experiments.analysis.ratings import ELO, bt_fit, fit_ratings, mm_fit
 
 
 def simulate(true_elo, deals, per_pair, rng, players=2):

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.config import from_dict
-from experiments.runner import RunError, run
+from experiments.run.config import from_dict
+from experiments.run.runner import RunError, run
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc (Linux)")
 

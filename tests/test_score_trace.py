@@ -149,8 +149,8 @@ def test_arena_trace_equals_the_definition(name, n, games):
 def test_runs_keep_the_trace_only_when_asked(tmp_path):
     """score_trace = false (the default) leaves the columns at 0 (trace_points 0: not traced); true
     fills them; a value that is not a boolean is one line naming the key."""
-    from experiments.config import ConfigError, from_dict
-    from experiments.runner import ChunkContext, job_of
+    from experiments.run.config import ConfigError, from_dict
+    from experiments.run.runner import ChunkContext, job_of
 
     d = {
         "game": "goofspiel",

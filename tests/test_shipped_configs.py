@@ -26,21 +26,21 @@ def _kind(path: Path) -> str:
 def test_shipped_config_loads(path):
     kind = _kind(path)
     if kind == "run":
-        from experiments.config import load_config
+        from experiments.run.config import load_config
 
         cfg = load_config(path)
         assert cfg.games > 0
     elif kind == "study":
-        from experiments.study import load_study
+        from experiments.study.study import load_study
 
         assert load_study(path).cells
     elif kind == "tune":
-        from experiments.tune import load_tune
+        from experiments.tune.tune import load_tune
 
         t = load_tune(path)
         assert t.search and t.trials > 0
     else:
-        from experiments.tournament import load_tournament
+        from experiments.tournament.tournament import load_tournament
 
         assert load_tournament(path).pool
 

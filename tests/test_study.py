@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.study import load_study, run_study, study_from_dict
-from experiments.study_report import make_study_report
+from experiments.study.study import load_study, run_study, study_from_dict
+from experiments.study.report import make_study_report
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -172,7 +172,7 @@ def test_bad_study_is_one_line_naming_file_and_field_exit_2(tmp_path, capsys, ch
 def ray_session():
     import ray
 
-    from experiments.runner import local_ray_options, release_workers
+    from experiments.run.runner import local_ray_options, release_workers
 
     ray.init(**local_ray_options(workers=2))
     yield ray
@@ -215,7 +215,7 @@ def test_study_cells_share_deals_resume_and_report(ray_session, tmp_path, capsys
     for f in ("report.html", "rates.png", "effects.png", "heatmap.png"):
         assert (tmp_path / "study" / "report" / f).stat().st_size > 0
     assert "of the unpaired width" in report and "(n=600)" in report
-    from experiments.study_report import study_tables
+    from experiments.study.report import study_tables
 
     eff = study_tables(s)["effects"]
     assert len(eff) == 6 and (eff["width_ratio"] < 1).all()
@@ -292,8 +292,8 @@ def test_killed_study_resumes_mid_cell_without_loss_or_duplicates(ray_session, t
     import sys
     import time
 
-    from experiments import store
-    from experiments.runner import release_workers
+    from experiments.run import store
+    from experiments.run.runner import release_workers
 
     d = study_dict(
         tmp_path, games=6000, axes={"options": {"points_order": ["random", "descending"]}}

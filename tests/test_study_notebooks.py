@@ -15,7 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def ray_session():
     import ray
 
-    from experiments.runner import local_ray_options, release_workers
+    from experiments.run.runner import local_ray_options, release_workers
 
     ray.init(**local_ray_options(workers=2))
     yield ray

@@ -11,9 +11,9 @@ import math
 import numpy as np
 import pytest
 
-from experiments.config import from_dict
-from experiments.runner import ChunkContext, job_of
-from experiments.study_stats import look_alpha, sequential_estimate, t_half_width
+from experiments.run.config import from_dict
+from experiments.run.runner import ChunkContext, job_of
+from experiments.study.stats import look_alpha, sequential_estimate, t_half_width
 
 
 @pytest.fixture(scope="module")
@@ -89,8 +89,8 @@ def test_design_metrics_match_a_direct_computation(tmp_path):
     import pyarrow.parquet as pq
     from scipy.stats import t as student
 
-    from experiments.analysis import Results
-    from experiments.study_stats import design_metrics
+    from experiments.analysis.results import Results
+    from experiments.study.stats import design_metrics
 
     cfg = from_dict(
         {

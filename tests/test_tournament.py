@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 
 from experiments.cli import main
-from experiments.config import ConfigError
-from experiments.tournament import (
+from experiments.run.config import ConfigError
+from experiments.tournament.tournament import (
     lineup_count,
     load_tournament,
     run_tournament,
@@ -125,7 +125,7 @@ def test_lineup_runs_are_ordinary_configs(tmp_path):
 def ray_session():
     import ray
 
-    from experiments.runner import local_ray_options
+    from experiments.run.runner import local_ray_options
 
     ray.init(**local_ray_options(workers=1))
     yield ray
@@ -133,9 +133,10 @@ def ray_session():
 
 
 def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
-    from experiments import store
-    from experiments.report import load_results, make_report
-    from experiments.tournament_report import make_tournament_report, tournament_tables
+    from experiments.run import store
+    from experiments.analysis.report import make_report
+    from experiments.analysis.results import load_results
+    from experiments.tournament.report import make_tournament_report, tournament_tables
 
     path = write_toml(tmp_path / "t.toml", base(tmp_path))
     t = load_tournament(path)
@@ -153,7 +154,7 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
             and not df.duplicated(["game_index", "seat"]).any()
         )
         assert (df["decisions"] > 0).all() and (df["agent_ms"] >= 0).all()
-    from experiments.config import load_config
+    from experiments.run.config import load_config
 
     for x in t.lineups:  # each lineup keeps its run config, as dynasty run does
         assert load_config(x.folder / "config.toml").identity() == x.config.identity()
@@ -162,7 +163,7 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
     assert (tmp_path / "t" / "report" / "report.md").exists()
     md = (tmp_path / "t" / "report" / "report.md").read_text()
     assert "## 2 players: ratings" in md and "## 3 players: ratings" in md and "ms / decision" in md
-    from experiments.ratings import alpharank_missing
+    from experiments.analysis.ratings import alpharank_missing
 
     if (
         alpharank_missing() is None
@@ -202,7 +203,7 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
 
 def test_goofspiel_ladder_order_is_recovered(ray_session, tmp_path):
     """random < mcts:10 < mcts:200 on 6-card Goofspiel (known from docs/mcts.md: more simulations win)."""
-    from experiments.tournament_report import tournament_tables
+    from experiments.tournament.report import tournament_tables
 
     t = tournament_from_dict(
         {

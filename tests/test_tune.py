@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from experiments.cli import main
-from experiments.config import ConfigError
-from experiments.tune import Tune, best_candidates, search, tune_from_dict
+from experiments.run.config import ConfigError
+from experiments.tune.tune import Tune, best_candidates, search, tune_from_dict
 
 
 def test_search_recovers_a_known_optimum_of_a_noisy_parameter():
@@ -142,8 +142,8 @@ def test_tune_finds_the_optimum_of_a_real_game_known_from_every_value(tmp_path):
     an ordinary run of the same base config); 5 trials of TPE must find a value whose tie rate is
     the grid's minimum or within that minimum's interval, while the grid itself is not flat (its
     worst value lies outside the best value's interval), so a search that missed would fail."""
-    from experiments import runner
-    from experiments.tune import _slug, cell_config, measure
+    from experiments.run import runner
+    from experiments.tune.tune import slug, cell_config, measure
 
     p = tmp_path / "tune.toml"
     p.write_text(f'''output = "{tmp_path / "tune"}"
@@ -163,20 +163,14 @@ seed = 11
     assert main(["tune", str(p), "--quiet", "--workers", "2"]) == 0
     tune = tune_from_dict(tomllib.loads(p.read_text()), str(p))
     grid = {}
-    runner._start_ray(None, 2)
-    try:
+    with runner.ray_session(workers=2):
         for v in range(2, 10):
             values = {"goal_cards[*].vp": v}
-            cfg = cell_config(tune, values, tune.output / "trials" / _slug(values), tune.games)
+            cfg = cell_config(tune, values, tune.output / "trials" / slug(values), tune.games)
             runner.run(
                 cfg, workers=2, progress=False
             )  # a value the search tried is already complete
             grid[v] = measure(cfg, "tie_rate")["tie_rate"]
-    finally:
-        import ray
-
-        runner._POOL.update(key=None, actors=[])
-        ray.shutdown()
     best = min(grid, key=lambda v: grid[v]["value"])
     worst = max(grid, key=lambda v: grid[v]["value"])
     assert grid[worst]["value"] > grid[best]["high"]  # the grid has an optimum worth finding
@@ -270,7 +264,7 @@ def test_bad_agent_tune_config(tmp_path, change, message):
 
 
 def test_agent_tune_cells_keep_the_tuned_agent_apart_and_round_floats(tmp_path):
-    from experiments.tune import cell_config, trial_values
+    from experiments.tune.tune import cell_config, trial_values
 
     tune = tune_from_dict(
         _agent_tune(
@@ -331,7 +325,7 @@ seed = 3
 "agents[0].simulations" = [2, 200]
 ''')
     assert main(["tune", str(p), "--quiet", "--workers", "2"]) == 0
-    from experiments.tune import load_tune, measure, cell_config
+    from experiments.tune.tune import load_tune, measure, cell_config
 
     tune = load_tune(p)
     report = (tmp_path / "tune" / "report" / "report.md").read_text()

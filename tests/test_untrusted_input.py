@@ -1,5 +1,5 @@
 """Untrusted replays and configs: every field validated, one-line errors of the documented
-types (sim.replay.ReplayError, experiments.config.ConfigError), nothing executed, no other
+types (sim.replay.ReplayError, experiments.run.config.ConfigError), nothing executed, no other
 exception and no hang under property-based fuzzing (hypothesis) of the input.
 
 A watchdog (faulthandler, re-armed for every example) ends the test process with a
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from experiments.config import ConfigError, from_dict, load_config
+from experiments.run.config import ConfigError, from_dict, load_config
 from sim import Game
 from sim.registry import game_names
 from sim.replay import MAX_REPLAY_BYTES, ReplayError, read_replay

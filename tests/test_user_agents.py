@@ -11,7 +11,7 @@ import pytest
 from agents.arena import PYTHON, USER_KERNEL, AgentError, play_games
 from agents.spec import AgentSpecError, parse_agent
 from experiments.cli import main
-from experiments.config import from_dict
+from experiments.run.config import from_dict
 from sim.registry import get_game
 
 GAME = "goofspiel"
@@ -84,7 +84,7 @@ def test_bad_agents_are_one_line_and_exit_2(tmp_path, capsys, agent, msg):
 
 
 def test_replays_are_refused_with_user_agents(tmp_path):
-    from experiments.config import ConfigError
+    from experiments.run.config import ConfigError
 
     with pytest.raises(ConfigError, match="replays: not available for a run with user agents"):
         from_dict(
@@ -212,7 +212,7 @@ def test_python_agent_failures_name_the_game_and_decision(agent, msg):
 def ray_session():
     import ray
 
-    from experiments.runner import local_ray_options
+    from experiments.run.runner import local_ray_options
 
     ray.init(**local_ray_options(workers=1))
     yield ray
@@ -220,7 +220,7 @@ def ray_session():
 
 
 def test_user_agents_play_through_run_and_tournament(ray_session, tmp_path, capsys):
-    from experiments.report import load_results
+    from experiments.analysis.results import load_results
 
     path = run_toml(
         tmp_path, ["agents.examples:random_legal", "agents.examples:OnePlyEvaluate"], games=20
@@ -253,7 +253,7 @@ def test_user_agents_play_through_run_and_tournament(ray_session, tmp_path, caps
 def test_a_failing_agent_stops_the_run_naming_the_game_and_keeps_finished_games(
     ray_session, tmp_path, capsys
 ):
-    from experiments import store
+    from experiments.run import store
 
     path = run_toml(
         tmp_path,

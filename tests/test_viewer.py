@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from experiments.cli import main
-from experiments.viewer import hidden_words, masked_text, replay_steps
+from experiments.view.viewer import hidden_words, masked_text, replay_steps
 from sim import Game
 from tests.browser import Browser, chromium
 
@@ -209,9 +209,9 @@ def test_seat_view_hides_a_secret_bid_in_chromium(tmp_path):
 def test_report_links_sample_and_notable_games_to_viewer_pages(tmp_path):
     import ray
 
-    from experiments.config import load_config
-    from experiments.report import make_report
-    from experiments.runner import local_ray_options, run
+    from experiments.run.config import load_config
+    from experiments.analysis.report import make_report
+    from experiments.run.runner import local_ray_options, run
 
     toml = tmp_path / "g.toml"
     toml.write_text(

@@ -42,8 +42,8 @@ ROOT = Path(__file__).resolve().parents[2]
 WARM = """
 import sys, time
 t = time.perf_counter()
-from experiments.config import load_config
-from experiments.runner import ChunkContext, job_of, warm_leaf_kernels
+from experiments.run.config import load_config
+from experiments.run.runner import ChunkContext, job_of, warm_leaf_kernels
 cfg = load_config(sys.argv[1])
 warm_leaf_kernels(cfg.spec, cfg.players, cfg.spec.encode_options(cfg.options))
 ChunkContext(job_of(cfg)).play(0, 1)
@@ -201,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
             f"   (this command: {os.getpriority(os.PRIO_PROCESS, 0)})"
         )
 
-        from experiments.config import from_dict
-        from experiments.runner import ChunkContext, job_of
+        from experiments.run.config import from_dict
+        from experiments.run.runner import ChunkContext, job_of
 
         cfg = from_dict(
             {

@@ -17,7 +17,7 @@ import time
 
 import numpy as np
 
-from agents.arena import RANDOM, play_games
+from agents.arena import play_games
 from agents.spec import parse_agent
 from sim import get_game
 

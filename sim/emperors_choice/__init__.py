@@ -5,10 +5,14 @@ Rules: ``docs/games/emperors_choice.md`` (decisions) over the spec
 the heuristic in ``heuristic.py``, component data in ``data/components.json``.
 """
 
+from pathlib import Path
+
+from sim.board import Board
+from sim.components import components_of
 from sim.core import GameSpec, kernels_from
-from sim.emperors_choice import heuristic, layout, rules, view
-from sim.emperors_choice import observe
-from sim.emperors_choice.options import OPTIONS, component_data
+from sim.emperors_choice import board, heuristic, invariants, layout, observe, rules, scenario, view
+from sim.emperors_choice.options import OPTIONS, component_data, load_components
+from sim.invariants import invariants_from
 
 KERNELS = kernels_from(rules, heuristic)
 
@@ -27,8 +31,12 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    chance_problem=invariants.chance_problem,
     observation=observe.OBSERVATION,
-    data=component_data(),
+    invariants=invariants_from(invariants),
+    board=Board(board.draw, board.provisional),
+    scenario=scenario,
+    components=components_of(Path(__file__).parent / "data", load_components, component_data),
     report_groups=(
         ("Round-1 start player", ("first_start_player",)),
         ("Starting Bonus tile", tuple(f"starting_bonus_sb{i}" for i in range(1, 6))),

@@ -12,7 +12,6 @@ import numpy as np
 
 from sim.emperors_choice import layout as L
 from sim.emperors_choice.rules import pb
-from sim.invariants import CHECK_SIG
 
 E_CUBES, E_TILES, E_CARDS, E_TRIB, E_TRACK, E_LEDGER, E_TREASURE, E_MASK = range(1, 9)
 
@@ -145,7 +144,7 @@ MEMO_SIZE = 0
 STATS_SIZE = 0
 
 
-@nb.njit(CHECK_SIG, cache=True)
+@nb.njit(cache=True)  # compiled for CHECK_SIG when first passed or called
 def check(s, before, action, mask, memo, stats):
     """Every state: ``check_state``."""
     return check_state(s)

@@ -5,10 +5,14 @@ kernels in ``rules.py``, state layout in ``layout.py``, the heuristic in ``heuri
 component data in ``data/components.json``.
 """
 
+from pathlib import Path
+
+from sim.board import Board
+from sim.components import components_of
 from sim.core import GameSpec, kernels_from
-from sim.eternal_dynasty import heuristic, layout, rules, view
-from sim.eternal_dynasty import observe
-from sim.eternal_dynasty.options import OPTIONS, component_data, player_constraints
+from sim.eternal_dynasty import board, heuristic, invariants, layout, observe, rules, scenario, view
+from sim.eternal_dynasty.options import OPTIONS, component_data, load_components, player_constraints
+from sim.invariants import invariants_from
 
 KERNELS = kernels_from(rules, heuristic)
 
@@ -27,9 +31,13 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    chance_problem=invariants.chance_problem,
     observation=observe.OBSERVATION,
+    invariants=invariants_from(invariants),
+    board=Board(board.draw, board.provisional),
+    scenario=scenario,
     player_constraints=player_constraints,
-    data=component_data(),
+    components=components_of(Path(__file__).parent / "data", load_components, component_data),
     can_all_lose=True,  # 2 players: when the Eternal Emperor wins, both seats lose
     report_groups=(
         ("Ruler chosen (any Generation)", tuple(f"ruler_{r + 1}" for r in range(layout.N_RULERS))),

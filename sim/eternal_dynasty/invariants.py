@@ -15,7 +15,6 @@ import numpy as np
 
 from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty.rules import TG_MASK, TK_ACTION, TK_DONG, TK_TARGET, pb
-from sim.invariants import CHECK_SIG
 
 (
     E_TOKENS,
@@ -297,7 +296,7 @@ MEMO_SIZE = 0
 STATS_SIZE = 0
 
 
-@nb.njit(CHECK_SIG, cache=True)
+@nb.njit(cache=True)  # compiled for CHECK_SIG when first passed or called
 def check(s, before, action, mask, memo, stats):
     """Every state: ``check_state``; at a decision also ``check_decision``."""
     e = check_state(s)

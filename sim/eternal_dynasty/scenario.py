@@ -9,10 +9,10 @@ Ruler ids are the data file's (1-based); the state uses 0-based ones.
 import numpy as np
 
 from sim.core import H_CURRENT
-from sim.eternal_dynasty import SPEC
 from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.options import load_components
+from sim.registry import get_game
 
 COMP = load_components()
 PROVINCE_ID = {p["name"]: p["id"] for p in COMP["provinces"]}
@@ -53,7 +53,8 @@ def position(
     colour ``L.EE`` in ``board``; its rolled setup (tokens and Structures) is cleared unless
     ``keep_ee``, and ``ee_start`` sets its Starting Province.  Both players have 10 Dynasty
     Influence."""
-    s = SPEC.kernels.new_state(np.int64(seed), np.int64(n), SPEC.encode_options(options or {}))
+    spec = get_game("eternal_dynasty")
+    s = spec.kernels.new_state(np.int64(seed), np.int64(n), spec.encode_options(options or {}))
     s[L.G_SP] = 0
     if not quarantine:  # no random quarantine: the given provinces only (3 players)
         adj = L.D_ADJQ if s[L.O_ADJACENCY] == 1 else L.D_ADJ

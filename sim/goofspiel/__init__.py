@@ -5,10 +5,11 @@ harness and OpenSpiel play, so agents and engine speed can be compared side by s
 (``experiments/bench/openspiel.py``).  Rules and state layout: :mod:`sim.goofspiel.rules`.
 """
 
+from sim.board import Board
 from sim.core import GameSpec, Option, kernels_from
+from sim.goofspiel import board, invariants, observe, view
 from sim.goofspiel import rules as R
-from sim.goofspiel import view
-from sim.goofspiel import observe
+from sim.invariants import invariants_from
 
 OPTIONS = (
     Option("num_cards", 13, "bid cards per seat and point cards (N)", low=1, high=R.MAX_CARDS),
@@ -41,5 +42,8 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    chance_problem=invariants.chance_problem,
     observation=observe.OBSERVATION,
+    invariants=invariants_from(invariants),
+    board=Board(board.draw, board.provisional),
 )

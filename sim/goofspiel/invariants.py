@@ -12,7 +12,6 @@ import numba as nb
 import numpy as np
 
 from sim.goofspiel import rules as R
-from sim.invariants import CHECK_SIG
 
 E_HAND, E_PENDING, E_DECK, E_WINNER, E_POINTS = range(1, 6)
 ERRORS = ("", "E_HAND", "E_PENDING", "E_DECK", "E_WINNER", "E_POINTS")
@@ -20,7 +19,7 @@ MEMO_SIZE = 0
 STATS_SIZE = 0
 
 
-@nb.njit(CHECK_SIG, cache=True)
+@nb.njit(cache=True)  # compiled for CHECK_SIG when first passed or called
 def check(s, before, action, mask, memo, stats):
     n = s[2]
     nc = s[R.NUM_CARDS]

@@ -5,10 +5,14 @@ Rules: ``docs/games/middle_kingdom.md`` (decisions) over the spec
 the heuristic in ``heuristic.py``, component data in ``data/components.json``.
 """
 
+from pathlib import Path
+
+from sim.board import Board
+from sim.components import components_of
 from sim.core import GameSpec, kernels_from
-from sim.middle_kingdom import heuristic, layout, rules, view
-from sim.middle_kingdom import observe
-from sim.middle_kingdom.options import OPTIONS, component_data, player_constraints
+from sim.middle_kingdom import board, heuristic, invariants, layout, observe, rules, scenario, view
+from sim.middle_kingdom.options import OPTIONS, component_data, load_components, player_constraints
+from sim.invariants import invariants_from
 
 KERNELS = kernels_from(rules, heuristic)
 
@@ -27,9 +31,13 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    chance_problem=invariants.chance_problem,
     observation=observe.OBSERVATION,
+    invariants=invariants_from(invariants),
+    board=Board(board.draw, board.provisional),
+    scenario=scenario,
     player_constraints=player_constraints,
-    data=component_data(),
+    components=components_of(Path(__file__).parent / "data", load_components, component_data),
     report_groups=(
         (
             "Goal card held at the end",

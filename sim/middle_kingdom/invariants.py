@@ -12,7 +12,6 @@ at 2p and advanced 3p (D5).
 import numba as nb
 import numpy as np
 
-from sim.invariants import CHECK_SIG
 from sim.middle_kingdom import layout as L
 from sim.middle_kingdom.rules import pb
 
@@ -165,7 +164,7 @@ M_ROUND, M_ASKS, M_EMP = 0, 1, 2
 MEMO_SIZE = 3
 
 
-@nb.njit(CHECK_SIG, cache=True)
+@nb.njit(cache=True)  # compiled for CHECK_SIG when first passed or called
 def check(s, before, action, mask, memo, stats):
     """Every state: ``check_state``; at a decision, the identical slots of the round just
     ended (``check_round``) and the Emperor's naming (D5): at most one naming decision a

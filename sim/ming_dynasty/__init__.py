@@ -6,10 +6,14 @@ the heuristic in ``heuristic.py``, component data in ``data/`` (``board.csv``: t
 graph; ``components.json``: the card mix and point values).
 """
 
+from pathlib import Path
+
+from sim.board import Board
+from sim.components import components_of
 from sim.core import GameSpec, kernels_from
-from sim.ming_dynasty import heuristic, layout, rules, view
-from sim.ming_dynasty import observe
-from sim.ming_dynasty.options import OPTIONS, component_data
+from sim.ming_dynasty import board, heuristic, invariants, layout, observe, rules, scenario, view
+from sim.ming_dynasty.options import OPTIONS, component_data, load_components
+from sim.invariants import invariants_from
 
 KERNELS = kernels_from(rules, heuristic)
 
@@ -28,8 +32,12 @@ SPEC = GameSpec(
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,
+    chance_problem=invariants.chance_problem,
     observation=observe.OBSERVATION,
-    data=component_data(),
+    invariants=invariants_from(invariants),
+    board=Board(board.draw, board.provisional),
+    scenario=scenario,
+    components=components_of(Path(__file__).parent / "data", load_components, component_data),
     report_groups=(
         ("Start player of round 1", ("first_start",)),
         ("Points scored by source", ("vp_sets", "vp_bonus", "vp_monastery", "vp_final_sets")),

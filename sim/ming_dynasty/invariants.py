@@ -11,7 +11,6 @@ it, and must reach the engine's scores and tiles.
 import numba as nb
 import numpy as np
 
-from sim.invariants import CHECK_SIG
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import pb
 
@@ -436,7 +435,7 @@ def _in_scoring(ph):
     return ph == L.PH_COMMIT or ph == L.PH_RETURN or ph == L.PH_NRETURN
 
 
-@nb.njit(CHECK_SIG, cache=True)
+@nb.njit(cache=True)  # compiled for CHECK_SIG when first passed or called
 def check(s, before, action, mask, memo, stats):
     """After each decision: log the decisions of a scoring from the state before it (the
     PASS that ends phase 3 in rounds 2, 4, 6), recount the scoring when it ends, then
