@@ -16,7 +16,9 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+import sys
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -34,25 +36,23 @@ class GameContractError(TypeError):
     """A game package whose spec lacks a piece of the contract, or declares one wrongly."""
 
 
-def _extend_path() -> None:
-    import sim
-
-    for folder in filter(None, os.environ.get(GAMES_PATH_ENV, "").split(os.pathsep)):
-        folder = os.path.abspath(folder)
-        if folder not in sim.__path__:
-            sim.__path__.append(folder)
-
-
 @lru_cache(maxsize=None)
 def _discover() -> dict[str, str]:
-    import sim
-
-    _extend_path()
+    """Game name -> the package to import: ``sim.<name>`` for the project's games, ``<name>``
+    for a folder found through ``DYNASTY_GAMES_PATH`` (whose folders join the end of
+    ``sys.path``, so they shadow no installed package)."""
     found = {}
-    for info in pkgutil.iter_modules(sim.__path__):
+    for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
         # sim/_name/: work in progress, not registered
         if info.ispkg and not info.name.startswith("_"):
             found[info.name] = f"sim.{info.name}"
+    for folder in filter(None, os.environ.get(GAMES_PATH_ENV, "").split(os.pathsep)):
+        folder = os.path.abspath(folder)
+        if folder not in sys.path:
+            sys.path.append(folder)
+        for info in pkgutil.iter_modules([folder]):
+            if info.ispkg and not info.name.startswith("_") and info.name not in found:
+                found[info.name] = info.name
     return found
 
 
@@ -74,7 +74,7 @@ def get_game(name: str) -> GameSpec:
         raise GameContractError(f"game {name}: its package does not load: {e}") from e
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec):
-        raise GameContractError(f"game {name}: sim.{name} does not export SPEC = GameSpec(...)")
+        raise GameContractError(f"game {name}: {modules[name]} does not export SPEC = GameSpec(...)")
     check_spec(spec, name)
     return spec
 

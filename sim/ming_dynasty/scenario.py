@@ -24,6 +24,7 @@ from sim.ming_dynasty.rules import (
     state_from_script,
 )
 from sim.ming_dynasty.view import action_name
+from sim.registry import get_game
 
 SYM = {"H": 0, "B": 1, "P": 2, "D": 3}
 
@@ -47,11 +48,9 @@ def position(
     neutral_pool: int | None = None,
 ) -> np.ndarray:
     """A state of ``players`` seats in the described position (no decision taken yet)."""
-    from sim.ming_dynasty import SPEC
-
     s = state_from_script(
         np.int64(players),
-        SPEC.encode_options(options or {}),
+        get_game("ming_dynasty").encode_options(options or {}),
         np.int64(start),
         np.zeros(0, np.int32),
     )
