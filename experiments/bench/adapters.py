@@ -212,15 +212,22 @@ def match(games, sims, seed=0):
     }
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench adapters``."""
     ap = argparse.ArgumentParser(
         prog="dynasty bench adapters", description=__doc__.split("\n\n")[0]
     )
-    ap.add_argument("--seconds", type=float, default=3.0)
-    ap.add_argument("--match-games", type=int, default=100)
-    ap.add_argument("--match-sims", type=int, default=200)
+    ap.add_argument("--seconds", type=float, default=3.0, help="timing budget per measurement")
+    ap.add_argument("--match-games", type=int, default=100, help="games of the match")
+    ap.add_argument(
+        "--match-sims", type=int, default=200, help="MCTS simulations per decision in the match"
+    )
     ap.add_argument("--games", default=",".join(g for g, _ in GAMES), help="comma-separated games")
-    a = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    a = build_parser().parse_args(argv)
     wanted = set(a.games.split(","))
     print("| game | players | path | decisions/s | vs kernels from Python |")
     print("| --- | ---: | --- | ---: | ---: |")

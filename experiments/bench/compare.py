@@ -105,7 +105,8 @@ def _targets(specs):
     return out
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench compare``."""
     ap = argparse.ArgumentParser(prog="dynasty bench compare", description=__doc__.split("\n\n")[0])
     ap.add_argument("--base", help="the git revision to compare with (a commit, a tag, HEAD ...)")
     ap.add_argument(
@@ -128,7 +129,11 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--seconds", type=float, default=3.0, help="this tree's time per game and player count"
     )
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     if not args.base and not args.base_tree:
         print("dynasty bench compare: nothing to compare with (give --base REV or --base-tree DIR)")
         return 0

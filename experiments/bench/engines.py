@@ -131,7 +131,8 @@ def heuristic_vs_random(spec, n, games):
     return share / games, ci.low, ci.high
 
 
-def main(argv=None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench engines``."""
     ap = argparse.ArgumentParser(prog="dynasty bench engines", description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=float, default=2.0, help="timing budget per measurement")
     ap.add_argument("--games", type=int, default=10_000, help="games for heuristic vs random")
@@ -145,7 +146,11 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--no-versus", action="store_true", help="skip the heuristic-against-random table"
     )
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
     global _clock
     _clock = time.process_time if args.clock == "cpu" else time.perf_counter
     names = args.game or game_names()

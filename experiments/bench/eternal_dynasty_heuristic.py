@@ -131,14 +131,21 @@ def measure(players: int, games: int, reps: int) -> dict:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench eternal_dynasty_heuristic``."""
     ap = argparse.ArgumentParser(
         prog="dynasty bench eternal_dynasty_heuristic", description=__doc__.splitlines()[0]
     )
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--games", type=int, default=400)
-    ap.add_argument("--reps", type=int, default=3)
-    args = ap.parse_args(argv)
+    ap.add_argument("--players", type=int, default=4, help="seats (default 4)")
+    ap.add_argument(
+        "--games", type=int, default=400, help="heuristic games whose states are kept (default 400)"
+    )
+    ap.add_argument("--reps", type=int, default=3, help="timings per state (default 3)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     if args.games < 1 or args.reps < 1:
         ap.error("--games and --reps must be at least 1")
     r = measure(args.players, args.games, args.reps)

@@ -253,7 +253,8 @@ def _fmt_parity(res: dict) -> list[str]:
     return lines
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench openspiel``."""
     ap = argparse.ArgumentParser(
         prog="dynasty bench openspiel", description=__doc__.split("\n\n")[0]
     )
@@ -270,7 +271,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--match-sims", type=int, default=1000, help="simulations per decision in the match"
     )
-    args = ap.parse_args(argv if argv is not None else sys.argv[1:])
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv if argv is not None else sys.argv[1:])
     try:
         import pyspiel
     except ImportError:

@@ -84,13 +84,14 @@ def _cache_key(game: str) -> tuple[str, ...]:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench runner``."""
     ap = argparse.ArgumentParser(prog="dynasty bench runner", description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=1_000_000)
-    ap.add_argument("--game", default="middle_kingdom")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--workers", type=int, default=None)
-    ap.add_argument("--chunk-size", type=int, default=None)
+    ap.add_argument("--games", type=int, default=1_000_000, help="games of the run")
+    ap.add_argument("--game", default="middle_kingdom", help="the game")
+    ap.add_argument("--players", type=int, default=4, help="seats")
+    ap.add_argument("--workers", type=int, default=None, help="the run's --workers")
+    ap.add_argument("--chunk-size", type=int, default=None, help="the run's --chunk-size")
     ap.add_argument(
         "--raw-games", type=int, default=100_000, help="games for the in-process kernel measurement"
     )
@@ -103,7 +104,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--niceness", type=int, default=None, help="the run's --niceness (15 = Ray's default)"
     )
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
 
     tmp = Path(tempfile.mkdtemp(prefix="dynasty-bench-runner-"))
     out = Path(args.keep).resolve() if args.keep else tmp / "results"

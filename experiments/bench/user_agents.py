@@ -71,14 +71,19 @@ def _measure(spec, players, games, agent, user, python_path=False):
     return dt / decisions * 1e6, decisions
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench user_agents``."""
     ap = argparse.ArgumentParser(
         prog="dynasty bench user_agents", description=__doc__.splitlines()[0]
     )
-    ap.add_argument("--game", default="goofspiel")
-    ap.add_argument("--players", type=int, default=2)
-    ap.add_argument("--games", type=int, default=300)
-    args = ap.parse_args(argv)
+    ap.add_argument("--game", default="goofspiel", help="the game (default goofspiel)")
+    ap.add_argument("--players", type=int, default=2, help="seats (default 2)")
+    ap.add_argument("--games", type=int, default=300, help="games per agent kind (default 300)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
     spec = get_game(args.game)
     from agents import examples
     from agents.arena import N_AGENT_PARAMS, PYTHON
