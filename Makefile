@@ -10,7 +10,7 @@ export NUMBA_CACHE_DIR ?= $(CURDIR)/.numba_cache
 $(STAMP): pyproject.toml
 	test -d $(VENV) || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e ".[dev,rl]"
+	$(BIN)/pip install -q -e ".[dev,rl,train]"
 	touch $(STAMP)
 
 setup: $(STAMP)
