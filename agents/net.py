@@ -34,7 +34,6 @@ from collections.abc import Sequence
 import numba as nb
 import numpy as np
 
-
 DROP, ONEHOT, BITS, SCALAR = 0, 1, 2, 3
 KIND_NAMES = ("drop", "onehot", "bits", "scalar")
 MAX_ONEHOT = 24

@@ -31,7 +31,7 @@ def test_the_encoding_gives_each_kind_of_word_its_inputs():
     dense = net.encode_dense(enc, x)
     assert dense.shape == (300, net.n_inputs(enc))
     onehot = enc[enc[:, net.E_KIND] == net.ONEHOT]
-    for w, _, lo, n, first in onehot:  # every one-hot word activates exactly one input
+    for _, _, _, n, first in onehot:  # every one-hot word activates exactly one input
         assert (dense[:, first : first + n].sum(axis=1) == 1).all()
 
 
