@@ -24,7 +24,7 @@ players in every clockwise order, spec 8)::
     DYN_KNOW / RUL_KNOW / VOTE_KNOW  per card, the bit set of seats that know where it lies
                 (a face-down discard: its discarder; a played or called card: everyone; a
                 Ruler: every seat that held it; 0 once it is shuffled back into its deck)
-    STACK       the task stack (STACK_MAX tasks of TASK_SIZE ints, see rules.py)
+    STACK       the task stack (STACK_MAX tasks of TASK_SIZE ints, see rules/tasks.py)
     PL          player blocks of PS ints, fields F_*
     LOG         every chance outcome in order (replays from chance outcomes alone)
     SCR         work space of the rules' kernels (not part of the game)
@@ -331,7 +331,7 @@ SC_COUNTS = SC_ROLLED + 4  # resolve_event: per-colour counts
 SC_CARD = SC_COUNTS + MAXP + 1  # play_card: the card's effect arguments (6)
 SC_POOL = SC_CARD + 6  # determinize: card pool and its knowledge (N_DYN each)
 # SC_DIRTY: bit q set by every kernel that changes province q's tokens, Leaders, Structures
-# or marks (rules.touch; all bits: many provinces).  Only ever set: a reader clears it first
+# or marks (rules.tasks.touch; all bits: many provinces).  Only ever set: a reader clears it first
 # (the heuristic in its work copy before a try, for the provinces the try may have changed).
 SC_DIRTY = SC_POOL + 2 * N_DYN
 SCR_SIZE = SC_DIRTY + 1 - SCR
@@ -356,7 +356,7 @@ STATE_SIZE = HC_RANKS + N_PROV * HC_ROWS * (MAXP + 1)
 # Card locations
 LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_SETASIDE, LOC_OUT, LOC_DEALT, LOC_CHOSEN = range(7)
 
-# Phases between tasks (rules.next_phase)
+# Phases between tasks (rules.phases.next_phase)
 PH_GEN_START, PH_AFTER_CHOICE, PH_AFTER_KEEP, PH_TURNS, PH_OVER = range(5)
 
 # --- actions -------------------------------------------------------------------------
