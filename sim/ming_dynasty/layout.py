@@ -89,7 +89,14 @@ N_DEPLOY = 7
 # monk:     0  0  0  0  1  1  1
 
 # ---------------------------------------------------------------- option slots
+# The options array given to new_state holds N_OPTION_CODES option codes (options.OPTIONS,
+# which checks its length against it), then the component data.  The state keeps them in
+# N_OPT slots, one more than the codes: the last slot is spare (always 0), so that one more
+# option would not move the offsets after it.  Changing either count changes the state
+# layout.
+N_OPTION_CODES = 7
 N_OPT = 8
+assert N_OPTION_CODES <= N_OPT
 OPT = 8
 O_START = OPT + 0  # 0 random, 1 seat0 (D32)
 O_BONUS_TIE = OPT + 1  # 0 own_best_section, 1 fullest_section (D19)
@@ -98,7 +105,6 @@ O_NEUTRAL_KEEP = OPT + 3  # 0 after_returns, 1 before_returns, 2 tie_on_tiebreak
 O_RETURN_CHOICE = OPT + 4  # 0 after_reveal, 1 in_commitment (D3)
 O_STAY_DRAGON = OPT + 5  # 0 dragon_supply, 1 discard_pile (D15)
 O_DRAGON_PAY = OPT + 6  # 0 own_member, 1 any_member (D33)
-N_OPTION_CODES = 7
 
 # ---------------------------------------------------------------- data layout (after option codes)
 D_ADJ = 0  # 18 x 18 border symbols
