@@ -33,6 +33,7 @@ from sim.eternal_dynasty.rules.evaluation import (
     provisional_into,
 )
 from sim.eternal_dynasty.rules.helpers import (
+    colour_order,
     dconst,
     dyn_field,
     leader_strength,
@@ -104,6 +105,7 @@ from sim.eternal_dynasty.rules.tasks import (
     capped_tokens,
     push,
     top,
+    touch,
 )
 from sim.eternal_dynasty.rules.votes_events import (
     coin_majority,
@@ -141,6 +143,7 @@ __all__ = [
     "capped_tokens",
     "cleanup",
     "coin_majority",
+    "colour_order",
     "dconst",
     "determinize",
     "dyn_field",
@@ -177,5 +180,6 @@ __all__ = [
     "ti",
     "tokens_total",
     "top",
+    "touch",
     "vote_field",
 ]
