@@ -194,9 +194,8 @@ F_TIES = 42  # times this seat's entry tied
 F_HARVEST_SWAPS = 43
 F_PICK_RANK_SUM = 44  # sum of pick positions (for balance studies)
 F_PICKS = 45  # cards taken by PICK slots
-F_LAST_DRAGON_SUMMONED = (
-    46  # 1: that last holding was a summon (phase 3); 0: a take from the row (phase 2)
-)
+# 1: that last holding was a summon (phase 3); 0: a take from the row (phase 2)
+F_LAST_DRAGON_SUMMONED = 46
 PS = 47
 
 SCR_ENT = ORD_HOST + MAX_ENTRIES  # scratch for build_order: entries and their keys

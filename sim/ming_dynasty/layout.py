@@ -73,9 +73,8 @@ A_PASS = 70
 A_DEPLOY = 71  # 71..77: DEPLOY(n_open, m) in the order of DEPLOY_OPEN / DEPLOY_MONK
 A_COMMIT = 78  # 78..84: COMMIT(k), k = 0..6
 A_START = 85  # 85..88: CHOOSE_START(seat)
-A_DRAGON_OF = (
-    89  # 89..112: TAKE_DRAGON paying seat q's member from space s: A_DRAGON_OF + s * MAXP + q
-)
+# 89..112: TAKE_DRAGON paying seat q's member from space s: A_DRAGON_OF + s * MAXP + q
+A_DRAGON_OF = 89
 #                   (option dragon_payment = any_member, D33; the taker's own member stays A_DRAGON)
 A_COMMIT_SEC = 113  # 113..139: COMMIT of r_j members from each section j (option return_choice =
 #                   in_commitment, D3): A_COMMIT_SEC + r_0 + 3 r_1 + 9 r_2, r_j = 0..2
@@ -203,9 +202,8 @@ F_BONUS_TIE_WON = 25  # city bonuses won on the section tie-break or split
 F_OUSTS = 26  # other seats' monks ousted
 F_DEPLOYED = 27
 F_PRINCE_START = 28  # district of the prince placed at setup
-F_COMMIT_SEC = (
-    29  # phase 4 under return_choice = in_commitment: r_0 + 3 r_1 + 9 r_2 (hidden like F_COMMIT)
-)
+# phase 4 under return_choice = in_commitment: r_0 + 3 r_1 + 9 r_2 (hidden like F_COMMIT)
+F_COMMIT_SEC = 29
 PS = 30
 
 PL = LOG + MAX_DRAWS

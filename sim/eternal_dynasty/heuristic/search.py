@@ -37,9 +37,8 @@ CW_EXTRA = (10 + RK_ROWS * N_PROV) * (MAXP + 1)
 M_WORDS = (2 * NUM_ACTIONS + 7) // 8
 
 
-@nb.njit(
-    cache=True, inline="always"
-)  # into plan: a compiled level less (docs/performance.md, cold start)
+# inlined into plan: a compiled level less (docs/performance.md, cold start)
+@nb.njit(cache=True, inline="always")
 def greedy(s, p, mask, rng, policy):
     """One-ply greedy for the seat ``p`` to move (also when it decides for the Emperor), by
     ``policy`` (``EXHAUSTIVE``, ``SHORTLISTED`` or ``ESTIMATED``).  Allocates the work space;
@@ -100,9 +99,8 @@ def greedy_search(s, p, mask, rng, policy, fbuf, mbuf, cw, lw):
     kind = s[top(s)]
     scored = scored_now(s)
     by_estimate = policy == ESTIMATED and (kind == TK_TARGET or kind == TK_REMOVE_OWN)
-    least_bonus = (
-        policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3
-    )  # a bonus amount
+    # a bonus amount
+    least_bonus = policy == ESTIMATED and kind == TK_GAIN and (s[top(s) + 6] >> 4) >= 3
     if least_bonus:
         return least_best_bonus(
             s, p, top(s), mask, table, base, lw[N_PROV + 2], lw[N_PROV + 3], tot, fst, ls, strengths

@@ -88,9 +88,8 @@ def masked_state(s, player):
             b = pb(q)
             c[b + F_HAND] = s[b + F_HAND_START]
             c[b + F_ZERO] = 0
-            c[b + F_EMP_SLOT] = (
-                0 if s[b + F_EMP_SLOT] >= 0 else -1
-            )  # named (D5 at_commit), not which
+            # named (D5 at_commit), not which
+            c[b + F_EMP_SLOT] = 0 if s[b + F_EMP_SLOT] >= 0 else -1
             for j in range(2):
                 if s[b + F_SLOT_CARD + j] != NO_CARD and s[b + F_SLOT_STEP + j] == STEP_COMMIT:
                     c[b + F_SLOT_CARD + j] = COMMITTED
