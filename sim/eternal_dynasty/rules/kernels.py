@@ -1,5 +1,6 @@
 """The contract's kernels of play (sim.core): ``legal_mask`` and ``apply`` for every
-decision task, ``is_terminal`` and ``returns`` (with the Eternal Emperor's win).
+decision task (playing a Dynasty card and calling a Vote among them), ``is_terminal``, and
+``returns`` (the Eternal Emperor's win included).
 """
 
 import numpy as np

@@ -1,6 +1,6 @@
-"""What a Dynasty card may do (spec 3): protection by Ruler abilities, Vote bans,
-the targets of Leaders, Structures, conversions, removals, assassinations and uprisings,
-and whether a card is playable at all.
+"""What a Dynasty card may do: protection by Ruler abilities, Vote bans, the targets of
+Leaders, Structures, conversions, removals, assassinations and uprisings, and whether a
+card is playable at all.
 """
 
 import numpy as np

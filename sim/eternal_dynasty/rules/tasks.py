@@ -1,6 +1,7 @@
 """The task stack: task kinds (``TK_*``) and their flags, pushing and popping tasks,
-seat orders, the checks taken when an effect begins (``precheck``), and the marks of
-changed provinces (``touch``, read by the heuristic).
+seat orders, the checks taken when an effect begins (``precheck``), tokens added and
+removed (``add_tokens``, ``capped_tokens``, ``remove_n``) and the marks of changed
+provinces (``touch``, read by the heuristic).
 
 A task is TASK_SIZE ints on ``STACK``: kind, colour, then six arguments.
 """

@@ -1,5 +1,5 @@
-"""Gaining a card (``gain``: a pick, the Dragon exchange, a deck draw, the Heir) and the
-goal checks it triggers (``goal_check``; spec section 4).
+"""Gaining a card (``gain``: a pick, the Dragon exchange, a deck draw, the Heir), placing
+it on a stack, taking the Dragon, and the goal checks a gain triggers (``goal_check``).
 """
 
 from sim.core import NO_PLAYER, kernel
