@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import os
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numba
@@ -35,7 +35,7 @@ BASE = Path(os.environ.get("NUMBA_CACHE_DIR") or ROOT / ".numba_cache")
 EVERYTHING = ("sim", "agents", "experiments", "tests")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _hash_files(files: tuple[Path, ...]) -> str:
     h = hashlib.sha1()
     for f in files:

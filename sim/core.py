@@ -32,7 +32,7 @@ Every game package exports a :class:`GameSpec` whose ``kernels`` field is a
     evaluate(state, out: float64[n]) -> None    # leaf value estimate in [0, 1] per seat
     features(state, out: float64[n, num_features]) -> None
     info_key(state, player: int64) -> int64
-        # a 64-bit key of what ``player`` knows in ``state`` (added for MCTS, see below)
+        # a 64-bit key of what ``player`` knows in ``state`` (for MCTS, see below)
     rewind_secrets(state, observer: int64) -> None
         # in place: take back the secret choices other seats made earlier in the current
         # simultaneous round (unseen by ``observer``), so that they choose again
@@ -82,8 +82,9 @@ from __future__ import annotations
 
 import warnings
 from collections import namedtuple
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import llvmlite.ir
 import numba as nb
@@ -125,7 +126,7 @@ def kernel(fn=None, *, inline=False, per_type=False):
     of integer constants its callers pass (:func:`_one_per_type`): for kernels called from
     many places with constants, such as a task stack's ``push``.
     """
-    opts = dict(cache=True, _nrt=False)
+    opts = {"cache": True, "_nrt": False}
     if inline:
         opts["inline"] = "always"
 
@@ -168,20 +169,20 @@ OPTIONS_T = nb.types.int32[::1]
 RNG_T = nb.types.int32[:]
 VEC_T = nb.types.float64[:]
 MAT_T = nb.types.float64[:, :]
-_SIGNATURES = dict(
-    new_state=STATE_T(nb.types.int64, nb.types.int64, OPTIONS_T),
-    current_player=nb.types.int64(STATE_T),
-    legal_mask=nb.types.int64(STATE_T, MASK_T),
-    apply=nb.types.none(STATE_T, nb.types.int64),
-    is_terminal=nb.types.boolean(STATE_T),
-    returns=nb.types.none(STATE_T, VEC_T, VEC_T),
-    determinize=nb.types.none(STATE_T, nb.types.int64, RNG_T),
-    heuristic=nb.types.int64(STATE_T, RNG_T),
-    evaluate=nb.types.none(STATE_T, VEC_T),
-    features=nb.types.none(STATE_T, MAT_T),
-    info_key=nb.types.int64(STATE_T, nb.types.int64),
-    rewind_secrets=nb.types.none(STATE_T, nb.types.int64),
-)
+_SIGNATURES = {
+    "new_state": STATE_T(nb.types.int64, nb.types.int64, OPTIONS_T),
+    "current_player": nb.types.int64(STATE_T),
+    "legal_mask": nb.types.int64(STATE_T, MASK_T),
+    "apply": nb.types.none(STATE_T, nb.types.int64),
+    "is_terminal": nb.types.boolean(STATE_T),
+    "returns": nb.types.none(STATE_T, VEC_T, VEC_T),
+    "determinize": nb.types.none(STATE_T, nb.types.int64, RNG_T),
+    "heuristic": nb.types.int64(STATE_T, RNG_T),
+    "evaluate": nb.types.none(STATE_T, VEC_T),
+    "features": nb.types.none(STATE_T, MAT_T),
+    "info_key": nb.types.int64(STATE_T, nb.types.int64),
+    "rewind_secrets": nb.types.none(STATE_T, nb.types.int64),
+}
 
 
 @nb.njit(_SIGNATURES["info_key"], cache=True)
@@ -389,12 +390,6 @@ def rng_below(buf, off, n):
     """A uniform integer in ``[0, n)`` (``n`` >= 1) from the RNG at ``buf[off]``."""
     r = rng_next(buf, off) >> np.uint64(32)
     return np.int64((r * np.uint64(n)) >> np.uint64(32))
-
-
-@kernel(inline=True)
-def rng_uniform(buf, off):
-    """A uniform float in [0, 1)."""
-    return np.float64(rng_next(buf, off) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @nb.njit(cache=True)
@@ -742,17 +737,6 @@ def win_shares(scores, tiebreak, n, wins):
         wins[p] = 1.0 / k if (scores[p] == best_s and tiebreak[p] == best_t) else 0.0
 
 
-@kernel
-def ranks_from_scores(scores, tiebreak, n, out):
-    """Competition rank (1 = best; tied seats share the better rank) by (score, tiebreak)."""
-    for p in range(n):
-        r = 1
-        for q in range(n):
-            if scores[q] > scores[p] or (scores[q] == scores[p] and tiebreak[q] > tiebreak[p]):
-                r += 1
-        out[p] = r
-
-
 # --------------------------------------------------------------------------- spec
 
 
@@ -773,7 +757,8 @@ class Option:
                 value = str(value).lower()
             if value not in self.choices:
                 raise OptionError(
-                    f"option {self.name!r}: {value!r} is not allowed (allowed: {', '.join(self.choices)})"
+                    f"option {self.name!r}: {value!r} is not allowed "
+                    f"(allowed: {', '.join(self.choices)})"
                 )
             return self.choices.index(value)
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
@@ -881,7 +866,8 @@ class GameSpec:
         unknown = sorted(set(options) - known)
         if unknown:
             raise OptionError(
-                f"{self.name}: unknown option {unknown[0]!r} (known: {', '.join(sorted(known)) or 'none'})"
+                f"{self.name}: unknown option {unknown[0]!r} "
+                f"(known: {', '.join(sorted(known)) or 'none'})"
             )
         codes = np.array(
             [o.encode(options.get(o.name, o.default)) for o in self.options], dtype=np.int32
@@ -894,7 +880,8 @@ class GameSpec:
     def check_players(self, n_players: int, options: dict[str, Any] | None = None) -> None:
         if n_players not in self.players():
             raise OptionError(
-                f"{self.name}: {n_players} players is not allowed (allowed: {', '.join(map(str, self.players()))})"
+                f"{self.name}: {n_players} players is not allowed "
+                f"(allowed: {', '.join(map(str, self.players()))})"
             )
         msg = self.player_constraints(n_players, dict(options or {}))
         if msg:

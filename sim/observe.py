@@ -24,8 +24,8 @@ docs/games/<game>.md ("Observation tensor").
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -118,8 +118,8 @@ def masked_fields(
 
     ``regions``: (name, start, length, doc) slices of the state outside the player blocks,
     in tensor order; the player blocks (``maxp`` blocks of ``ps`` words at ``pl``) come
-    last (``nblocks``, default ``maxp``), one field per ``F_*`` constant of ``layout`` and seat.  ``extra`` fields follow
-    the state words.  Returns (fields, index, size).
+    last (``nblocks``, default ``maxp``), one field per ``F_*`` constant of ``layout`` and
+    seat.  ``extra`` fields follow the state words.  Returns (fields, index, size).
     """
     fields = [Field("observer", 0, maxp, "one-hot of the observing seat (all 0: public tensor)")]
     index: list[int] = []

@@ -38,12 +38,93 @@ Plan (docs/games/emperors_choice.md, "Heuristic"):
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, H_NPLAYERS, argmax_masked
-from sim.emperors_choice.layout import *  # noqa: F401,F403
+from sim.core import H_CURRENT, H_NPLAYERS, argmax_masked, kernel
+from sim.emperors_choice.layout import (
+    A_CARD,
+    A_CONFIRM,
+    A_CUBE,
+    A_END,
+    A_FLIP,
+    A_IMM,
+    A_OPT,
+    A_PASS,
+    A_RAISE,
+    A_RECRUIT,
+    A_SCORE,
+    A_SET,
+    A_TREASURE,
+    A_WD,
+    AT_BONUS_CAV,
+    AT_CHARACTER,
+    AT_GOLD,
+    AT_PALACE_UP,
+    AT_QIN_DRAW2,
+    AT_QIN_TILE,
+    AT_SOLDIERS,
+    AT_TRUST,
+    AT_VP,
+    BE_TRUST_PLUS_1,
+    CD_BID,
+    CD_COST,
+    CD_DEFENCE,
+    CD_END,
+    CD_END_K,
+    CD_LINEAGE,
+    CD_POWER,
+    D_EFF,
+    D_PAL_VP,
+    DAT,
+    DC_FLIP,
+    DC_SCORED,
+    DC_TRIBUTE,
+    DK_BID,
+    DK_DECREE1,
+    DK_DECREE_TILE,
+    DK_IMM,
+    DK_JADE,
+    DK_KEEP,
+    DK_LOSE,
+    DK_OPTION,
+    DK_ORDER,
+    DK_RESUPPLY,
+    DK_REVEAL,
+    DK_SEAL,
+    DK_SET,
+    DK_SIDE,
+    DK_TREASURE,
+    DK_WITHDRAW,
+    EE_FLAT,
+    EFF_PAL,
+    EFF_SIZE,
+    EFF_WD,
+    F_PALACE,
+    F_TRUST,
+    F_VP,
+    G_DC_FLAGS,
+    G_DECISION,
+    G_KEEP0,
+    G_KEEP1,
+    G_PEND_EFF,
+    JADE,
+    MAX_ATOMS,
+    MAX_RECRUIT,
+    N_LEVELS,
+    N_POLICY,
+    N_TILE,
+    N_TREASURE,
+    N_TRIB,
+    N_WD,
+    NUM_ACTIONS,
+    O_REVEAL,
+    RECRUIT,
+    SEAL,
+    SETS,
+    TREASURE,
+    TRIB_DECK,
+)
 from sim.emperors_choice.rules import (
     apply,
     cd,
-    count_loc,
     flip_policy,
     legal_mask,
     ncards,
@@ -151,9 +232,8 @@ def bid_order_choice(s, p, mask):
 def immediate_choice(s, mask):
     """D-M2: the Royal Seal last; before it the other kinds in tile order."""
     for t in range(JADE, SEAL + 1):
-        if mask[A_IMM + t - JADE]:
-            if t != SEAL:
-                return A_IMM + t - JADE
+        if mask[A_IMM + t - JADE] and t != SEAL:
+            return A_IMM + t - JADE
     return A_IMM + SEAL - JADE
 
 

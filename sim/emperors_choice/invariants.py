@@ -1,5 +1,5 @@
-"""Emperor's Choice invariants, checked after every decision (tests/test_emperors_choice_properties.py,
-``dynasty fuzz``; protocol in :mod:`sim.invariants`).
+"""Emperor's Choice invariants, checked after every decision
+(tests/test_emperors_choice_properties.py, ``dynasty fuzz``; protocol in :mod:`sim.invariants`).
 
 Soldier cubes, tiles, Character cards, Tribute cards and Treasures conserved (the card sets
 of every location, ``CARDS_AT``, equal to the recount from ``LOC``); tracks within
@@ -92,7 +92,6 @@ def check_state(s):
     for i in range(2 * L.N_LOC):
         if (np.int64(s[L.CARDS_AT + i]) & 0xFFFFFFFF) != want[i]:
             return E_CARDS
-    tr = 0
     for t in range(L.N_TRIB):
         k = s[L.TRIB_DECK + t]
         for p in range(n):
@@ -150,6 +149,7 @@ def check(s, before, action, mask, memo, stats):
     return check_state(s)
 
 
+# the chance kinds by code, as view.CHANCE_KINDS names them
 CHANCE_KINDS = (
     "carriage",
     "start_player",
@@ -158,7 +158,7 @@ CHANCE_KINDS = (
     "card",
     "tribute",
     "policy_side",
-)  # view
+)
 
 
 def chance_problem(n: int, options: dict, chance: list) -> str | None:
@@ -185,7 +185,10 @@ def chance_problem(n: int, options: dict, chance: list) -> str | None:
             return f'[{i}]: expected {{"event": {"|".join(CHANCE_KINDS)}, "value": integer}}'
         v = o.get("value")
         if not isinstance(v, int) or isinstance(v, bool) or not 0 <= v < bound[o["event"]]:
-            return f"[{i}].value: expected 0..{bound[o['event']] - 1} for a {o['event']} outcome, got {str(v)[:40]}"
+            return (
+                f"[{i}].value: expected 0..{bound[o['event']] - 1} for a {o['event']} outcome, "
+                f"got {str(v)[:40]}"
+            )
         if not isinstance(o.get("name", ""), str):
             return f"[{i}].name: expected a string"
     return None

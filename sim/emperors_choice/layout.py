@@ -19,8 +19,10 @@ State layout (int32)::
     TREASURE    3 owners (-1 unclaimed); TR_USED: 3 flags (used this round)
     STACK       work stack of effect atoms (kind, value, seat) run by rules.advance
     LOG/LOGK    chance outcomes in the order they happened (value, kind)
-    REVEALING   MAXC flags: cards revealed for the scoring under way (reveal_mode = optional_subset)
-    BID_FX      MAXC flags: cards of the bid just confirmed whose bid-time effect is still to run (D-A4)
+    REVEALING   MAXC flags: cards revealed for the scoring under way
+                (reveal_mode = optional_subset)
+    BID_FX      MAXC flags: cards of the bid just confirmed whose bid-time effect is still to
+                run (D-A4)
     PL          MAXP player blocks of PS ints (F_*)
     SCRATCH     MAXC words of scratch space for kernels that would otherwise allocate; zero
                 between calls
@@ -152,13 +154,13 @@ AT_IMM = 14  # resolve one pending immediate tile of type value
 AT_SCORE_CHOICE = 15  # choose a Policy card to score (value: chooser role)
 AT_BID_EFFECTS = 16  # value = card whose bid-time effect resolves
 AT_NEXT_AUCTION = 17  # marker: the pass procedure finished
-AT_REVEAL = 18  # reveal_mode = optional_subset: player p picks the cards to reveal for a scoring (value = card * 2 + side)
-AT_BID_NEXT = (
-    19  # D-A4: the next bid-time effect of the bid just confirmed (asked when two kinds wait)
-)
-AT_SB_DRAW = (
-    20  # setup step 11: the value-th player from the start player draws a Starting Bonus tile
-)
+# reveal_mode = optional_subset: player p picks the cards to reveal for a scoring (value =
+# card * 2 + side)
+AT_REVEAL = 18
+# D-A4: the next bid-time effect of the bid just confirmed (asked when two kinds wait)
+AT_BID_NEXT = 19
+# setup step 11: the value-th player from the start player draws a Starting Bonus tile
+AT_SB_DRAW = 20
 
 # Effects: index into the effect table (data).
 MAX_OPTS = 3
@@ -325,9 +327,8 @@ STACK = SCORED_BY_SIDE + 2 * N_POLICY
 LOG = STACK + 3 * STACK_CAP
 LOGK = LOG + LOG_CAP
 REVEALING = LOGK + LOG_CAP  # MAXC flags: card shown for the scoring under way (optional_subset)
-BID_FX = (
-    REVEALING + MAXC
-)  # MAXC flags: card of the bid just confirmed whose bid-time effect has not run yet (D-A4)
+# MAXC flags: card of the bid just confirmed whose bid-time effect has not run yet (D-A4)
+BID_FX = REVEALING + MAXC
 PL = BID_FX + MAXC
 
 # Player block fields.

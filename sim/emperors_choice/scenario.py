@@ -26,12 +26,15 @@ def free_card(s: np.ndarray, name: str, power: int | None = None) -> int:
     """A card of that name (and printed Power) not held by anyone."""
     for c, row in enumerate(_CARDS):
         base = row["name"].replace(" (starting)", "").replace(" (bonus)", "")
-        if base == name and (power is None or row["power"] == power):
-            if s[L.LOC + c] in (L.LOC_DECK, L.LOC_BOX, L.LOC_DISCARD, L.LOC_DISPLAY):
-                for i in range(L.MAX_RECRUIT):  # taken out of the Recruitment display
-                    if s[L.RECRUIT + i] == c:
-                        s[L.RECRUIT + i] = -1
-                return c
+        if (
+            base == name
+            and (power is None or row["power"] == power)
+            and s[L.LOC + c] in (L.LOC_DECK, L.LOC_BOX, L.LOC_DISCARD, L.LOC_DISPLAY)
+        ):
+            for i in range(L.MAX_RECRUIT):  # taken out of the Recruitment display
+                if s[L.RECRUIT + i] == c:
+                    s[L.RECRUIT + i] = -1
+            return c
     raise LookupError(f"no free card {name} {power}")
 
 
@@ -52,18 +55,19 @@ def give(s: np.ndarray, p: int, name: str, power: int | None = None, where: str 
 
 
 def set_player(s: np.ndarray, p: int, **fields) -> None:
-    """Set player fields by name: vp, trust, gold, cubes, bid_cubes, palace, tile, declared, passed."""
-    names = dict(
-        vp=L.F_VP,
-        trust=L.F_TRUST,
-        gold=L.F_GOLD,
-        cubes=L.F_CUBES,
-        bid_cubes=L.F_BID_CUBES,
-        palace=L.F_PALACE,
-        tile=L.F_TILE,
-        declared=L.F_DECLARED,
-        passed=L.F_PASSED,
-    )
+    """Set player fields by name: vp, trust, gold, cubes, bid_cubes, palace, tile, declared,
+    passed."""
+    names = {
+        "vp": L.F_VP,
+        "trust": L.F_TRUST,
+        "gold": L.F_GOLD,
+        "cubes": L.F_CUBES,
+        "bid_cubes": L.F_BID_CUBES,
+        "palace": L.F_PALACE,
+        "tile": L.F_TILE,
+        "declared": L.F_DECLARED,
+        "passed": L.F_PASSED,
+    }
     for k, v in fields.items():
         s[pb(p) + names[k]] = v
 

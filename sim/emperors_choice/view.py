@@ -63,7 +63,8 @@ def action_name(s: np.ndarray, a: int) -> str:
         o = a - L.A_OPT
         if kind == L.DK_SIDE:
             lv = int(s[pb(p) + L.F_PALACE])
-            return f"palace level {lv} side {'AB'[o]} ({_effect_text(s, L.EFF_PAL + 2 * (lv - 1) + o)})"
+            effect = _effect_text(s, L.EFF_PAL + 2 * (lv - 1) + o)
+            return f"palace level {lv} side {'AB'[o]} ({effect})"
         if kind == L.DK_KEEP:
             return f"keep {L.TILE_NAMES[int(s[L.G_KEEP0 + o])]}"
         if kind == L.DK_OPTION:
@@ -117,15 +118,15 @@ def render(s: np.ndarray) -> str:
     n = int(s[H_NPLAYERS])
     phase = ("setup", "auction", "management", "decree", "over")[int(s[L.G_PHASE])]
     lines = [
-        f"Emperor's Choice, {n} players, round {int(s[L.G_ROUND])} {phase}, Barbarians {int(s[L.G_BARB])}, "
-        f"supply {int(s[L.G_SUPPLY])} cubes, start seat {int(s[L.G_START])}, highest bid {int(s[L.G_HIGH])}"
+        f"Emperor's Choice, {n} players, round {int(s[L.G_ROUND])} {phase}, "
+        f"Barbarians {int(s[L.G_BARB])}, supply {int(s[L.G_SUPPLY])} cubes, "
+        f"start seat {int(s[L.G_START])}, highest bid {int(s[L.G_HIGH])}"
     ]
     pol = []
     for c in range(L.N_POLICY):
         under = sum(int(s[L.UNDER + c * L.N_TRIB + t]) for t in range(L.N_TRIB))
-        pol.append(
-            f"{c + 1}:{policy_name(s, c)}{'*' if s[L.POLICY + 2 * c + 1] else ''}{f'+{under}T' if under else ''}"
-        )
+        disc = "*" if s[L.POLICY + 2 * c + 1] else ""
+        pol.append(f"{c + 1}:{policy_name(s, c)}{disc}{f'+{under}T' if under else ''}")
     lines.append("policies: " + ", ".join(pol))
     lines.append(
         "recruit: "
@@ -148,8 +149,10 @@ def render(s: np.ndarray) -> str:
         tr = [TREASURE_NAMES[i] for i in range(L.N_TREASURE) if s[L.TREASURE + i] == p]
         mark = "*" if p == s[H_CURRENT] else " "
         lines.append(
-            f"{mark}seat {p}: VP {int(s[b + L.F_VP])} Trust {int(s[b + L.F_TRUST])} Gold {int(s[b + L.F_GOLD])} "
-            f"cubes {int(s[b + L.F_CUBES])}+{int(s[b + L.F_BID_CUBES])} palace {int(s[b + L.F_PALACE])} "
+            f"{mark}seat {p}: VP {int(s[b + L.F_VP])} Trust {int(s[b + L.F_TRUST])} "
+            f"Gold {int(s[b + L.F_GOLD])} "
+            f"cubes {int(s[b + L.F_CUBES])}+{int(s[b + L.F_BID_CUBES])} "
+            f"palace {int(s[b + L.F_PALACE])} "
             f"tile {int(s[b + L.F_TILE])} tributes {trib} hand [{', '.join(hand)}]"
             + (f" shown [{', '.join(shown)}]" if shown else "")
             + f" tableau [{', '.join(tab)}]"

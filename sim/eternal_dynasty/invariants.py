@@ -1,13 +1,12 @@
-"""Eternal Dynasty invariants, checked after every decision (tests/test_eternal_dynasty_properties.py,
-``dynasty fuzz``; protocol in :mod:`sim.invariants`).
+"""Eternal Dynasty invariants, checked after every decision
+(tests/test_eternal_dynasty_properties.py, ``dynasty fuzz``; protocol in :mod:`sim.invariants`).
 
-Token, Leader and Structure supplies, quarantine, the adjacency bit sets (``ADJB``) against the
-adjacency matrix, every card in exactly one place, bonus pools, Rulers never chosen twice,
-Coin values against what left the bag; with 2 players the
-Eternal Emperor's tokens checked like a player's, no Leaders, cards or bonus pool for it,
-Dynasty Influence never negative.  At each decision of a Ruler ability, the issue-11
-rulings against their own reading of the spec (Zeng's placements, Dong's optional gain,
-Xun's rolls).
+Token, Leader and Structure supplies, quarantine, the adjacency bit sets (``ADJB``) against
+the adjacency matrix, every card in exactly one place, bonus pools, Rulers never chosen twice,
+Coin values against what left the bag; with 2 players the Eternal Emperor's tokens checked
+like a player's, no Leaders, cards or bonus pool for it, Dynasty Influence never negative.
+At each decision of a Ruler ability, the rulings on Zeng's placements, Dong's optional gain
+and Xun's rolls (docs/games/eternal_dynasty.md), each against its own reading of the spec.
 """
 
 import numba as nb
@@ -108,9 +107,7 @@ def check_state(s):
         if loc == L.LOC_DECK or loc == L.LOC_HAND:
             if where[c] != 1:
                 return E_DYN
-        elif loc != L.LOC_DISCARD and loc != L.LOC_SETASIDE:
-            return E_DYN
-        elif where[c] != 0:
+        elif (loc != L.LOC_DISCARD and loc != L.LOC_SETASIDE) or where[c] != 0:
             return E_DYN
     # the four set-aside copies are set aside or in a hand, never in the deck or the discard
     start = 0
@@ -221,7 +218,8 @@ def check_state(s):
 
 @nb.njit(cache=True)
 def check_decision(s, mask):
-    """The rulings of issue 11 at a decision, each from the spec's own words."""
+    """The Ruler-ability rulings (Zeng, Dong, Xun) at a decision, each from the spec's own
+    words."""
     o = L.STACK + (s[L.G_SP] - 1) * L.TASK_SIZE
     kind = s[o]
     p = s[o + 1]

@@ -24,7 +24,7 @@ players in every clockwise order, spec 8)::
     DYN_KNOW / RUL_KNOW / VOTE_KNOW  per card, the bit set of seats that know where it lies
                 (a face-down discard: its discarder; a played or called card: everyone; a
                 Ruler: every seat that held it; 0 once it is shuffled back into its deck)
-    STACK       the task stack (STACK_MAX tasks of TASK_SIZE ints, see rules.py)
+    STACK       the task stack (STACK_MAX tasks of TASK_SIZE ints, see rules/tasks.py)
     PL          player blocks of PS ints, fields F_*
     LOG         every chance outcome in order (replays from chance outcomes alone)
     SCR         work space of the rules' kernels (not part of the game)
@@ -183,10 +183,8 @@ N_OPT = 7
 OPT = 8
 O_EVENTS, O_COINS, O_DRAFT, O_LENGTH, O_ADJACENCY, O_LIMITS, O_COIN_DRAW = range(OPT, OPT + N_OPT)
 EV_FULL, EV_MINOR, EV_NONE = 0, 1, 2
-CD_AWARD, CD_REVEAL = (
-    0,
-    1,
-)  # O_COIN_DRAW: a Coin's value is drawn when it is awarded (D47) / at the reveal
+# O_COIN_DRAW: a Coin's value is drawn when it is awarded (D47) / at the reveal
+CD_AWARD, CD_REVEAL = 0, 1
 DATA = OPT + N_OPT
 
 # --- game scalars --------------------------------------------------------------------
@@ -301,9 +299,8 @@ F_VHAND = F_HAND + HAND_MAX  # VHAND_MAX Vote card instances
 F_RULER_HIST = F_VHAND + VHAND_MAX  # Ruler chosen in each Generation (-1 none)
 F_PTS_PROV = F_RULER_HIST + MAX_GENS  # points per province
 F_GEN_PTS = F_PTS_PROV + N_PROV  # points scored at each Generation's scoring (Coins apart)
-F_GEN_COINS = (
-    F_GEN_PTS + MAX_GENS
-)  # Coin awards at each Generation's scoring (converted ones included)
+# Coin awards at each Generation's scoring (converted ones included)
+F_GEN_COINS = F_GEN_PTS + MAX_GENS
 F_KEPT = F_GEN_COINS + MAX_GENS  # Ruler Draft: the Rulers kept at the first and second pick
 F_DPICK = F_KEPT + 2  # Ruler Draft: the slot picked in the current draft step (secret), -1 none
 PS = F_DPICK + 1
@@ -321,9 +318,8 @@ SCR = LOG + LOG_MAX
 SC_ORDER = SCR  # seat orders (MAXP + 1 words each), one per kernel: OR_*
 OR_NEXT, OR_DEAL, OR_DRAFT, OR_VOTE, OR_EVENT, OR_CALL, OR_APPLY = range(7)
 SC_PASSED = SC_ORDER + 7 * (MAXP + 1)  # draft_pass: the Rulers passed to each seat (MAXP x 3)
-SC_SCORE = (
-    SC_PASSED + MAXP * 3
-)  # score_generation: 5 rows of MAXP + 1 (before, coins before, pts, spts, coin)
+# score_generation: 5 rows of MAXP + 1 (before, coins before, pts, spts, coin)
+SC_SCORE = SC_PASSED + MAXP * 3
 SC_STRENGTH = SC_SCORE + 5 * (MAXP + 1)  # score_generation: rank_type's strengths
 SC_TOPS = SC_STRENGTH + MAXP + 1  # resolve_vote / resolve_event: the players with the most tokens
 SC_ROLLED = SC_TOPS + MAXP + 1  # resolve_event: distinct provinces rolled (4)
@@ -331,7 +327,7 @@ SC_COUNTS = SC_ROLLED + 4  # resolve_event: per-colour counts
 SC_CARD = SC_COUNTS + MAXP + 1  # play_card: the card's effect arguments (6)
 SC_POOL = SC_CARD + 6  # determinize: card pool and its knowledge (N_DYN each)
 # SC_DIRTY: bit q set by every kernel that changes province q's tokens, Leaders, Structures
-# or marks (rules.touch; all bits: many provinces).  Only ever set: a reader clears it first
+# or marks (rules.tasks.touch; all bits: many provinces).  Only ever set: a reader clears it first
 # (the heuristic in its work copy before a try, for the provinces the try may have changed).
 SC_DIRTY = SC_POOL + 2 * N_DYN
 SCR_SIZE = SC_DIRTY + 1 - SCR
@@ -356,7 +352,7 @@ STATE_SIZE = HC_RANKS + N_PROV * HC_ROWS * (MAXP + 1)
 # Card locations
 LOC_DECK, LOC_DISCARD, LOC_HAND, LOC_SETASIDE, LOC_OUT, LOC_DEALT, LOC_CHOSEN = range(7)
 
-# Phases between tasks (rules.next_phase)
+# Phases between tasks (rules.phases.next_phase)
 PH_GEN_START, PH_AFTER_CHOICE, PH_AFTER_KEEP, PH_TURNS, PH_OVER = range(5)
 
 # --- actions -------------------------------------------------------------------------

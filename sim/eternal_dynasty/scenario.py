@@ -119,7 +119,8 @@ def position(
 
 
 def give_card(s, p, key, setaside=False):
-    """Move a Dynasty card of kind ``key`` (from the deck or discard; or a set-aside copy) to p's hand."""
+    """Move a Dynasty card of kind ``key`` (from the deck or discard; or a set-aside copy) to
+    p's hand."""
     ct = CARD_KIND[key]
     want = (L.LOC_SETASIDE,) if setaside else (L.LOC_DECK, L.LOC_DISCARD)
     for c in range(L.N_DYN):

@@ -63,7 +63,8 @@ def action_name(s: np.ndarray, a: int) -> str:
                 else ("spend as Nay" if k >= L.VHAND_MAX else "spend as Aye")
             )
             if slot < s[R.pb(p) + L.F_NVOTE]:
-                return f"{verb} vote {slot} ({VOTE[int(s[L.VOTE_TYPE + s[R.pb(p) + L.F_VHAND + slot]])]})"
+                vote = VOTE[int(s[L.VOTE_TYPE + s[R.pb(p) + L.F_VHAND + slot]])]
+                return f"{verb} vote {slot} ({vote})"
             return f"{verb} vote {slot}"
         if kind == R.TK_TAKE_OTHERS:
             who = (
@@ -122,19 +123,22 @@ def render(s: np.ndarray) -> str:
         r = int(s[b + L.F_RULER])
         mark = "*" if p == s[H_CURRENT] else " "
         lines.append(
-            f"{mark}seat {p}: ruler {RULER[r] if r >= 0 else '-'}, bonus M{int(s[b + L.F_BM])}/P{int(s[b + L.F_BP])}, "
-            f"{int(s[b + L.F_NDYN])} cards, {int(s[b + L.F_NVOTE])} votes, score {int(s[b + L.F_SCORE])}, "
-            f"coins {int(s[b + L.F_COINS])}"
+            f"{mark}seat {p}: ruler {RULER[r] if r >= 0 else '-'}, "
+            f"bonus M{int(s[b + L.F_BM])}/P{int(s[b + L.F_BP])}, "
+            f"{int(s[b + L.F_NDYN])} cards, {int(s[b + L.F_NVOTE])} votes, "
+            f"score {int(s[b + L.F_SCORE])}, coins {int(s[b + L.F_COINS])}"
             + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
             + (f", Dynasty Influence {int(s[b + L.F_DI])}" if n == 2 else "")
         )
     if n == 2:  # the Eternal Emperor: an extra colour with no seat (spec 8)
         b = R.pb(L.EE)
         lines.append(
-            f" Eternal Emperor (colour {L.EE}): Starting Province {PROVINCE[int(s[L.G_EE_START])]}, "
-            f"tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, coins {int(s[b + L.F_COINS])}"
+            f" Eternal Emperor (colour {L.EE}): "
+            f"Starting Province {PROVINCE[int(s[L.G_EE_START])]}, "
+            f"tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, "
+            f"coins {int(s[b + L.F_COINS])}"
             + (f" (worth {int(s[b + L.F_COIN_VALUE])})" if s[L.G_OVER] else "")
-            + (f"; the Emperor wins, both players lose" if s[L.G_OVER] and R.ee_wins(s) else "")
+            + ("; the Emperor wins, both players lose" if s[L.G_OVER] and R.ee_wins(s) else "")
         )
     return "\n".join(lines)
 
@@ -144,7 +148,8 @@ def chance_outcomes(s: np.ndarray) -> list:
     player, coin values), as the integers the engine drew."""
     if s[L.G_LOG_OVERFLOW]:
         raise ValueError(
-            "eternal_dynasty: the chance log overflowed; this game cannot be replayed from chance outcomes"
+            "eternal_dynasty: the chance log overflowed; this game cannot be replayed from "
+            "chance outcomes"
         )
     return [int(x) for x in s[L.LOG : L.LOG + int(s[L.G_LOG_LEN])]]
 

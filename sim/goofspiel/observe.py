@@ -104,8 +104,9 @@ def text(state: np.ndarray, player: int) -> str:
     n = int(state[H_NPLAYERS])
     cur = int(state[H_CURRENT])
     lines = [
-        f"observer {'P%d' % player if player >= 0 else 'public'}; {n} seats, N={int(state[R.NUM_CARDS])}, "
-        f"order {int(state[R.ORDER])}, returns {int(state[R.RETURNS])}"
+        f"observer {f'P{player}' if player >= 0 else 'public'}; {n} seats, "
+        f"N={int(state[R.NUM_CARDS])}, order {int(state[R.ORDER])}, "
+        f"returns {int(state[R.RETURNS])}"
     ]
     for t in range(int(state[R.TURN])):
         bids = " ".join(str(int(state[R.BIDS + t * P + p]) + 1) for p in range(n))

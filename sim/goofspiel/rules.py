@@ -46,9 +46,6 @@ import numba as nb
 import numpy as np
 
 from sim.core import (
-    bit_count,
-    lowest_bit,
-    kernel,
     H_CURRENT,
     H_NPLAYERS,
     H_PLY,
@@ -57,8 +54,11 @@ from sim.core import (
     NO_PLAYER,
     _load,
     _store,
+    bit_count,
     hash64,
     init_header,
+    kernel,
+    lowest_bit,
     rng_below,
     shuffle_range,
 )
@@ -93,11 +93,11 @@ WINNER = BIDS + MAX_CARDS * MAX_PLAYERS
 STATE_SIZE = WINNER + MAX_CARDS
 
 NUM_ACTIONS = MAX_CARDS
-# Per-seat summary features (the ``features`` kernel), in column order.
+# Per-seat summary features (the ``features`` kernel), in column order, and the column of each.
 FEATURE_NAMES = ("points", "rounds_won", "bids_spent_on_wins")
-F_POINTS = 0
-F_ROUNDS_WON = 1
-F_BIDS_ON_WINS = 2
+F_POINTS = FEATURE_NAMES.index("points")
+F_ROUNDS_WON = FEATURE_NAMES.index("rounds_won")
+F_BIDS_ON_WINS = FEATURE_NAMES.index("bids_spent_on_wins")
 
 # Salts that keep the parts of the public-history hash apart.
 SALT_PRIZE = 1

@@ -40,9 +40,8 @@ def render(state: np.ndarray) -> str:
             if int(state[H_CURRENT]) == p
             else (" (has bid)" if pending != R.NO_CARD else "")
         )
-        lines.append(
-            f"P{p}: {int(state[R.POINTS + p])} points, hand {' '.join(map(str, _hand(state, p)))}{mark}"
-        )
+        hand = " ".join(map(str, _hand(state, p)))
+        lines.append(f"P{p}: {int(state[R.POINTS + p])} points, hand {hand}{mark}")
     for t in range(turn):
         bids = " ".join(str(int(state[R.BIDS + t * R.MAX_PLAYERS + p]) + 1) for p in range(n))
         w = int(state[R.WINNER + t])

@@ -29,6 +29,8 @@ from sim.middle_kingdom.layout import (
     A_HOST,
     A_PASS,
     A_ROW,
+    CARD_TYPE,
+    CARD_VP,
     DK_BID,
     DK_EMPEROR,
     DK_EXCHANGE,
@@ -36,8 +38,6 @@ from sim.middle_kingdom.layout import (
     DK_HEIR,
     DK_HOST,
     DK_PICK,
-    DR_HELD,
-    DRAGON,
     EMPEROR,
     F_CARRY,
     F_DISC,
@@ -72,9 +72,6 @@ from sim.middle_kingdom.layout import (
     S_PHIL,
     S_THRESHOLD,
     S_TOKEN_VP,
-    CARD_TYPE,
-    CARD_VP,
-    PH_PALACE,
 )
 from sim.middle_kingdom.rules import commit_slot_stack, legal_mask, n_players, palace_late_stack, pb
 
@@ -95,9 +92,10 @@ def type_gain_value(s, p, t, amount):
         v += s[S_PENALTY]
     new = eff + amount
     owner = s[GOAL_OWNER + t]
-    if owner != p:
-        if (owner < 0 and new >= s[S_THRESHOLD]) or (owner >= 0 and new > s[pb(owner) + F_EFF + t]):
-            v += s[GOAL_VP + t] + EFFECT_BONUS[t]
+    if owner != p and (
+        (owner < 0 and new >= s[S_THRESHOLD]) or (owner >= 0 and new > s[pb(owner) + F_EFF + t])
+    ):
+        v += s[GOAL_VP + t] + EFFECT_BONUS[t]
     if t == PEASANT:
         m = 1 << 30
         for q in range(n):
@@ -148,7 +146,8 @@ def row_values(s, p, out):
         c = s[ROW + i]
         if c >= 0:
             v = card_value(s, p, c)
-            j = k  # insertion, largest first (a handful of items; np.sort would compile a quicksort)
+            # insertion, largest first (a handful of items; np.sort would compile a quicksort)
+            j = k
             while j > 0 and out[j - 1] < v:
                 out[j] = out[j - 1]
                 j -= 1

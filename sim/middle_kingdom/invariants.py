@@ -65,9 +65,10 @@ def check_state(s, at_round_start):
                     dbl[h] += 1
         extra = dbl.sum() if s[L.O_MARKET_DBL_MERCHANT] == 1 else 0  # D14 flag
         for t in range(5):
-            if phys[t] != s[pb(p) + L.F_PHYS + t] or dbl[t] != s[pb(p) + L.F_DBL + t]:
-                if s[L.G_PEND_P] != p:
-                    return E_OWNED
+            if (phys[t] != s[pb(p) + L.F_PHYS + t] or dbl[t] != s[pb(p) + L.F_DBL + t]) and s[
+                L.G_PEND_P
+            ] != p:
+                return E_OWNED
             expect = phys[t] + 2 * dbl[t] + (extra if t == L.MERCHANT else 0)
             if s[pb(p) + L.F_EFF + t] != expect and s[L.G_PEND_P] != p:
                 return E_OWNED
@@ -226,7 +227,10 @@ def chance_problem(n: int, options: dict, chance: list) -> str | None:
                 or c in cards
                 or not isinstance(o.get("name", ""), str)
             ):
-                return f'[{i}]: expected {{"event": "card", "card": 0..{L.N_DYN - 1} (each once), "name": text}}'
+                return (
+                    f'[{i}]: expected {{"event": "card", "card": 0..{L.N_DYN - 1} (each once), '
+                    '"name": text}'
+                )
             cards.add(c)
         else:
             return f"[{i}]: expected the lead seat first, then cards, got event {str(ev)[:40]!r}"

@@ -76,7 +76,14 @@ GK_PICK, GK_IDENT, GK_TIE = 0, 1, 2
 STEP_COMMIT, STEP_PALACE, STEP_HARVEST = 0, 1, 2
 
 # ---------------------------------------------------------------- option slots
+# The options array given to new_state holds N_OPTION_CODES option codes (options.OPTIONS,
+# which checks its length against this), then the component data.  The state keeps them
+# in N_OPT slots, one more than the codes: the last slot is spare (always 0), so that one
+# more option would not move the offsets after it.  Changing either count changes the
+# state layout.
+N_OPTION_CODES = 15
 N_OPT = 16
+assert N_OPTION_CODES <= N_OPT
 OPT = 8
 O_VARIANT = OPT + 0  # 0 standard, 1 advanced (3p only)
 O_HARVEST_COUNT = OPT + 1  # 0 after_lay, 1 before_lay
@@ -187,9 +194,8 @@ F_TIES = 42  # times this seat's entry tied
 F_HARVEST_SWAPS = 43
 F_PICK_RANK_SUM = 44  # sum of pick positions (for balance studies)
 F_PICKS = 45  # cards taken by PICK slots
-F_LAST_DRAGON_SUMMONED = (
-    46  # 1: that last holding was a summon (phase 3); 0: a take from the row (phase 2)
-)
+# 1: that last holding was a summon (phase 3); 0: a take from the row (phase 2)
+F_LAST_DRAGON_SUMMONED = 46
 PS = 47
 
 SCR_ENT = ORD_HOST + MAX_ENTRIES  # scratch for build_order: entries and their keys

@@ -100,7 +100,7 @@ OPTIONS = (
         ("post_reveal", "at_commit"),
     ),
 )
-assert len(OPTIONS) == 15
+assert len(OPTIONS) == L.N_OPTION_CODES
 TABLE_NAMES = ("default_4_4_4", "alt_a_6_4_2", "alt_b_3_6_3")
 TYPE_NAMES = ("official", "peasant", "merchant", "noble", "general")
 

@@ -68,7 +68,8 @@ def _bits(x: int) -> str:
 def render(s: np.ndarray) -> str:
     n = int(s[H_NPLAYERS])
     lines = [
-        f"Middle Kingdom, {n} players, round {int(s[L.G_ROUND])}, deck {L.N_DYN - int(s[L.G_DECK_PTR])} cards, lead seat {int(s[L.G_LEAD])}"
+        f"Middle Kingdom, {n} players, round {int(s[L.G_ROUND])}, "
+        f"deck {L.N_DYN - int(s[L.G_DECK_PTR])} cards, lead seat {int(s[L.G_LEAD])}"
     ]
     row = [card_name(s, int(s[L.ROW + i])) for i in range(int(s[L.G_K])) if s[L.ROW + i] >= 0]
     lines.append("row: " + (", ".join(row) if row else "(empty)"))
@@ -92,7 +93,8 @@ def render(s: np.ndarray) -> str:
         bids = ("laid: hidden" if in_commit else f"laid: {laid}") if laid else ""
         mark = "*" if p == s[H_CURRENT] else " "
         lines.append(
-            f"{mark}seat {p}: goals [{', '.join(goals)}]  cards [{'; '.join(stacks)}]  tokens {int(s[b + L.F_TOKENS])}"
+            f"{mark}seat {p}: goals [{', '.join(goals)}]  cards [{'; '.join(stacks)}]  "
+            f"tokens {int(s[b + L.F_TOKENS])}"
             f"  hand {_bits(hand)}  discard {_bits(s[b + L.F_DISC])}"
             + (f"  stacks {carry}" if carry else "")
             + (f"  {bids}" if bids else "")

@@ -34,8 +34,8 @@ D11), tiles and scores; never another seat's pending return commitment):
   the 4 given up now), but never so many that we would lose a city bonus we hold alone
   (rivals assumed to keep all, as their commitments are secret).  Not after round 4: the
   member won back would move into round 6's city, where members score 0, for one tile
-  only; measured, that cost the returning seat 0.4 to 1.3 points a game.  Under
-  ``return_choice = in_commitment`` the same plan is committed with its sections.
+  only.  Under ``return_choice = in_commitment`` the same plan is committed with its
+  sections.
 * **Return choices** (after the reveal): own members go back to the section whose district
   is the closest contest, an open-area tie first; the start player sends neutral members
   back where the opponent leads.
@@ -45,12 +45,14 @@ D11), tiles and scores; never another seat's pending return commitment):
 import numba as nb
 import numpy as np
 
-from sim.core import kernel, H_CURRENT, argmax_masked
+from sim.core import H_CURRENT, argmax_masked, kernel
 from sim.ming_dynasty.layout import (
     A_COMMIT,
+    A_COMMIT_SEC,
     A_DEPLOY,
     A_DIST,
     A_DRAGON,
+    A_DRAGON_OF,
     A_PASS,
     A_SPACE,
     A_START,
@@ -58,13 +60,10 @@ from sim.ming_dynasty.layout import (
     A_STEP,
     A_STEPD,
     CARD_D,
-    A_COMMIT_SEC,
-    A_DRAGON_OF,
     CITY,
     COMMIT_SEC_BASE,
     DISPLAY,
     DPP,
-    F_HAND,
     F_SCORE,
     G_PHASE,
     G_PROV,
@@ -75,7 +74,6 @@ from sim.ming_dynasty.layout import (
     N_DIST,
     N_ENT,
     N_PROV,
-    NEUTRAL,
     NUM_ACTIONS,
     O_RETURN_CHOICE,
     OPEN,
@@ -204,7 +202,6 @@ def heuristic(s, rng):
     val = np.zeros(NUM_ACTIONS)
     ph = s[G_PHASE]
     p = s[H_CURRENT]
-    b = pb(p)
     n = s[2]
     if ph == PH_PRINCE:
         for d in range(N_DIST):

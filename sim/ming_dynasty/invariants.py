@@ -183,7 +183,7 @@ def neutral_alone_wins(city, v, fullest):
             for j in range(3):
                 if not fullest or full[j] == full.max():
                     key[e] = max(key[e], c[j, e])
-    for e in range(4):
+    for e in range(4):  # noqa: SIM110 (numba kernel: a plain loop, no generator)
         if key[e] >= key[4]:
             return False
     return True

@@ -73,9 +73,8 @@ A_PASS = 70
 A_DEPLOY = 71  # 71..77: DEPLOY(n_open, m) in the order of DEPLOY_OPEN / DEPLOY_MONK
 A_COMMIT = 78  # 78..84: COMMIT(k), k = 0..6
 A_START = 85  # 85..88: CHOOSE_START(seat)
-A_DRAGON_OF = (
-    89  # 89..112: TAKE_DRAGON paying seat q's member from space s: A_DRAGON_OF + s * MAXP + q
-)
+# 89..112: TAKE_DRAGON paying seat q's member from space s: A_DRAGON_OF + s * MAXP + q
+A_DRAGON_OF = 89
 #                   (option dragon_payment = any_member, D33; the taker's own member stays A_DRAGON)
 A_COMMIT_SEC = 113  # 113..139: COMMIT of r_j members from each section j (option return_choice =
 #                   in_commitment, D3): A_COMMIT_SEC + r_0 + 3 r_1 + 9 r_2, r_j = 0..2
@@ -89,7 +88,14 @@ N_DEPLOY = 7
 # monk:     0  0  0  0  1  1  1
 
 # ---------------------------------------------------------------- option slots
+# The options array given to new_state holds N_OPTION_CODES option codes (options.OPTIONS,
+# which checks its length against it), then the component data.  The state keeps them in
+# N_OPT slots, one more than the codes: the last slot is spare (always 0), so that one more
+# option would not move the offsets after it.  Changing either count changes the state
+# layout.
+N_OPTION_CODES = 7
 N_OPT = 8
+assert N_OPTION_CODES <= N_OPT
 OPT = 8
 O_START = OPT + 0  # 0 random, 1 seat0 (D32)
 O_BONUS_TIE = OPT + 1  # 0 own_best_section, 1 fullest_section (D19)
@@ -98,7 +104,6 @@ O_NEUTRAL_KEEP = OPT + 3  # 0 after_returns, 1 before_returns, 2 tie_on_tiebreak
 O_RETURN_CHOICE = OPT + 4  # 0 after_reveal, 1 in_commitment (D3)
 O_STAY_DRAGON = OPT + 5  # 0 dragon_supply, 1 discard_pile (D15)
 O_DRAGON_PAY = OPT + 6  # 0 own_member, 1 any_member (D33)
-N_OPTION_CODES = 7
 
 # ---------------------------------------------------------------- data layout (after option codes)
 D_ADJ = 0  # 18 x 18 border symbols
@@ -197,9 +202,8 @@ F_BONUS_TIE_WON = 25  # city bonuses won on the section tie-break or split
 F_OUSTS = 26  # other seats' monks ousted
 F_DEPLOYED = 27
 F_PRINCE_START = 28  # district of the prince placed at setup
-F_COMMIT_SEC = (
-    29  # phase 4 under return_choice = in_commitment: r_0 + 3 r_1 + 9 r_2 (hidden like F_COMMIT)
-)
+# phase 4 under return_choice = in_commitment: r_0 + 3 r_1 + 9 r_2 (hidden like F_COMMIT)
+F_COMMIT_SEC = 29
 PS = 30
 
 PL = LOG + MAX_DRAWS

@@ -16,10 +16,10 @@ from sim.core import H_CURRENT
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import (
     advance,
+    apply,
     begin_round,
     begin_scoring,
     legal_mask,
-    apply,
     pb,
     state_from_script,
 )

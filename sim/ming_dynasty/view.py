@@ -4,7 +4,7 @@ import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS
 from sim.ming_dynasty import layout as L
-from sim.ming_dynasty.rules import DEPLOY_MONK, DEPLOY_OPEN, city_count, pb, state_from_script
+from sim.ming_dynasty.rules import DEPLOY_MONK, DEPLOY_OPEN, pb, state_from_script
 
 SYM_NAME = ("Horse", "Boat", "Palanquin", "Dragon")
 ENTITY = ("A", "B", "C", "D", "N")
@@ -87,15 +87,18 @@ def render(s: np.ndarray) -> str:
     n = int(s[H_NPLAYERS])
     ph = int(s[L.G_PHASE])
     lines = [
-        f"Ming Dynasty, {n} players, round {int(s[L.G_ROUND])}, {PHASE_NAME[ph]}, start player {ENTITY[int(s[L.G_START])]}",
+        f"Ming Dynasty, {n} players, round {int(s[L.G_ROUND])}, {PHASE_NAME[ph]}, "
+        f"start player {ENTITY[int(s[L.G_START])]}",
         "display: "
         + ", ".join(
             f"{i}:{SYM_NAME[int(s[L.DISPLAY + i])] if s[L.DISPLAY + i] >= 0 else '-'}"
             for i in range(L.N_PROV)
         )
-        + f"   supply {int(s[L.G_DECK_N] - s[L.G_DECK_PTR])}  discard H{int(s[L.G_DISCARD])} B{int(s[L.G_DISCARD + 1])} P{int(s[L.G_DISCARD + 2])}"
+        + f"   supply {int(s[L.G_DECK_N] - s[L.G_DECK_PTR])}  "
+        + f"discard H{int(s[L.G_DISCARD])} B{int(s[L.G_DISCARD + 1])} P{int(s[L.G_DISCARD + 2])}"
         + (f" D{int(s[L.G_DISCARD_D])}" if s[L.G_DISCARD_D] else "")
-        + f"  dragons {int(s[L.G_DRAGON_SUPPLY])}  tiles {[int(x) for x in s[L.TILE_SUPPLY : L.TILE_SUPPLY + 6]]}",
+        + f"  dragons {int(s[L.G_DRAGON_SUPPLY])}  "
+        + f"tiles {[int(x) for x in s[L.TILE_SUPPLY : L.TILE_SUPPLY + 6]]}",
     ]
     if n == 2:
         lines[-1] += f"  neutral pool {int(s[L.G_NEUTRAL_POOL])}"
@@ -122,8 +125,9 @@ def render(s: np.ndarray) -> str:
         )
         mark = "*" if p == s[H_CURRENT] else " "
         lines.append(
-            f"{mark}{ENTITY[p]} (seat {p}): score {int(s[b + L.F_SCORE])}  supply {int(s[b + L.F_SUPPLY])}"
-            f"  boxed {int(s[L.BOXED + p])}  hand [{hand or '-'}]  tiles {[int(x) for x in s[b + L.F_TILES : b + L.F_TILES + 6]]}"
+            f"{mark}{ENTITY[p]} (seat {p}): score {int(s[b + L.F_SCORE])}  "
+            f"supply {int(s[b + L.F_SUPPLY])}  boxed {int(s[L.BOXED + p])}  hand [{hand or '-'}]  "
+            f"tiles {[int(x) for x in s[b + L.F_TILES : b + L.F_TILES + 6]]}"
             + (
                 "  passed"
                 if ph in (L.PH_TURN, L.PH_WALK, L.PH_DEPLOY) and s[b + L.F_PASSED]
