@@ -56,13 +56,15 @@ class Canvas:
 
     def circle(self, x, y, r, fill="#fff", stroke="#555", sw=1):
         self.parts.append(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" stroke-width="{sw}"/>'
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{r:.1f}" fill="{fill}" stroke="{stroke}" '
+            f'stroke-width="{sw}"/>'
         )
 
     def line(self, x1, y1, x2, y2, stroke="#999", sw=1, dash: str | None = None):
         d = f' stroke-dasharray="{dash}"' if dash else ""
         self.parts.append(
-            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" stroke-width="{sw}"{d}/>'
+            f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}" stroke="{stroke}" '
+            f'stroke-width="{sw}"{d}/>'
         )
 
     def text(self, x, y, s, size: int | None = None, fill="#222", anchor="start", bold=False):

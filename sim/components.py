@@ -115,7 +115,8 @@ def components_of(
 
 
 def parse_path(path: str) -> list[str | int]:
-    """``"a.b[3].c"`` -> ``["a", "b", 3, "c"]`` (``"*"`` for ``[*]``); ComponentError if malformed."""
+    """``"a.b[3].c"`` -> ``["a", "b", 3, "c"]`` (``"*"`` for ``[*]``); ComponentError if
+    malformed."""
     if not isinstance(path, str) or not path:
         raise ComponentError(f"expected a path such as 'goal_cards[0].vp', got {path!r}")
     out: list[str | int] = []
@@ -211,7 +212,7 @@ def validate(spec, components: Mapping[str, Any]) -> dict[str, int]:
     for path, value in components.items():
         out[path] = check_value(spec, path, value)
         for container, key in _targets(spec.components.base, parse_path(path), path):
-            if isinstance(container[key], (dict, list)) or isinstance(container[key], bool):
+            if isinstance(container[key], (dict, list, bool)):
                 raise ComponentError(f"{game}: {path!r} names a table or list, not a number")
     if out:
         component_array(spec, out)  # the game's own loader checks the changed file as a whole

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from sim.core import IllegalActionError, NO_PLAYER
+from sim.core import NO_PLAYER, IllegalActionError
 from sim.registry import get_game
 from sim.replay import REPLAY_FORMAT, REPLAY_VERSION, ReplayError, read_replay, source_name
 
@@ -106,7 +106,7 @@ class Game:
     def __str__(self) -> str:
         return self.render()
 
-    def clone(self) -> "Game":
+    def clone(self) -> Game:
         g = Game(self.spec.name, self.players, self.seed, self.options, _state=self.state.copy())
         g.history = list(self.history)
         return g
@@ -124,7 +124,8 @@ class Game:
             matches = [a for a, n in legal.items() if n == action]
             if not matches:
                 raise IllegalActionError(
-                    f"{action!r} is not legal for seat {self.current_player}; legal: {', '.join(legal.values())}"
+                    f"{action!r} is not legal for seat {self.current_player}; legal: "
+                    f"{', '.join(legal.values())}"
                 )
             action = matches[0]
         if (
@@ -178,7 +179,7 @@ class Game:
     @classmethod
     def from_replay(
         cls, replay: dict[str, Any] | str | Path, *, use_seed: bool = False, game: str | None = None
-    ) -> "Game":
+    ) -> Game:
         """Re-play a replay and check it.
 
         By default the deal is rebuilt from the recorded chance outcomes alone (as another
@@ -227,7 +228,8 @@ class Game:
             at = "the start" if i == 0 else f"decision {i - 1}"
             if e:
                 raise fail(
-                    f"after {at} the game breaks its invariant {error_name(inv, e)}: the chance outcomes "
+                    f"after {at} the game breaks its invariant {error_name(inv, e)}: the "
+                    "chance outcomes "
                     f"or decisions do not describe a game of {spec.name}"
                 )
             try:
@@ -245,7 +247,8 @@ class Game:
                 raise fail(f"decision {i}: the game is already over")
             if g.current_player != d["player"]:
                 raise fail(
-                    f"decision {i}: seat {g.current_player} is to move, the replay says {d['player']}"
+                    f"decision {i}: seat {g.current_player} is to move, the replay says "
+                    f"{d['player']}"
                 )
             legal = g.legal_actions()
             if d["action"] not in legal:
@@ -253,7 +256,8 @@ class Game:
             name = g.action_name(d["action"])
             if name != d["name"]:
                 raise fail(
-                    f"decision {i}: action {d['action']} is {name!r} here, {d['name']!r} in the replay"
+                    f"decision {i}: action {d['action']} is {name!r} here, {d['name']!r} in "
+                    "the replay"
                 )
             before = g.state.copy()
             g.apply(d["action"])

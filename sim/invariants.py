@@ -1,6 +1,7 @@
-"""A game's invariants, shared by its property tests and ``dynasty fuzz`` (experiments/fuzz/fuzz.py).
+"""A game's invariants, shared by its property tests, ``dynasty fuzz`` and replays.
 
-A game folder may hold ``invariants.py`` (found by name: ``sim.<game>.invariants``) with::
+A game declares them on its spec (``GameSpec.invariants``) as :class:`Invariants`, usually
+built from its ``invariants.py`` by :func:`invariants_from`, which reads::
 
     check(state, before, action, mask, memo, stats) -> int64     # CHECK_SIG; 0 = fine
     MEMO_SIZE    # int64 words the checks carry from one decision to the next
@@ -47,7 +48,9 @@ GENERIC_ERRORS = {
     G_TOO_LONG: "more decisions than the game's max_decisions",
     G_ILLEGAL: "an agent chose an action that is not legal",
     G_SHARES: "win shares out of [0, 1] or not summing to 1 (0 only for can_all_lose games)",
-    G_HEADER: "the header's seat to move disagrees with current_player / is_terminal, or is out of range",
+    G_HEADER: (
+        "the header's seat to move disagrees with current_player / is_terminal, or is out of range"
+    ),
     G_SCORES: "a final score that is not a finite number",
 }
 

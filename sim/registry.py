@@ -17,7 +17,7 @@ import importlib
 import os
 import pkgutil
 import sys
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +36,7 @@ class GameContractError(TypeError):
     """A game package whose spec lacks a piece of the contract, or declares one wrongly."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def _discover() -> dict[str, str]:
     """Game name -> the package to import: ``sim.<name>`` for the project's games, ``<name>``
     for a folder found through ``DYNASTY_GAMES_PATH`` (whose folders join the end of
@@ -61,7 +61,7 @@ def game_names() -> list[str]:
     return sorted(_discover())
 
 
-@lru_cache(maxsize=None)
+@cache
 def get_game(name: str) -> GameSpec:
     """The checked :class:`GameSpec` of game ``name``; a clear error naming the known games if
     there is no such game, or naming the missing piece if its spec is incomplete."""
@@ -74,7 +74,9 @@ def get_game(name: str) -> GameSpec:
         raise GameContractError(f"game {name}: its package does not load: {e}") from e
     spec = getattr(module, "SPEC", None)
     if not isinstance(spec, GameSpec):
-        raise GameContractError(f"game {name}: {modules[name]} does not export SPEC = GameSpec(...)")
+        raise GameContractError(
+            f"game {name}: {modules[name]} does not export SPEC = GameSpec(...)"
+        )
     check_spec(spec, name)
     return spec
 

@@ -103,7 +103,8 @@ def read_replay(
     version = data.get("version")
     if version != REPLAY_VERSION or not _is_int(version):
         raise fail(
-            f"replay format version {_short(version)} is not supported: this is version {REPLAY_VERSION} "
+            f"replay format version {_short(version)} is not supported: "
+            f"this is version {REPLAY_VERSION} "
             f"of dynasty-lab's replays (docs/replay-format.md)"
         )
     unknown = sorted(k for k in data if k not in REQUIRED + OPTIONAL)
@@ -139,7 +140,8 @@ def read_replay(
     chance = data["chance"]
     if not isinstance(chance, list) or len(chance) > MAX_CHANCE:
         raise fail(
-            f"chance: expected a list of at most {MAX_CHANCE:,} chance outcomes, got {_short(chance)}"
+            f"chance: expected a list of at most {MAX_CHANCE:,} chance outcomes, "
+            f"got {_short(chance)}"
         )
     problem = spec.chance_problem(n, decoded, chance)
     if problem:
@@ -147,12 +149,14 @@ def read_replay(
     decisions = data["decisions"]
     if not isinstance(decisions, list) or len(decisions) > spec.max_decisions:
         raise fail(
-            f"decisions: expected a list of at most {spec.max_decisions:,} decisions, got {_short(decisions)}"
+            f"decisions: expected a list of at most {spec.max_decisions:,} decisions, "
+            f"got {_short(decisions)}"
         )
     for i, d in enumerate(decisions):
         if not isinstance(d, dict) or set(d) != set(DECISION_KEYS):
             raise fail(
-                f'decisions[{i}]: expected {{"player": seat, "action": id, "name": text}}, got {_short(d)}'
+                f'decisions[{i}]: expected {{"player": seat, "action": id, "name": text}}, '
+                f"got {_short(d)}"
             )
         if not _is_int(d["player"]) or not 0 <= d["player"] < n:
             raise fail(
@@ -160,7 +164,8 @@ def read_replay(
             )
         if not _is_int(d["action"]) or not 0 <= d["action"] < spec.num_actions:
             raise fail(
-                f"decisions[{i}].action: expected an action id 0..{spec.num_actions - 1}, got {_short(d['action'])}"
+                f"decisions[{i}].action: expected an action id 0..{spec.num_actions - 1}, "
+                f"got {_short(d['action'])}"
             )
         if not isinstance(d["name"], str):
             raise fail(f"decisions[{i}].name: expected a string, got {_short(d['name'])}")

@@ -48,6 +48,10 @@ def _tile_label(t: int) -> str:
     )
 
 
+def _holder(seat: int) -> str:
+    return f"seat {seat}" if seat >= 0 else "open"
+
+
 def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
     n = int(s[H_NPLAYERS])
     width, height = 700, 250 + n * 104
@@ -55,7 +59,8 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
     c.text(
         10,
         18,
-        f"round {int(s[L.G_ROUND])}, {PHASES[int(s[L.G_PHASE])]}   start seat {int(s[L.G_START])}   "
+        f"round {int(s[L.G_ROUND])}, {PHASES[int(s[L.G_PHASE])]}   "
+        f"start seat {int(s[L.G_START])}   "
         f"cube supply {int(s[L.G_SUPPLY])}   highest bid {int(s[L.G_HIGH])}",
         bold=True,
     )
@@ -128,8 +133,7 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         198,
         "treasures: "
         + ", ".join(
-            f"{TREASURE_NAMES[i]} ({'seat ' + str(int(s[L.TREASURE + i])) if s[L.TREASURE + i] >= 0 else 'open'})"
-            for i in range(L.N_TREASURE)
+            f"{TREASURE_NAMES[i]} ({_holder(int(s[L.TREASURE + i]))})" for i in range(L.N_TREASURE)
         ),
         size=10,
     )
@@ -148,8 +152,9 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         c.text(
             110,
             y + 2,
-            f"VP {int(s[b + L.F_VP])}   Trust {int(s[b + L.F_TRUST])}   Gold {int(s[b + L.F_GOLD])}   "
-            f"cubes {int(s[b + L.F_CUBES])} (+{int(s[b + L.F_BID_CUBES])} bid)   turn tile {int(s[b + L.F_TILE])}",
+            f"VP {int(s[b + L.F_VP])}   Trust {int(s[b + L.F_TRUST])}   "
+            f"Gold {int(s[b + L.F_GOLD])}   cubes {int(s[b + L.F_CUBES])} "
+            f"(+{int(s[b + L.F_BID_CUBES])} bid)   turn tile {int(s[b + L.F_TILE])}",
             size=10,
         )
         lv = int(s[b + L.F_PALACE])

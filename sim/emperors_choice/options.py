@@ -32,7 +32,8 @@ OPTIONS = (
     Option(
         "cmax_scope",
         "historical_all_players",
-        "R-A2: the card-count limit counts every display so far this auction, or only active players' current displays",
+        "R-A2: the card-count limit counts every display so far this auction, or only active "
+        "players' current displays",
         ("historical_all_players", "current_active_displays"),
     ),
     Option(
@@ -44,13 +45,15 @@ OPTIONS = (
     Option(
         "trust_overflow",
         "cap30_then_minus10",
-        "R-C4: the gainer stops at 30 then all lose 10, or keeps the excess then all lose 10 (repeated while above 30)",
+        "R-C4: the gainer stops at 30 then all lose 10, or keeps the excess then all lose 10 "
+        "(repeated while above 30)",
         ("cap30_then_minus10", "uncapped_then_minus10"),
     ),
     Option(
         "auction_cube_loss",
         "recompute_next_turn",
-        "R-A8: bids are recounted when the next turn begins, or only the owner's at the owner's turn (highest bid unchanged)",
+        "R-A8: bids are recounted when the next turn begins, or only the owner's at the "
+        "owner's turn (highest bid unchanged)",
         ("recompute_next_turn", "frozen_until_owner_turn"),
     ),
     Option(
@@ -74,7 +77,9 @@ OPTIONS = (
     Option(
         "reveal_mode",
         "compulsory",
-        "7#36: the cards that count for Border Defence, Expedition, Meritocracy and Blood Lineage are revealed compulsorily, or each player picks which of them to reveal (only revealed cards count; at the final scoring revealing stays compulsory)",
+        "7#36: the cards that count for Border Defence, Expedition, Meritocracy and Blood "
+        "Lineage are revealed compulsorily, or each player picks which of them to reveal "
+        "(only revealed cards count; at the final scoring revealing stays compulsory)",
         ("compulsory", "optional_subset"),
     ),
 )
@@ -152,7 +157,8 @@ def _int(row, key, where, low=0, high=10**6):
 
 
 def card_table(comp: dict, path=DATA_FILE) -> list[dict]:
-    """Every character card slot in id order: the deck (counts expanded), then starting and bonus cards."""
+    """Every character card slot in id order: the deck (counts expanded), then starting and
+    bonus cards."""
     out = []
     for i, r in enumerate(comp["character_cards"]):
         for _ in range(_int(r, "count", f"{path}: character_cards row {i + 1}", 0, L.MAXC)):
@@ -160,7 +166,8 @@ def card_table(comp: dict, path=DATA_FILE) -> list[dict]:
     st = comp["starting_character_cards"]
     if len(st) != 3:
         raise DataError(
-            f"{path}: starting_character_cards must have 3 rows (the two starting Cavalry, the bonus Cavalry)"
+            f"{path}: starting_character_cards must have 3 rows (the two starting Cavalry, "
+            "the bonus Cavalry)"
         )
     for i, kind in enumerate((L.CK_START2, L.CK_START3, L.CK_BONUS)):
         need = L.MAXP if kind != L.CK_BONUS else 1
@@ -204,7 +211,8 @@ def _pack(comp: dict, path) -> np.ndarray:
         )
         if not m or (m.group(1) != "none") != (m.group(2) is not None):
             raise DataError(
-                f"{w}: end_effect {c.get('end_effect')!r} is not none or one of vp_flat_K, vp_per_castle_K, vp_per_legalist_and_confucianist_K"
+                f"{w}: end_effect {c.get('end_effect')!r} is not none or one of vp_flat_K, "
+                "vp_per_castle_K, vp_per_legalist_and_confucianist_K"
             )
         d[o + L.CD_END] = END_EFFECTS[m.group(1)]
         d[o + L.CD_END_K] = int(m.group(2) or 0)
@@ -218,7 +226,8 @@ def _pack(comp: dict, path) -> np.ndarray:
     extra = set(tiles) - set(L.TILE_NAMES)
     if extra:
         raise DataError(
-            f"{path}: qin_tiles: unknown tile type {sorted(extra)[0]!r} (known: {', '.join(L.TILE_NAMES)})"
+            f"{path}: qin_tiles: unknown tile type {sorted(extra)[0]!r} (known: "
+            f"{', '.join(L.TILE_NAMES)})"
         )
     bv = comp["barbarian_values"]
     d[L.D_BARB] = _int(bv, "barbarian_1", f"{path}: barbarian_values", 1, 15)
@@ -287,7 +296,8 @@ def _pack(comp: dict, path) -> np.ndarray:
         raise DataError(f"{path}: policy_cards must give both sides of cards 1..{L.N_POLICY}")
     if d[L.D_POLICY + 2 * L.EXTRAV_CARD] != L.SC_EXTRAV:
         raise DataError(
-            f"{path}: policy_cards: Extravagance must be card {L.EXTRAV_CARD + 1} side A (its continuous effect)"
+            f"{path}: policy_cards: Extravagance must be card {L.EXTRAV_CARD + 1} side A "
+            "(its continuous effect)"
         )
     for key, off in (("tour_bonus", L.D_TOUR), ("parade_bonus", L.D_PARADE)):
         vals = comp[key]
@@ -350,6 +360,7 @@ def card_names(comp: dict | None = None) -> list[str]:
     out = []
     for c in cards:
         out.append(
-            f"{c['name'].replace(' (starting)', '').replace(' (bonus)', '')} {c['power'] if c['power_rule'] == 'fixed' else 'FM'}"
+            f"{c['name'].replace(' (starting)', '').replace(' (bonus)', '')} "
+            f"{c['power'] if c['power_rule'] == 'fixed' else 'FM'}"
         )
     return out

@@ -57,7 +57,8 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
     c.text(
         10,
         18,
-        f"Generation {int(s[L.G_GEN])}/{int(s[L.G_NGEN])}, round {int(s[L.G_ROUND])}/{int(s[L.G_NROUNDS])}, "
+        f"Generation {int(s[L.G_GEN])}/{int(s[L.G_NGEN])}, "
+        f"round {int(s[L.G_ROUND])}/{int(s[L.G_NROUNDS])}, "
         f"first player {int(s[L.G_FIRST])}",
         bold=True,
     )
@@ -117,7 +118,8 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         c.text(
             10,
             y,
-            f"seat {p}{mark}: ruler {RULER[r] if r >= 0 else '-'}, score {int(s[b + L.F_SCORE])}, coins {coins}, "
+            f"seat {p}{mark}: ruler {RULER[r] if r >= 0 else '-'}, "
+            f"score {int(s[b + L.F_SCORE])}, coins {coins}, "
             f"{int(s[b + L.F_NVOTE])} votes, hand [{hand}]"[:150],
             size=10,
             fill=seat_colour(p),
@@ -129,7 +131,8 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         c.text(
             10,
             y,
-            f"Eternal Emperor: tokens {int(R.tokens_total(s, L.EE))}, score {int(s[b + L.F_SCORE])}, "
+            f"Eternal Emperor: tokens {int(R.tokens_total(s, L.EE))}, "
+            f"score {int(s[b + L.F_SCORE])}, "
             f"coins {int(s[b + L.F_COINS])}",
             size=10,
             fill=EE_COLOUR,

@@ -48,7 +48,8 @@ OPTIONS = (
         "coin_draw",
         "at_award",
         "D47/7.3: a Coin's value is drawn from the bag when the Coin is awarded, or "
-        "'at_reveal': all values drawn at the final reveal (same distribution, another order of chance outcomes)",
+        "'at_reveal': all values drawn at the final reveal (same distribution, another order "
+        "of chance outcomes)",
         ("at_award", "at_reveal"),
     ),
 )
@@ -59,7 +60,8 @@ def player_constraints(n: int, options: dict) -> str | None:
     length = options.get("length", "standard")
     if n == 2 and length != "standard":
         return (
-            f"length {length!r} needs {3 if length == 'long3' else 5} players; the 2-player game has "
+            f"length {length!r} needs {3 if length == 'long3' else 5} players; the 2-player "
+            "game has "
             "one length (5 Generations of 6 rounds, spec 8)"
         )
     if length == "long3" and n != 3:
@@ -383,9 +385,7 @@ def _pack(comp: dict, path: str) -> np.ndarray:
             a[0] = e["n"]
         elif k == "REMOVE_OTHER":
             a[0], a[1] = e["n"], TYPE_CODE[e["type"]]
-        elif k == "REMOVE_LEADER":
-            a[0] = e["n"]
-        elif k == "EACH_OTHER_REMOVES":
+        elif k == "REMOVE_LEADER" or k == "EACH_OTHER_REMOVES":
             a[0] = e["n"]
         d[b + L.C_A0 : b + L.C_A0 + 6] = a
     if total != L.N_DYN:
@@ -396,7 +396,8 @@ def _pack(comp: dict, path: str) -> np.ndarray:
             raise DataError(f"{path}: dynasty_cards: the set-aside card {key} is missing")
     if [c["key"] for c in cards[:4]] != ["MAGISTRATE", "GENERAL", "PALACE", "FORTRESS"]:
         raise DataError(
-            f"{path}: dynasty_cards: the first four kinds must be MAGISTRATE, GENERAL, PALACE, FORTRESS"
+            f"{path}: dynasty_cards: the first four kinds must be MAGISTRATE, GENERAL, "
+            "PALACE, FORTRESS"
         )
 
     votes = comp["vote_cards"]

@@ -1,8 +1,8 @@
 """Middle Kingdom (Thomas Lehmann, 2008) for 2-5 players and the advanced 3-player variant.
 
 Rules: ``docs/games/middle_kingdom.md`` (decisions) over the spec
-``shared/rules/middle_kingdom.md``; kernels in ``rules.py``, state layout in ``layout.py``,
-the heuristic in ``heuristic.py``, component data in ``data/components.json``.
+``shared/rules/middle_kingdom.md``; kernels in ``rules/`` (one module per phase), state layout in ``layout.py``,
+the heuristic in ``heuristic``, component data in ``data/components.json``.
 """
 
 from pathlib import Path
@@ -10,9 +10,9 @@ from pathlib import Path
 from sim.board import Board
 from sim.components import components_of
 from sim.core import GameSpec, kernels_from
+from sim.invariants import invariants_from
 from sim.middle_kingdom import board, heuristic, invariants, layout, observe, rules, scenario, view
 from sim.middle_kingdom.options import OPTIONS, component_data, load_components, player_constraints
-from sim.invariants import invariants_from
 
 KERNELS = kernels_from(rules, heuristic)
 

@@ -57,7 +57,8 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
     c.text(
         10,
         18,
-        f"round {int(s[L.G_ROUND])}   deck {L.N_DYN - int(s[L.G_DECK_PTR])} cards   lead seat {int(s[L.G_LEAD])}",
+        f"round {int(s[L.G_ROUND])}   deck {L.N_DYN - int(s[L.G_DECK_PTR])} cards   "
+        f"lead seat {int(s[L.G_LEAD])}",
         bold=True,
     )
     c.text(10, 40, "row")

@@ -96,7 +96,8 @@ OPTIONS = (
     Option(
         "emp_designation_2p",
         "post_reveal",
-        "D5 (2p, advanced 3p): the Emperor names its +0.5 bid after the reveal, Palace and Harvest steps, or secretly with its commit",
+        "D5 (2p, advanced 3p): the Emperor names its +0.5 bid after the reveal, Palace and "
+        "Harvest steps, or secretly with its commit",
         ("post_reveal", "at_commit"),
     ),
 )

@@ -1,8 +1,8 @@
 """Ming Dynasty (Robert F. Watson, 2007) for 2-4 players, with the 2-player neutral colour.
 
 Rules: ``docs/games/ming_dynasty.md`` (decisions) over the spec
-``shared/rules/ming_dynasty.md``; kernels in ``rules.py``, state layout in ``layout.py``,
-the heuristic in ``heuristic.py``, component data in ``data/`` (``board.csv``: the border
+``shared/rules/ming_dynasty.md``; kernels in ``rules/`` (one module per phase), state layout in ``layout.py``,
+the heuristic in ``heuristic``, component data in ``data/`` (``board.csv``: the border
 graph; ``components.json``: the card mix and point values).
 """
 
@@ -11,9 +11,9 @@ from pathlib import Path
 from sim.board import Board
 from sim.components import components_of
 from sim.core import GameSpec, kernels_from
+from sim.invariants import invariants_from
 from sim.ming_dynasty import board, heuristic, invariants, layout, observe, rules, scenario, view
 from sim.ming_dynasty.options import OPTIONS, component_data, load_components
-from sim.invariants import invariants_from
 
 KERNELS = kernels_from(rules, heuristic)
 

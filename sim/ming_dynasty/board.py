@@ -59,7 +59,8 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         10,
         18,
         f"round {int(s[L.G_ROUND])}   start player {ENTITY[int(s[L.G_START])]}   "
-        f"supply {int(s[L.G_DECK_N] - s[L.G_DECK_PTR])} cards   dragons {int(s[L.G_DRAGON_SUPPLY])}",
+        f"supply {int(s[L.G_DECK_N] - s[L.G_DECK_PTR])} cards   "
+        f"dragons {int(s[L.G_DRAGON_SUPPLY])}",
         bold=True,
     )
     for prov in range(L.N_PROV):
@@ -158,7 +159,8 @@ def draw(s: np.ndarray, hidden: np.ndarray | None = None) -> str:
         c.text(
             10,
             y,
-            f"{ENTITY[p]} = seat {p}{mark}: score {int(s[b + L.F_SCORE])}, supply {int(s[b + L.F_SUPPLY])}, "
+            f"{ENTITY[p]} = seat {p}{mark}: score {int(s[b + L.F_SCORE])}, "
+            f"supply {int(s[b + L.F_SUPPLY])}, "
             f"hand [{hand}], tiles by province {tiles}",
             fill=col,
             size=11,

@@ -36,37 +36,44 @@ OPTIONS = (
     Option(
         "city_bonus_tiebreak",
         "own_best_section",
-        "D19: a tie for the city bonus is broken by each tied entity's best section, or by the fullest section(s)",
+        "D19: a tie for the city bonus is broken by each tied entity's best section, or by "
+        "the fullest section(s)",
         ("own_best_section", "fullest_section"),
     ),
     Option(
         "neutral_pool",
         "rules_total",
-        "D26 (2p): the neutral pool holds the 36 members the rules place, or the 31 real pieces (boxed neutral members recycled, uncovered placements skipped)",
+        "D26 (2p): the neutral pool holds the 36 members the rules place, or the 31 real "
+        "pieces (boxed neutral members recycled, uncovered placements skipped)",
         ("rules_total", "strict_31"),
     ),
     Option(
         "neutral_keep",
         "after_returns",
-        "D23 (2p): a sole-majority neutral keeps one more than the largest player count after (or before) the players' returns, or as many as that count when it then wins the tie on the section tie-break (D19)",
+        "D23 (2p): a sole-majority neutral keeps one more than the largest player count "
+        "after (or before) the players' returns, or as many as that count when it then wins "
+        "the tie on the section tie-break (D19)",
         ("after_returns", "before_returns", "tie_on_tiebreak"),
     ),
     Option(
         "return_choice",
         "after_reveal",
-        "D3: which sections the returned city members come from is chosen after the reveal, clockwise from the start player, or folded into the secret commitment",
+        "D3: which sections the returned city members come from is chosen after the reveal, "
+        "clockwise from the start player, or folded into the secret commitment",
         ("after_reveal", "in_commitment"),
     ),
     Option(
         "stay_dragon",
         "dragon_supply",
-        "D15: a dragon discarded by STAY goes back to the dragon supply, or onto the discard pile (and is reshuffled into the movement deck with it)",
+        "D15: a dragon discarded by STAY goes back to the dragon supply, or onto the discard "
+        "pile (and is reshuffled into the movement deck with it)",
         ("dragon_supply", "discard_pile"),
     ),
     Option(
         "dragon_payment",
         "own_member",
-        "D33: a dragon card is paid with one of the taker's own members from a province space, or with any player's member from any province space",
+        "D33: a dragon card is paid with one of the taker's own members from a province "
+        "space, or with any player's member from any province space",
         ("own_member", "any_member"),
     ),
 )
@@ -95,7 +102,8 @@ def load_board(path: Path = BOARD_FILE, text: str | None = None) -> np.ndarray:
             header = [h.strip() for h in row]
             if header != ["border_id", "district_a", "district_b", "symbol", "kind"]:
                 raise DataError(
-                    f"{path}: line {lineno}: header must be border_id,district_a,district_b,symbol,kind, got {line!r}"
+                    f"{path}: line {lineno}: header must be "
+                    f"border_id,district_a,district_b,symbol,kind, got {line!r}"
                 )
             continue
         if len(row) != 5:
@@ -104,12 +112,14 @@ def load_board(path: Path = BOARD_FILE, text: str | None = None) -> np.ndarray:
             bid, a, b = (int(x) for x in row[:3])
         except ValueError:
             raise DataError(
-                f"{path}: line {lineno}: border_id, district_a and district_b must be integers: {line!r}"
+                f"{path}: line {lineno}: border_id, district_a and district_b must be "
+                f"integers: {line!r}"
             ) from None
         sym, kind = row[3].strip().upper(), row[4].strip().lower()
         if bid != expect_id:
             raise DataError(
-                f"{path}: line {lineno}: border_id {bid}, expected {expect_id} (ids count up from 0)"
+                f"{path}: line {lineno}: border_id {bid}, expected {expect_id} (ids count up "
+                "from 0)"
             )
         expect_id += 1
         for name, d in (("district_a", a), ("district_b", b)):
@@ -147,7 +157,8 @@ def load_board(path: Path = BOARD_FILE, text: str | None = None) -> np.ndarray:
     if len(seen) != L.N_DIST:
         missing = sorted(set(range(L.N_DIST)) - seen)
         raise DataError(
-            f"{path}: the board is not connected: districts {missing} cannot be reached from district 0"
+            f"{path}: the board is not connected: districts {missing} cannot be reached from "
+            "district 0"
         )
     return adj
 
@@ -207,13 +218,15 @@ def component_data(
         counts.append(c)
     if not 6 + 20 <= sum(counts) <= L.MAX_DECK:
         raise DataError(
-            f"{path}: movement_cards: {sum(counts)} cards; need 26..{L.MAX_DECK} (6 on display and 20 in hands)"
+            f"{path}: movement_cards: {sum(counts)} cards; need 26..{L.MAX_DECK} (6 on "
+            "display and 20 in hands)"
         )
     used = {int(adj[a, b]) for a in range(L.N_DIST) for b in range(L.N_DIST) if adj[a, b] >= 0}
     for sym in used:
         if counts[sym] == 0:
             raise DataError(
-                f"{path}: movement_cards.{SYMBOLS[sym]} is 0 but the board has {SYMBOLS[sym]} borders"
+                f"{path}: movement_cards.{SYMBOLS[sym]} is 0 but the board has "
+                f"{SYMBOLS[sym]} borders"
             )
     ret = _values(
         comp,
@@ -224,7 +237,8 @@ def component_data(
     sums = {sum(c) for k in range(1, len(ret) + 1) for c in itertools.combinations(ret, k)}
     if not set(range(L.MAX_RETURN + 1)) <= sums:
         raise DataError(
-            f"{path}: return_card_values {ret}: laying one or more cards must make every total 0..{L.MAX_RETURN}"
+            f"{path}: return_card_values {ret}: laying one or more cards must make every "
+            f"total 0..{L.MAX_RETURN}"
         )
     packed = (
         adj.ravel().tolist()
