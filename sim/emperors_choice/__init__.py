@@ -1,8 +1,9 @@
 """Emperor's Choice (Hisashi Hayashi, 2017) for 3-5 players.
 
 Rules: ``docs/games/emperors_choice.md`` (decisions) over the spec
-``shared/rules/emperors_choice.md``; kernels in ``rules/`` (one module per phase), state layout in ``layout.py``,
-the heuristic in ``heuristic``, component data in ``data/components.json``.
+``shared/rules/emperors_choice.md``; kernels in ``rules/`` (one module per phase), state
+layout in ``layout.py``, the heuristic in ``heuristic.py``, component data in
+``data/components.json``.
 """
 
 from pathlib import Path

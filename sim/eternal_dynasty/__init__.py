@@ -1,8 +1,8 @@
 """Eternal Dynasty (Zucchini People Games) for 2-5 players (2 players: the Eternal Emperor, spec 8).
 
 Rules: ``docs/games/eternal_dynasty.md`` over the spec ``shared/rules/eternal_dynasty.md``;
-kernels in ``rules/`` (one module per phase), state layout in ``layout.py``, the heuristic in ``heuristic.py``,
-component data in ``data/components.json``.
+kernels in ``rules/`` (one module per phase), state layout in ``layout.py``, the heuristic
+in ``heuristic/``, component data in ``data/components.json``.
 """
 
 from pathlib import Path

@@ -1,8 +1,9 @@
 """Middle Kingdom (Thomas Lehmann, 2008) for 2-5 players and the advanced 3-player variant.
 
 Rules: ``docs/games/middle_kingdom.md`` (decisions) over the spec
-``shared/rules/middle_kingdom.md``; kernels in ``rules/`` (one module per phase), state layout in ``layout.py``,
-the heuristic in ``heuristic``, component data in ``data/components.json``.
+``shared/rules/middle_kingdom.md``; kernels in ``rules/`` (one module per phase), state
+layout in ``layout.py``, the heuristic in ``heuristic.py``, component data in
+``data/components.json``.
 """
 
 from pathlib import Path

@@ -1,9 +1,9 @@
 """Ming Dynasty (Robert F. Watson, 2007) for 2-4 players, with the 2-player neutral colour.
 
 Rules: ``docs/games/ming_dynasty.md`` (decisions) over the spec
-``shared/rules/ming_dynasty.md``; kernels in ``rules/`` (one module per phase), state layout in ``layout.py``,
-the heuristic in ``heuristic``, component data in ``data/`` (``board.csv``: the border
-graph; ``components.json``: the card mix and point values).
+``shared/rules/ming_dynasty.md``; kernels in ``rules/`` (one module per phase), state layout
+in ``layout.py``, the heuristic in ``heuristic.py``, component data in ``data/``
+(``board.csv``: the border graph; ``components.json``: the card mix and point values).
 """
 
 from pathlib import Path
