@@ -78,6 +78,7 @@ import numba as nb
 import numpy as np
 
 from agents.clock import cpu_ns
+from agents.table import N_AGENT_PARAMS
 from sim.core import (
     H_NPLAYERS,
     argmax_masked,
@@ -459,8 +460,6 @@ def mcts_params(
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
     ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget."""
-    from agents.arena import N_AGENT_PARAMS
-
     if (
         isinstance(time_ms, bool)
         or not isinstance(time_ms, (int, float, np.integer, np.floating))

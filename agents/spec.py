@@ -2,7 +2,7 @@
 
 :func:`parse_agent` turns one specification (a string, or a TOML table such as
 ``{kind = "mcts", simulations = 1000}``) into the row of an arena agent table:
-``(kind, params, label)``, where ``kind`` is one of :data:`agents.arena.AGENT_KINDS`,
+``(kind, params, label)``, where ``kind`` is one of :data:`agents.table.AGENT_KINDS`,
 ``params`` a ``float64[N_AGENT_PARAMS]`` row and ``label`` the canonical text form (used as
 the ``agent`` column of results, so equal agents get equal labels).
 
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import AGENT_KINDS, MCTS, N_AGENT_PARAMS
+from agents.table import AGENT_KINDS, MCTS, N_AGENT_PARAMS
 
 
 class AgentSpecError(ValueError):

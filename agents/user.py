@@ -20,7 +20,7 @@ plays: on the driver and in every Ray worker).  What the name points at decides 
 A bad agent gives one clear error: at config time (the module does not import, the name is
 missing, a kernel with the wrong signature, a class without ``act``; ``dynasty`` exits with
 code 2), or during a run (it raises, returns an illegal action, or takes longer than its
-``timeout_s`` of wall time) an :class:`agents.arena.AgentError` naming the game index, the decision, the
+``timeout_s`` of wall time) an :class:`agents.table.AgentError` naming the game index, the decision, the
 seat and the agent; the games already written stay in the results.  docs/agents.md has
 examples.
 """
@@ -35,19 +35,9 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import (
-    PYTHON,
-    TRACE_WORDS,
-    USER_KERNEL,
-    USER_SIG,
-    AgentError,
-    N_AGENT_PARAMS,
-    choose_action,
-    sole_best,
-    trace_finish,
-    trace_point,
-    trace_start,
-)
+from agents.decision import choose_action
+from agents.table import N_AGENT_PARAMS, PYTHON, USER_KERNEL, USER_SIG, AgentError
+from agents.trace import TRACE_WORDS, sole_best, trace_finish, trace_point, trace_start
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, NO_PLAYER, hash64, rng_seed
 
 SIGNATURE_TEXT = "act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64"

@@ -243,7 +243,7 @@ def _fraction(text: str) -> float:
 
 
 def cmd_games(args) -> int:
-    from agents.arena import AGENT_KINDS
+    from agents.table import AGENT_KINDS
     from sim.registry import game_names, get_game
 
     for name in game_names():

@@ -8,9 +8,11 @@ import numba as nb
 import numpy as np
 import pytest
 
-from agents.arena import MCTS, RANDOM, N_AGENT_PARAMS, choose_action, play_games
+from agents.arena import play_games
+from agents.decision import choose_action
 from agents.mcts import _search_in, mcts_label, mcts_params, seat_trees
 from agents.spec import parse_agent
+from agents.table import MCTS, N_AGENT_PARAMS, RANDOM
 from experiments.config import ConfigError, from_dict
 from sim import Game, get_game
 from sim.core import as_kernels, new_rng

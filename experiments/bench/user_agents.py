@@ -17,8 +17,9 @@ import time
 
 import numpy as np
 
-from agents.arena import RANDOM, play_games
+from agents.arena import play_games
 from agents.spec import parse_agent
+from agents.table import RANDOM
 from sim import get_game
 
 
@@ -81,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     spec = get_game(args.game)
     from agents import examples
-    from agents.arena import N_AGENT_PARAMS, PYTHON
+    from agents.table import N_AGENT_PARAMS, PYTHON
 
     py = (PYTHON, np.zeros(N_AGENT_PARAMS), "FirstLegal")
     rows = [
