@@ -347,12 +347,35 @@ def mcts_act(G, state, params, rng, mask):
     return _search(G, state, params, rng, mask, visits, value)
 
 
+# The arena's per-seat trees (seat_trees): a tuple of the search's tree arrays (module docstring)
+# with the seat first, S = n_players seats (0 when no agent reuses its tree) of room R nodes
+# each, and the nodes each seat's tree holds:
+#
+#   trees[T_NODE_KEY]     int64[S, R]        node_key of seat p's tree at [p]
+#   trees[T_NODE_PLAYER]  int64[S, R]        node_player
+#   trees[T_EDGE_VISITS]  int32[S, R, A]     edge_visits
+#   trees[T_EDGE_AVAIL]   int32[S, R, A]     edge_avail
+#   trees[T_EDGE_VALUE]   float64[S, R, A]   edge_value
+#   trees[T_TABLE]        int32[S, T]        table (T = 1 when S = 0)
+#   trees[T_NODES]        int64[n_players]   nodes in seat p's tree (0: empty)
+#
+# Compile-time constants: the tuple's items have different types, and numba reads them by
+# constant index.
+T_NODE_KEY = 0
+T_NODE_PLAYER = 1
+T_EDGE_VISITS = 2
+T_EDGE_AVAIL = 3
+T_EDGE_VALUE = 4
+T_TABLE = 5
+T_NODES = 6
+
+
 @nb.njit(cache=True)
 def seat_trees(n_players, agent_kind, agent_params, mcts_kind, num_actions):
     """The arena's per-seat trees for agents with tree reuse (``P_REUSE``): room for
     REUSE_SEARCHES searches of the largest budget among them (at most TIMED_TREE_BYTES of edge
-    arrays per seat); empty arrays when no agent reuses its tree.  ``(node_key, node_player,
-    edge_visits, edge_avail, edge_value, table, n_nodes)``, each with the seat first."""
+    arrays per seat); empty arrays when no agent reuses its tree.  Indexed by ``T_*`` (the
+    comment above)."""
     room = 0
     for a in range(agent_kind.shape[0]):
         if agent_kind[a] == mcts_kind and agent_params[a, P_REUSE] > 0:
@@ -361,34 +384,34 @@ def seat_trees(n_players, agent_kind, agent_params, mcts_kind, num_actions):
         room = max(MIN_TIMED_NODES, min(room, TIMED_TREE_BYTES // (16 * num_actions)))
     seats = n_players if room > 0 else 0
     return (
-        np.zeros((seats, room), np.int64),
-        np.zeros((seats, room), np.int64),
-        np.zeros((seats, room, num_actions), np.int32),
-        np.zeros((seats, room, num_actions), np.int32),
-        np.zeros((seats, room, num_actions), np.float64),
-        np.full((seats, _table_size(room) if room > 0 else 1), EMPTY, np.int32),
-        np.zeros(n_players, np.int64),
+        np.zeros((seats, room), np.int64),  # T_NODE_KEY
+        np.zeros((seats, room), np.int64),  # T_NODE_PLAYER
+        np.zeros((seats, room, num_actions), np.int32),  # T_EDGE_VISITS
+        np.zeros((seats, room, num_actions), np.int32),  # T_EDGE_AVAIL
+        np.zeros((seats, room, num_actions), np.float64),  # T_EDGE_VALUE
+        np.full((seats, _table_size(room) if room > 0 else 1), EMPTY, np.int32),  # T_TABLE
+        np.zeros(n_players, np.int64),  # T_NODES
     )
 
 
 @nb.njit(cache=True)
 def clear_tree(trees, p):
     """Empty seat ``p``'s reused tree (at the start of a game, or when a search might not fit)."""
-    if trees[5].shape[0] > 0 and trees[6][p] > 0:
-        trees[5][p, :] = EMPTY
-    trees[6][p] = 0
+    if trees[T_TABLE].shape[0] > 0 and trees[T_NODES][p] > 0:
+        trees[T_TABLE][p, :] = EMPTY
+    trees[T_NODES][p] = 0
 
 
 @nb.njit(cache=True)
 def mcts_act_reusing(G, state, params, rng, mask, trees, p):
     """:func:`mcts_act` for seat ``p``, in the seat's tree of ``trees`` (:func:`seat_trees`) when the
     agent reuses its tree, in a tree of its own otherwise."""
-    if params[P_REUSE] <= 0 or trees[5].shape[0] == 0:
+    if params[P_REUSE] <= 0 or trees[T_TABLE].shape[0] == 0:
         return mcts_act(G, state, params, rng, mask)
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
-    room = trees[0].shape[1]
-    if trees[6][p] + search_room(params, mask.shape[0])[2] > room:
+    room = trees[T_NODE_KEY].shape[1]
+    if trees[T_NODES][p] + search_room(params, mask.shape[0])[2] > room:
         clear_tree(trees, p)
     a, n_nodes = _search_in(
         G,
@@ -398,15 +421,15 @@ def mcts_act_reusing(G, state, params, rng, mask, trees, p):
         mask,
         visits,
         value,
-        trees[0][p],
-        trees[1][p],
-        trees[2][p],
-        trees[3][p],
-        trees[4][p],
-        trees[5][p],
-        trees[6][p],
+        trees[T_NODE_KEY][p],
+        trees[T_NODE_PLAYER][p],
+        trees[T_EDGE_VISITS][p],
+        trees[T_EDGE_AVAIL][p],
+        trees[T_EDGE_VALUE][p],
+        trees[T_TABLE][p],
+        trees[T_NODES][p],
     )
-    trees[6][p] = n_nodes
+    trees[T_NODES][p] = n_nodes
     return a
 
 
