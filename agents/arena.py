@@ -35,6 +35,8 @@ depends on which process or chunk plays a game, so results are reproducible what
 the distribution.
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
@@ -76,6 +78,43 @@ from sim.core import (
 # status[:] of a chunk, set before each non-random decision and kept when a decision fails:
 ST_GAME, ST_DECISION, ST_SEAT, ST_ACTION, ST_FAILED = 0, 1, 2, 3, 4
 STATUS_SIZE = 5
+
+
+def _record(name, **fields):
+    """A namedtuple class with these fields and its numba type for these field types (numba
+    passes a namedtuple of arrays and integers as a struct)."""
+    cls = namedtuple(name, tuple(fields), module=__name__)
+    return cls, nb.types.BaseTuple.from_types(tuple(fields.values()), cls)
+
+
+# A chunk's arguments, by name: what to play, who plays, and where the results go (G games of
+# n seats).
+ChunkGames, CHUNK_GAMES_T = _record(
+    "ChunkGames",
+    seeds=nb.int64[::1],  # [G]: game g's deal
+    agent_seeds=nb.int64[::1],  # [G]: the seed of game g's agent RNGs
+    seat_agent=nb.int64[:, ::1],  # [G, n]: the agent of the table at seat p of game g
+    n_players=nb.int64,
+    options=nb.int32[::1],  # the game's encoded options
+    num_actions=nb.int64,  # the game's action space
+    round_word=nb.int64,  # the state word of the score trace; -1: no trace
+)
+ChunkAgents, CHUNK_AGENTS_T = _record(
+    "ChunkAgents",  # the agent table (agents.table)
+    kind=nb.int64[::1],  # agent_kind
+    params=nb.float64[:, ::1],  # agent_params (a user kernel's: its slot in params[0])
+)
+ChunkResults, CHUNK_RESULTS_T = _record(
+    "ChunkResults",
+    scores=nb.float64[:, ::1],  # [G, n]
+    wins=nb.float64[:, ::1],  # [G, n]
+    feats=nb.float64[:, :, ::1],  # [G, n, F]: the game's features
+    lengths=nb.int64[::1],  # [G]: decisions of the game
+    decisions=nb.int64[:, ::1],  # [G, n]: decisions of the seat
+    agent_ns=nb.int64[:, ::1],  # [G, n]: time of the seat's agent (module docstring)
+    trace=nb.int64[:, ::1],  # [G, len(TRACE_COLUMNS)]: the score trace (agents.trace)
+    status=nb.int64[::1],  # [STATUS_SIZE]: where a decision failed (ST_*)
+)
 
 
 @nb.njit(USER_SIG, cache=True)
@@ -142,13 +181,13 @@ def _in_cpu_time(agent_ns, games, c0, w0):
 def _no_trees(n_players, num_actions):
     """The per-seat trees of a chunk without tree reuse (agents.mcts.seat_trees's types, empty)."""
     return (
-        np.zeros((0, 0), np.int64),
-        np.zeros((0, 0), np.int64),
-        np.zeros((0, 0, num_actions), np.int32),
-        np.zeros((0, 0, num_actions), np.int32),
-        np.zeros((0, 0, num_actions), np.float64),
-        np.full((0, 1), -1, np.int32),
-        np.zeros(n_players, np.int64),
+        np.zeros((0, 0), np.int64),  # T_NODE_KEY
+        np.zeros((0, 0), np.int64),  # T_NODE_PLAYER
+        np.zeros((0, 0, num_actions), np.int32),  # T_EDGE_VISITS
+        np.zeros((0, 0, num_actions), np.int32),  # T_EDGE_AVAIL
+        np.zeros((0, 0, num_actions), np.float64),  # T_EDGE_VALUE
+        np.full((0, 1), -1, np.int32),  # T_TABLE
+        np.zeros(n_players, np.int64),  # T_NODES
     )
 
 
@@ -169,33 +208,18 @@ def _act(G, U, search, state, kind, params, rng, mask, trees, p):
 
 
 @nb.njit(cache=True)
-def _play_chunk(
-    G,
-    U,
-    search,
-    seeds,
-    agent_seeds,
-    n_players,
-    options,
-    seat_agent,
-    agent_kind,
-    agent_params,
-    num_actions,
-    rw,
-    scores,
-    wins,
-    feats,
-    lengths,
-    decisions,
-    agent_ns,
-    trace,
-    status,
-):
-    """Play ``len(seeds)`` games (``search``: True, or None in the entry without the search; the
-    module docstring); fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``,
-    decisions and agent time per seat ``[g, n]``, the score trace ``[g, TRACE_COLUMNS]`` (round
-    word ``rw``, -1: none).  Return the games finished: all of them, or, when an
-    agent chose an illegal action, the games before it (``status`` then says where; ST_FAILED = 1)."""
+def _play_chunk(G, U, search, games, agents, out):
+    """Play the games of ``games`` (:class:`ChunkGames`) between the agents of ``agents``
+    (:class:`ChunkAgents`; user kernels ``U``) and fill ``out`` (:class:`ChunkResults`).
+    ``search``: True, or None in the entry without the search (the module docstring).  Return
+    the games finished: all of them, or, when an agent chose an illegal action, the games
+    before it (``out.status`` then says where; ST_FAILED = 1)."""
+    seeds, agent_seeds, seat_agent = games.seeds, games.agent_seeds, games.seat_agent
+    n_players, options = games.n_players, games.options
+    num_actions, rw = games.num_actions, games.round_word
+    agent_kind, agent_params = agents.kind, agents.params
+    scores, wins, feats, lengths = out.scores, out.wins, out.feats, out.lengths
+    decisions, agent_ns, trace, status = out.decisions, out.agent_ns, out.trace, out.status
     mask = np.zeros(num_actions, np.bool_)
     rngs = np.zeros(2 * n_players, np.int32)  # seat p's RNG words at [2p, 2p+2)
     moves = np.zeros(n_players, np.int64)
@@ -277,121 +301,21 @@ def _play_chunk(
 
 
 # The chunk entries' arguments after K (play_chunk and play_chunk_no_search take the same).
-CHUNK_ARGS = (
-    USERS_T,
-    nb.int64[::1],
-    nb.int64[::1],
-    nb.int64,
-    nb.int32[::1],
-    nb.int64[:, ::1],
-    nb.int64[::1],
-    nb.float64[:, ::1],
-    nb.int64,
-    nb.int64,
-    nb.float64[:, ::1],
-    nb.float64[:, ::1],
-    nb.float64[:, :, ::1],
-    nb.int64[::1],
-    nb.int64[:, ::1],
-    nb.int64[:, ::1],
-    nb.int64[:, ::1],
-    nb.int64[::1],
-)
+CHUNK_ARGS = (USERS_T, CHUNK_GAMES_T, CHUNK_AGENTS_T, CHUNK_RESULTS_T)
 
 
 @entry(*CHUNK_ARGS, returns=nb.int64)
-def play_chunk(
-    K,
-    U,
-    seeds,
-    agent_seeds,
-    n_players,
-    options,
-    seat_agent,
-    agent_kind,
-    agent_params,
-    num_actions,
-    rw,
-    scores,
-    wins,
-    feats,
-    lengths,
-    decisions,
-    agent_ns,
-    trace,
-    status,
-):
-    """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``, with
-    the user kernels ``U`` (``USER_SLOTS`` function pointers); returns the games finished."""
-    return _play_chunk(
-        as_kernels(K),
-        U,
-        True,
-        seeds,
-        agent_seeds,
-        n_players,
-        options,
-        seat_agent,
-        agent_kind,
-        agent_params,
-        num_actions,
-        rw,
-        scores,
-        wins,
-        feats,
-        lengths,
-        decisions,
-        agent_ns,
-        trace,
-        status,
-    )
+def play_chunk(K, U, games, agents, out):
+    """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``,
+    with the user kernels ``U`` (``USER_SLOTS`` function pointers); returns the games
+    finished (:func:`_play_chunk`)."""
+    return _play_chunk(as_kernels(K), U, True, games, agents, out)
 
 
 @entry(*CHUNK_ARGS, returns=nb.int64)
-def play_chunk_no_search(
-    K,
-    U,
-    seeds,
-    agent_seeds,
-    n_players,
-    options,
-    seat_agent,
-    agent_kind,
-    agent_params,
-    num_actions,
-    rw,
-    scores,
-    wins,
-    feats,
-    lengths,
-    decisions,
-    agent_ns,
-    trace,
-    status,
-):
+def play_chunk_no_search(K, U, games, agents, out):
     """Entry: :func:`play_chunk` for chunks without MCTS agents (the search is not compiled)."""
-    return _play_chunk(
-        as_kernels(K),
-        U,
-        None,
-        seeds,
-        agent_seeds,
-        n_players,
-        options,
-        seat_agent,
-        agent_kind,
-        agent_params,
-        num_actions,
-        rw,
-        scores,
-        wins,
-        feats,
-        lengths,
-        decisions,
-        agent_ns,
-        trace,
-        status,
-    )
+    return _play_chunk(as_kernels(K), U, None, games, agents, out)
 
 
 def kernels_of_run(spec, agent_kind, trace: bool = False) -> tuple:
@@ -495,23 +419,26 @@ def play_games(
         done = chunk(
             kernels,
             users,
-            seeds,
-            np.asarray(agent_seeds, np.int64),
-            np.int64(n_players),
-            np.asarray(options, np.int32),
-            seat_agent,
-            agent_kind,
-            params,
-            spec.num_actions,
-            np.int64(spec.round_word if trace is not None else -1),
-            scores,
-            wins,
-            feats,
-            lengths,
-            decisions,
-            agent_ns,
-            traces,
-            status,
+            ChunkGames(
+                seeds=seeds,
+                agent_seeds=np.asarray(agent_seeds, np.int64),
+                seat_agent=seat_agent,
+                n_players=np.int64(n_players),
+                options=np.asarray(options, np.int32),
+                num_actions=np.int64(spec.num_actions),
+                round_word=np.int64(spec.round_word if trace is not None else -1),
+            ),
+            ChunkAgents(kind=agent_kind, params=params),
+            ChunkResults(
+                scores=scores,
+                wins=wins,
+                feats=feats,
+                lengths=lengths,
+                decisions=decisions,
+                agent_ns=agent_ns,
+                trace=traces,
+                status=status,
+            ),
         )
     except Exception as e:  # raised inside an agent's kernel: status says where
         raise AgentError(
