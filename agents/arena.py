@@ -9,10 +9,10 @@ Agents' decisions are timed in CPU time of the thread, one clock read per *run*:
 decisions of one agent (its seats in self-play; consecutive random moves, of any random agents),
 from the end of the run before.  A run's time holds the choices, the legality checks and
 ``apply``, and is shared among the seats in proportion to their decisions in it.  The runs are
-timed on the monotonic clock (:mod:`agents.clock`: 16-25 ns a read, where the thread's CPU-time
-clock is a system call of 0.17-0.3 us, a fifth of a whole random game of Goofspiel) and
-converted at the end of the chunk: each run gets its share of the chunk's CPU time (two reads of
-the thread's CPU time a chunk) in proportion to its monotonic time.  On an idle core that is
+timed on the monotonic clock, which is cheap to read where the thread's CPU-time clock is a
+system call (:mod:`agents.clock`), and converted at the end of the chunk: each run gets its share
+of the chunk's CPU time (two reads of the thread's CPU time a chunk) in proportion to its
+monotonic time.  On an idle core that is
 its CPU time; on a busy one the waits for a core fall on every run alike, in proportion to its
 length, so an agent's time stays its CPU time on average (docs/performance.md, "Agent time").
 ``decisions[g, p]`` counts the seat's decisions and ``agent_ns[g, p]`` sums its share of time,

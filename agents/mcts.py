@@ -52,24 +52,25 @@ slot means that slot's default, so a row holding only the simulation count is va
                         peeking control)
     P_TIME_MS        5  > 0: a budget of this many milliseconds of CPU time per decision
                         (the thread's, agents.clock; read every TIME_CHECK simulations)
-                        instead of a number of simulations; P_SIMULATIONS,
-                        if set too, caps the simulations.  The tree then has room for
-                        TIMED_NODES_PER_MS nodes per ms (at most TIMED_TREE_BYTES); simulations
-                        beyond it roll out from the last node.
+                        instead of a number of simulations; P_SIMULATIONS, if set too,
+                        caps the simulations.  The tree then has room for TIMED_NODES_PER_MS
+                        nodes per ms (at most TIMED_TREE_BYTES); simulations beyond it roll
+                        out from the last node.  A timed search depends on the machine and
+                        its load: its games are not a pure function of the seed.
     P_PRIOR          6  > 0: progressive bias towards the game's heuristic action, computed
                         in each simulation's determinized state at every tree node: tried
-                        first, and P_PRIOR / (visits + 1) added to its UCB value  A timed search depends on the machine and its load:
-                        its games are not a pure function of the seed.
+                        first, and P_PRIOR / (visits + 1) added to its UCB value.
     P_REUSE          7  > 0: tree reuse: the seat keeps its tree (the nodes and statistics of
                         every information set it met) from one of its decisions to the next
-                        within a game, in the arena's per-seat tree (:func:`seat_trees`).  The tree
-                        has room for REUSE_SEARCHES searches; before a search that might not
-                        fit, it is cleared.  Where decisions are not played by the arena's loop
-                        (``choose_action``: replays, the Python loop of runs with Python agents)
-                        there is no tree to keep, so those refuse a reuse agent.
+                        within a game, in the arena's per-seat tree (:func:`seat_trees`).
+                        The tree has room for REUSE_SEARCHES searches; before a search that
+                        might not fit, it is cleared.  Where decisions are not played by the
+                        arena's loop (agents.decision: replays, the Python loop of runs with
+                        Python agents) there is no tree to keep, so those refuse a reuse agent.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
-the game's chance stream; the same state, parameters and RNG give the same action.
+the game's chance stream; the same state, parameters and RNG give the same action (a search
+without a time budget).
 """
 
 from __future__ import annotations

@@ -6,8 +6,8 @@ plays: on the driver and in every Ray worker).  What the name points at decides 
 
 - **A numba kernel** (``@numba.njit(cache=True)``) with the arena's agent signature
   ``act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64`` (``USER_SIG``).  It
-  runs inside the compiled game loop like the built-in agents, at the same speed, and is
-  cached on disk like them.  ``legal`` holds the legal actions (filled by the arena); ``rng``
+  runs inside the compiled game loop like the built-in agents and is cached on disk like
+  them.  ``legal`` holds the legal actions (filled by the arena); ``rng``
   is the seat's own two-word RNG (use ``sim.core.rng_below(rng, 0, n)``); the state is the
   true state, so a kernel must read only what its seat may know (the game's doc says which
   fields are hidden) or call the game's ``determinize`` on a copy.
@@ -28,7 +28,6 @@ examples.
 from __future__ import annotations
 
 import importlib
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -320,7 +319,3 @@ def play_python(
         if rw >= 0:
             trace_finish(tr, wins[g], np.int64(n_players), traces[g])
         lengths[g] = steps
-
-
-def mean_ms(total_ns: float, n: float) -> float:
-    return total_ns / n / 1e6 if n else math.nan
