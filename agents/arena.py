@@ -241,9 +241,8 @@ def _play_chunk(G, U, search, games, agents, out):
         trace_start(tr)
         rnd = state[rw] if rw >= 0 else 0
         t0 = now_ns()  # one clock read per run of one agent's decisions: the module docstring
-        blk = (
-            -1
-        )  # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
+        # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
+        blk = -1
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
             if rw >= 0 and state[rw] != rnd:
                 if blk >= 0:
@@ -363,12 +362,13 @@ def play_games(
 ):
     """Python wrapper: allocate outputs and play; returns (scores, wins, feats, lengths).
 
-    ``user_agents[a]`` is the user kernel or Python agent class of agent ``a`` of kind USER_KERNEL or
-    PYTHON (None for the built-in ones).  ``timing``, if a dict, receives ``decisions`` and ``agent_ns``
-    (int64 ``[g, n]``).  ``trace``, if a dict, receives the score trace's ``TRACE_COLUMNS`` (int64
-    ``[g]`` each; module docstring); without it no trace is kept (it costs an ``evaluate`` per round).
-    An agent that fails raises :class:`AgentError` naming the game (``first_index``
-    + its position in the chunk), the decision, the seat and the agent (``labels``).
+    ``user_agents[a]`` is the user kernel or Python agent class of agent ``a`` of kind
+    USER_KERNEL or PYTHON (None for the built-in ones).  ``timing``, if a dict, receives
+    ``decisions`` and ``agent_ns`` (int64 ``[g, n]``).  ``trace``, if a dict, receives the score
+    trace's ``TRACE_COLUMNS`` (int64 ``[g]`` each; agents.trace); without it no trace is kept (it
+    costs an ``evaluate`` per round).  An agent that fails raises :class:`AgentError` naming the
+    game (``first_index`` + its position in the chunk), the decision, the seat and the agent
+    (``labels``).
     """
     seeds = np.asarray(seeds, np.int64)
     n = len(seeds)
@@ -411,9 +411,8 @@ def play_games(
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
-    chunk = (
-        play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search
-    )  # compiled at its first call
+    # compiled at its first call
+    chunk = play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search
     kernels = kernels_of_run(spec, agent_kind, trace is not None)
     try:
         done = chunk(
@@ -459,4 +458,5 @@ def _where(spec, status, seat_agent, labels, first_index) -> str:
     g, p = int(status[ST_GAME]), int(status[ST_SEAT])
     a = int(seat_agent[g, p])
     name = labels[a] if labels is not None else f"agent {a}"
-    return f"{spec.name} game {first_index + g}, decision {int(status[ST_DECISION])} (seat {p}, agent {name!r})"
+    decision = int(status[ST_DECISION])
+    return f"{spec.name} game {first_index + g}, decision {decision} (seat {p}, agent {name!r})"

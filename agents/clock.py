@@ -30,9 +30,8 @@ CLOCK_THREAD_CPUTIME_ID = 3  # CPU time of the calling thread
 def _clock(clock_id):
     def codegen(context, builder, sig, args):
         i64 = ir.IntType(64)
-        timespec = ir.LiteralStructType(
-            [i64, i64]
-        )  # struct timespec {time_t tv_sec; long tv_nsec} on 64-bit Linux
+        # struct timespec {time_t tv_sec; long tv_nsec} on 64-bit Linux
+        timespec = ir.LiteralStructType([i64, i64])
         fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
         ts = cgutils.alloca_once(builder, timespec)

@@ -105,17 +105,14 @@ ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
-TIMED_TREE_BYTES = (
-    64 * 2**20
-)  # tree room of a timed search (edge arrays: 16 bytes per node and action)
+# tree room of a timed search (edge arrays: 16 bytes per node and action)
+TIMED_TREE_BYTES = 64 * 2**20
 MIN_TIMED_NODES = 1024
-TIMED_NODES_PER_MS = (
-    2000  # tree room of a timed search per ms of budget (more than any game's simulations per ms)
-)
+# tree room of a timed search per ms of budget (more than any game's simulations per ms)
+TIMED_NODES_PER_MS = 2000
 REUSE_SEARCHES = 8  # a reused tree's room, in searches (of the agent's budget)
-TIME_CHECK = (
-    4  # a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
-)
+# a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
+TIME_CHECK = 4
 
 EMPTY = -1  # a free hash-table slot
 NO_ACTION = -1
@@ -335,9 +332,8 @@ def _search_in(
         v = edge_visits[root_node, a] if (mask[a] and root_node != EMPTY) else 0
         root_visits[a] = v
         root_value[a] = edge_value[root_node, a] / v if v > 0 else 0.0
-    return argmax_masked(
-        root_visits, mask, rng, 0
-    ), n_nodes  # most visited; NO_ACTION if none is legal
+    # the most visited action; NO_ACTION if none is legal
+    return argmax_masked(root_visits, mask, rng, 0), n_nodes
 
 
 @nb.njit(cache=True)
@@ -405,8 +401,8 @@ def clear_tree(trees, p):
 
 @nb.njit(cache=True)
 def mcts_act_reusing(G, state, params, rng, mask, trees, p):
-    """:func:`mcts_act` for seat ``p``, in the seat's tree of ``trees`` (:func:`seat_trees`) when the
-    agent reuses its tree, in a tree of its own otherwise."""
+    """:func:`mcts_act` for seat ``p``, in the seat's tree of ``trees`` (:func:`seat_trees`) when
+    the agent reuses its tree, in a tree of its own otherwise."""
     if params[P_REUSE] <= 0 or trees[T_TABLE].shape[0] == 0:
         return mcts_act(G, state, params, rng, mask)
     visits = np.zeros(mask.shape[0], np.int64)
