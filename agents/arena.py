@@ -1,48 +1,33 @@
 """Whole games between agents, inside one compiled call.
 
-An *agent table* describes the agents of a run: ``agent_kind[a]`` (RANDOM, HEURISTIC,
-MCTS) and ``agent_params[a, :N_AGENT_PARAMS]`` (float64; meaning depends on the kind).
-``seat_agent[g, p]`` says which agent of the table plays seat ``p`` in game ``g``.
-
-Agents of kind USER_KERNEL are numba kernels from a user's module (:mod:`agents.user`):
-``act(state, legal, rng) -> action`` (signature ``USER_SIG``); the chunk receives them as a
-tuple of ``USER_SLOTS`` function pointers (like the game's kernels), and the agent's
-``params[0]`` is its slot.  Agents of kind PYTHON (plain Python objects) never enter the
-compiled loop: :func:`play_games` hands a run with one to :func:`agents.user.play_python`.
+The run's agents come as an agent table (:mod:`agents.table`: ``agent_kind``, ``agent_params``,
+``seat_agent``).  Agents of kind USER_KERNEL reach the compiled loop as the run's tuple of user
+kernels (:func:`user_table`); a run with an agent of kind PYTHON never enters it:
+:func:`play_games` hands it to :func:`agents.user.play_python`.
 
 Agents' decisions are timed in CPU time of the thread, one clock read per *run*: consecutive
 decisions of one agent (its seats in self-play; consecutive random moves, of any random agents),
 from the end of the run before.  A run's time holds the choices, the legality checks and
 ``apply``, and is shared among the seats in proportion to their decisions in it.  The runs are
-timed on the monotonic clock (:mod:`agents.clock`: 16-25 ns a read, where the thread's CPU-time
-clock is a system call of 0.17-0.3 us, a fifth of a whole random game of Goofspiel) and
-converted at the end of the chunk: each run gets its share of the chunk's CPU time (two reads of
-the thread's CPU time a chunk) in proportion to its monotonic time.  On an idle core that is
+timed on the monotonic clock, which is cheap to read where the thread's CPU-time clock is a
+system call (:mod:`agents.clock`), and converted at the end of the chunk: each run gets its share
+of the chunk's CPU time (two reads of the thread's CPU time a chunk) in proportion to its
+monotonic time.  On an idle core that is
 its CPU time; on a busy one the waits for a core fall on every run alike, in proportion to its
 length, so an agent's time stays its CPU time on average (docs/performance.md, "Agent time").
 ``decisions[g, p]`` counts the seat's decisions and ``agent_ns[g, p]`` sums its share of time,
 so each agent's total over a game is its own; where agents alternate, every decision is a run.
 
-**Score trace.**  Where the game names a round word (``GameSpec.round_word``: the state word
-whose change marks the end of a round), every change of it while the game goes on is a point of
-the game's score trace: its *leader* is the seat with the highest ``evaluate`` value (every
-game's ``evaluate`` is increasing in the seat's provisional score against its best rival, so
-this is the provisional score leader), or none when seats share the top.  The final result is
-the last point, led by the sole winner (none when the win is shared or no seat won).
-``trace[g]`` holds the game's ``lead_changes`` (points whose sole leader differs from the last
-sole leader before them), ``decided_at`` (the first point from which the eventual sole winner
-leads alone at every later point; ``trace_points`` when only the final scoring decided it, -1
-without a sole winner) and ``trace_points``.  :func:`trace_point` is the one update rule.  A run
-keeps the trace only when asked (``rw`` = -1 otherwise, and the row stays zeros: ``trace_points``
-0 means "not traced").
+**Score trace.**  Where asked, the loop keeps each game's score trace (:mod:`agents.trace`,
+the round word ``rw``; -1: none, and the game's row stays zeros).
 
-**Entries.**  Python plays through :func:`play_chunk` and :func:`choose_action`'s entries, each
-compiled at its first call (sim.core.entry).  A run without an MCTS agent goes through the
-entries ``*_no_search``: the same kernels (``_play_chunk``, ``_act``, ``_choose_action``) with
-``search=None`` instead of True, on which numba prunes the branch that searches before typing
-it, so ``agents.mcts`` is never compiled; and :func:`play_games` passes the game's kernels as
-:func:`kernels_of_run`, with stand-ins in the slots the run's agents never call.  Both choices
-only leave out code that is not called: the same seeds give the same games.
+**Entries.**  Python plays through :func:`play_chunk`, compiled at its first call
+(sim.core.entry).  A run without an MCTS agent goes through the entry ``play_chunk_no_search``:
+the same kernels (``_play_chunk``, ``_act``) with ``search=None`` instead of True, on which
+numba prunes the branch that searches before typing it, so ``agents.mcts`` is never compiled;
+and :func:`play_games` passes the game's kernels as :func:`kernels_of_run`, with stand-ins in
+the slots the run's agents never call.  Both choices only leave out code that is not called:
+the same seeds give the same games.  Single decisions outside the loop: :mod:`agents.decision`.
 
 Each game's deal comes from ``seeds[g]``; each seat's agent RNG from
 ``hash64(agent_seeds[g], p)``, a stream separate from the game's chance.  Nothing here
@@ -50,12 +35,34 @@ depends on which process or chunk plays a game, so results are reproducible what
 the distribution.
 """
 
+from collections import namedtuple
+
 import numba as nb
 import numpy as np
 
 from agents.clock import cpu_ns, now_ns
-from agents.mcts import P_REUSE, clear_tree, mcts_act, mcts_act_reusing, seat_trees
-from agents.random import random_act
+from agents.mcts import clear_tree, mcts_act_reusing, seat_trees
+from agents.table import (
+    HEURISTIC,
+    MCTS,
+    NO_SEARCH,
+    PYTHON,
+    RANDOM,
+    USER_KERNEL,
+    USER_SIG,
+    USER_SLOTS,
+    USERS_T,
+    AgentError,
+)
+from agents.trace import (
+    TRACE_COLUMNS,
+    TRACE_WORDS,
+    sole_best,
+    trace_finish,
+    trace_point,
+    trace_start,
+)
+from agents.user import play_python
 from sim.core import (
     H_CURRENT,
     NO_PLAYER,
@@ -68,119 +75,52 @@ from sim.core import (
     run_kernels,
 )
 
-RANDOM = 0
-HEURISTIC = 1
-MCTS = 2
-USER_KERNEL = 3  # a numba kernel from the user's module (agents.user)
-PYTHON = 4  # a Python object, played decision by decision outside the kernel (agents.user)
-AGENT_KINDS = {
-    "random": RANDOM,
-    "heuristic": HEURISTIC,
-    "mcts": MCTS,
-}  # by name; user agents by module path
-N_AGENT_PARAMS = 8
-
-# A user kernel agent: act(state int32[::1], legal bool[::1] (filled by the arena), rng int32[:]) -> action.
-USER_SIG = nb.types.int64(nb.types.int32[::1], nb.types.boolean[::1], nb.types.int32[:])
-USER_SLOTS = 4  # user kernels one run can hold
-USERS_T = nb.types.UniTuple(nb.types.FunctionType(USER_SIG), USER_SLOTS)
-
-REUSE_ONLY_IN_ARENA = (
-    "an MCTS agent with tree reuse plays whole games in the arena only (its tree is kept "
-    "between its decisions there); replays, runs with Python agents and interactive play take "
-    "single decisions: use the agent without reuse"
-)
-NO_SEARCH = "an MCTS agent cannot play through an entry compiled without the search"
-
 # status[:] of a chunk, set before each non-random decision and kept when a decision fails:
 ST_GAME, ST_DECISION, ST_SEAT, ST_ACTION, ST_FAILED = 0, 1, 2, 3, 4
 STATUS_SIZE = 5
 
-# The score trace of one game while it is played (module docstring) ...
-TR_LEADER, TR_CHANGES, TR_SINCE, TR_POINTS = 0, 1, 2, 3
-TRACE_WORDS = 4
-# ... and what each game's row keeps of it (trace[g, :]):
-TRACE_COLUMNS = ("lead_changes", "decided_at", "trace_points")
+
+def _record(name, **fields):
+    """A namedtuple class with these fields and its numba type for these field types (numba
+    passes a namedtuple of arrays and integers as a struct)."""
+    cls = namedtuple(name, tuple(fields), module=__name__)
+    return cls, nb.types.BaseTuple.from_types(tuple(fields.values()), cls)
 
 
-@nb.njit(cache=True)
-def trace_start(tr):
-    tr[TR_LEADER] = -1
-    tr[TR_CHANGES] = 0
-    tr[TR_SINCE] = -1
-    tr[TR_POINTS] = 0
-
-
-@nb.njit(cache=True)
-def sole_best(values, n):
-    """The seat with the highest of ``values[:n]``, or -1 when seats share it."""
-    best = -1
-    k = 0
-    for p in range(n):
-        if best < 0 or values[p] > values[best]:
-            best = p
-            k = 1
-        elif values[p] == values[best]:
-            k += 1
-    return best if k == 1 else -1
-
-
-@nb.njit(cache=True)
-def trace_point(tr, leader):
-    """Add a point of the score trace led by ``leader`` alone (-1: seats share the lead)."""
-    tr[TR_POINTS] += 1
-    if leader < 0:
-        tr[TR_SINCE] = -1  # a shared lead ends every seat's run of sole leads
-        return
-    if tr[TR_LEADER] >= 0 and leader != tr[TR_LEADER]:
-        tr[TR_CHANGES] += 1
-    if leader != tr[TR_LEADER] or tr[TR_SINCE] < 0:
-        tr[TR_SINCE] = tr[TR_POINTS]
-    tr[TR_LEADER] = leader
-
-
-@nb.njit(cache=True)
-def trace_finish(tr, wins, n, out):
-    """The last point (the sole winner, if any) and the game's row ``out[TRACE_COLUMNS]``."""
-    winner = -1
-    for p in range(n):
-        if wins[p] == 1.0:
-            winner = p
-    trace_point(tr, winner)
-    out[0] = tr[TR_CHANGES]
-    out[1] = tr[TR_SINCE] if winner >= 0 else -1
-    out[2] = tr[TR_POINTS]
+# A chunk's arguments, by name: what to play, who plays, and where the results go (G games of
+# n seats).
+ChunkGames, CHUNK_GAMES_T = _record(
+    "ChunkGames",
+    seeds=nb.int64[::1],  # [G]: game g's deal
+    agent_seeds=nb.int64[::1],  # [G]: the seed of game g's agent RNGs
+    seat_agent=nb.int64[:, ::1],  # [G, n]: the agent of the table at seat p of game g
+    n_players=nb.int64,
+    options=nb.int32[::1],  # the game's encoded options
+    num_actions=nb.int64,  # the game's action space
+    round_word=nb.int64,  # the state word of the score trace; -1: no trace
+)
+ChunkAgents, CHUNK_AGENTS_T = _record(
+    "ChunkAgents",  # the agent table (agents.table)
+    kind=nb.int64[::1],  # agent_kind
+    params=nb.float64[:, ::1],  # agent_params (a user kernel's: its slot in params[0])
+)
+ChunkResults, CHUNK_RESULTS_T = _record(
+    "ChunkResults",
+    scores=nb.float64[:, ::1],  # [G, n]
+    wins=nb.float64[:, ::1],  # [G, n]
+    feats=nb.float64[:, :, ::1],  # [G, n, F]: the game's features
+    lengths=nb.int64[::1],  # [G]: decisions of the game
+    decisions=nb.int64[:, ::1],  # [G, n]: decisions of the seat
+    agent_ns=nb.int64[:, ::1],  # [G, n]: time of the seat's agent (module docstring)
+    trace=nb.int64[:, ::1],  # [G, len(TRACE_COLUMNS)]: the score trace (agents.trace)
+    status=nb.int64[::1],  # [STATUS_SIZE]: where a decision failed (ST_*)
+)
 
 
 @nb.njit(USER_SIG, cache=True)
 def no_user_agent(state, legal, rng):
     """Filler of unused user-kernel slots (never called: no agent points at it)."""
     return np.int64(-1)
-
-
-@nb.njit(cache=True)
-def _choose_action(G, search, state, kind, params, rng, mask):
-    """The action built-in agent ``kind`` (with ``params``) takes in ``state``; checked for legality.
-    User agents are not built in: their decisions are taken by agents.user, never here.
-    ``search``: True, or None in the entry without the search (the module docstring)."""
-    if kind == HEURISTIC:
-        a = G.heuristic(state, rng)
-    elif kind == MCTS:
-        if search is None:
-            raise ValueError(NO_SEARCH)
-        a = mcts_act(G, state, params, rng, mask)
-    elif kind == RANDOM:
-        a = random_act(G, state, mask, rng)
-        return a
-    else:
-        raise ValueError(
-            "a user agent cannot be played through choose_action (replays of runs with user "
-            "agents are not available)"
-        )
-    G.legal_mask(state, mask)
-    if a < 0 or a >= mask.shape[0] or not mask[a]:
-        raise ValueError("agent chose an illegal action")
-    return a
 
 
 @kernel
@@ -241,13 +181,13 @@ def _in_cpu_time(agent_ns, games, c0, w0):
 def _no_trees(n_players, num_actions):
     """The per-seat trees of a chunk without tree reuse (agents.mcts.seat_trees's types, empty)."""
     return (
-        np.zeros((0, 0), np.int64),
-        np.zeros((0, 0), np.int64),
-        np.zeros((0, 0, num_actions), np.int32),
-        np.zeros((0, 0, num_actions), np.int32),
-        np.zeros((0, 0, num_actions), np.float64),
-        np.full((0, 1), -1, np.int32),
-        np.zeros(n_players, np.int64),
+        np.zeros((0, 0), np.int64),  # T_NODE_KEY
+        np.zeros((0, 0), np.int64),  # T_NODE_PLAYER
+        np.zeros((0, 0, num_actions), np.int32),  # T_EDGE_VISITS
+        np.zeros((0, 0, num_actions), np.int32),  # T_EDGE_AVAIL
+        np.zeros((0, 0, num_actions), np.float64),  # T_EDGE_VALUE
+        np.full((0, 1), -1, np.int32),  # T_TABLE
+        np.zeros(n_players, np.int64),  # T_NODES
     )
 
 
@@ -268,33 +208,18 @@ def _act(G, U, search, state, kind, params, rng, mask, trees, p):
 
 
 @nb.njit(cache=True)
-def _play_chunk(
-    G,
-    U,
-    search,
-    seeds,
-    agent_seeds,
-    n_players,
-    options,
-    seat_agent,
-    agent_kind,
-    agent_params,
-    num_actions,
-    rw,
-    scores,
-    wins,
-    feats,
-    lengths,
-    decisions,
-    agent_ns,
-    trace,
-    status,
-):
-    """Play ``len(seeds)`` games (``search``: True, or None in the entry without the search; the
-    module docstring); fill scores/wins ``[g, n]``, feats ``[g, n, F]``, lengths ``[g]``,
-    decisions and agent time per seat ``[g, n]``, the score trace ``[g, TRACE_COLUMNS]`` (round
-    word ``rw``, -1: none).  Return the games finished: all of them, or, when an
-    agent chose an illegal action, the games before it (``status`` then says where; ST_FAILED = 1)."""
+def _play_chunk(G, U, search, games, agents, out):
+    """Play the games of ``games`` (:class:`ChunkGames`) between the agents of ``agents``
+    (:class:`ChunkAgents`; user kernels ``U``) and fill ``out`` (:class:`ChunkResults`).
+    ``search``: True, or None in the entry without the search (the module docstring).  Return
+    the games finished: all of them, or, when an agent chose an illegal action, the games
+    before it (``out.status`` then says where; ST_FAILED = 1)."""
+    seeds, agent_seeds, seat_agent = games.seeds, games.agent_seeds, games.seat_agent
+    n_players, options = games.n_players, games.options
+    num_actions, rw = games.num_actions, games.round_word
+    agent_kind, agent_params = agents.kind, agents.params
+    scores, wins, feats, lengths = out.scores, out.wins, out.feats, out.lengths
+    decisions, agent_ns, trace, status = out.decisions, out.agent_ns, out.trace, out.status
     mask = np.zeros(num_actions, np.bool_)
     rngs = np.zeros(2 * n_players, np.int32)  # seat p's RNG words at [2p, 2p+2)
     moves = np.zeros(n_players, np.int64)
@@ -316,9 +241,8 @@ def _play_chunk(
         trace_start(tr)
         rnd = state[rw] if rw >= 0 else 0
         t0 = now_ns()  # one clock read per run of one agent's decisions: the module docstring
-        blk = (
-            -1
-        )  # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
+        # the agent of the open run of non-random decisions (-1: none); moves[q]: its seat q's
+        blk = -1
         while state[H_CURRENT] != NO_PLAYER:  # the header is part of the contract: no call needed
             if rw >= 0 and state[rw] != rnd:
                 if blk >= 0:
@@ -376,148 +300,21 @@ def _play_chunk(
 
 
 # The chunk entries' arguments after K (play_chunk and play_chunk_no_search take the same).
-CHUNK_ARGS = (
-    USERS_T,
-    nb.int64[::1],
-    nb.int64[::1],
-    nb.int64,
-    nb.int32[::1],
-    nb.int64[:, ::1],
-    nb.int64[::1],
-    nb.float64[:, ::1],
-    nb.int64,
-    nb.int64,
-    nb.float64[:, ::1],
-    nb.float64[:, ::1],
-    nb.float64[:, :, ::1],
-    nb.int64[::1],
-    nb.int64[:, ::1],
-    nb.int64[:, ::1],
-    nb.int64[:, ::1],
-    nb.int64[::1],
-)
+CHUNK_ARGS = (USERS_T, CHUNK_GAMES_T, CHUNK_AGENTS_T, CHUNK_RESULTS_T)
 
 
 @entry(*CHUNK_ARGS, returns=nb.int64)
-def play_chunk(
-    K,
-    U,
-    seeds,
-    agent_seeds,
-    n_players,
-    options,
-    seat_agent,
-    agent_kind,
-    agent_params,
-    num_actions,
-    rw,
-    scores,
-    wins,
-    feats,
-    lengths,
-    decisions,
-    agent_ns,
-    trace,
-    status,
-):
-    """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``, with
-    the user kernels ``U`` (``USER_SLOTS`` function pointers); returns the games finished."""
-    return _play_chunk(
-        as_kernels(K),
-        U,
-        True,
-        seeds,
-        agent_seeds,
-        n_players,
-        options,
-        seat_agent,
-        agent_kind,
-        agent_params,
-        num_actions,
-        rw,
-        scores,
-        wins,
-        feats,
-        lengths,
-        decisions,
-        agent_ns,
-        trace,
-        status,
-    )
+def play_chunk(K, U, games, agents, out):
+    """Entry: play a chunk of games of the game whose kernels are ``K = tuple(spec.kernels)``,
+    with the user kernels ``U`` (``USER_SLOTS`` function pointers); returns the games
+    finished (:func:`_play_chunk`)."""
+    return _play_chunk(as_kernels(K), U, True, games, agents, out)
 
 
 @entry(*CHUNK_ARGS, returns=nb.int64)
-def play_chunk_no_search(
-    K,
-    U,
-    seeds,
-    agent_seeds,
-    n_players,
-    options,
-    seat_agent,
-    agent_kind,
-    agent_params,
-    num_actions,
-    rw,
-    scores,
-    wins,
-    feats,
-    lengths,
-    decisions,
-    agent_ns,
-    trace,
-    status,
-):
+def play_chunk_no_search(K, U, games, agents, out):
     """Entry: :func:`play_chunk` for chunks without MCTS agents (the search is not compiled)."""
-    return _play_chunk(
-        as_kernels(K),
-        U,
-        None,
-        seeds,
-        agent_seeds,
-        n_players,
-        options,
-        seat_agent,
-        agent_kind,
-        agent_params,
-        num_actions,
-        rw,
-        scores,
-        wins,
-        feats,
-        lengths,
-        decisions,
-        agent_ns,
-        trace,
-        status,
-    )
-
-
-CHOOSE_ARGS = (nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1])
-
-
-@entry(*CHOOSE_ARGS, returns=nb.int64)
-def choose_action_search(K, state, kind, params, rng, mask):
-    """Entry of :func:`choose_action` with the search (compiled at the first MCTS decision)."""
-    return _choose_action(as_kernels(K), True, state, kind, params, rng, mask)
-
-
-@entry(*CHOOSE_ARGS, returns=nb.int64)
-def choose_action_no_search(K, state, kind, params, rng, mask):
-    """Entry of :func:`choose_action` for the other built-in agents (the search is not compiled)."""
-    return _choose_action(as_kernels(K), None, state, kind, params, rng, mask)
-
-
-def choose_action(K, state, kind, params, rng, mask):
-    """The action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``, or a run's
-    :func:`run_kernels`); checked for legality.  Only an MCTS decision compiles the search.
-    An MCTS agent with tree reuse is refused: its tree lives in the arena's game loop, and one
-    decision taken alone would not be the decision that loop takes."""
-    if kind == MCTS and params[P_REUSE] > 0:
-        raise ValueError(REUSE_ONLY_IN_ARENA)
-    return (choose_action_search if kind == MCTS else choose_action_no_search)(
-        K, state, kind, params, rng, mask
-    )
+    return _play_chunk(as_kernels(K), U, None, games, agents, out)
 
 
 def kernels_of_run(spec, agent_kind, trace: bool = False) -> tuple:
@@ -530,15 +327,6 @@ def kernels_of_run(spec, agent_kind, trace: bool = False) -> tuple:
     return run_kernels(
         spec.kernels, heuristic=bool((kinds == HEURISTIC).any()), search=search, evaluate=trace
     )
-
-
-class AgentError(RuntimeError):
-    """An agent that failed during a game (raised, chose an illegal action, ran out of time); the
-    message names the game index, the decision and the seat.  ``finished`` games before it are done."""
-
-    def __init__(self, message: str, finished: int = 0):
-        super().__init__(message)
-        self.finished = finished
 
 
 def user_table(agent_kind, agent_params, user_agents=None):
@@ -574,12 +362,13 @@ def play_games(
 ):
     """Python wrapper: allocate outputs and play; returns (scores, wins, feats, lengths).
 
-    ``user_agents[a]`` is the user kernel or Python agent class of agent ``a`` of kind USER_KERNEL or
-    PYTHON (None for the built-in ones).  ``timing``, if a dict, receives ``decisions`` and ``agent_ns``
-    (int64 ``[g, n]``).  ``trace``, if a dict, receives the score trace's ``TRACE_COLUMNS`` (int64
-    ``[g]`` each; module docstring); without it no trace is kept (it costs an ``evaluate`` per round).
-    An agent that fails raises :class:`AgentError` naming the game (``first_index``
-    + its position in the chunk), the decision, the seat and the agent (``labels``).
+    ``user_agents[a]`` is the user kernel or Python agent class of agent ``a`` of kind
+    USER_KERNEL or PYTHON (None for the built-in ones).  ``timing``, if a dict, receives
+    ``decisions`` and ``agent_ns`` (int64 ``[g, n]``).  ``trace``, if a dict, receives the score
+    trace's ``TRACE_COLUMNS`` (int64 ``[g]`` each; agents.trace); without it no trace is kept (it
+    costs an ``evaluate`` per round).  An agent that fails raises :class:`AgentError` naming the
+    game (``first_index`` + its position in the chunk), the decision, the seat and the agent
+    (``labels``).
     """
     seeds = np.asarray(seeds, np.int64)
     n = len(seeds)
@@ -599,8 +388,6 @@ def play_games(
         trace.update({c: traces[:, i] for i, c in enumerate(TRACE_COLUMNS)})
     seat_agent = np.asarray(seat_agent, np.int64)
     if (agent_kind == PYTHON).any():
-        from agents.user import play_python
-
         play_python(
             spec,
             seeds,
@@ -624,31 +411,33 @@ def play_games(
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
-    chunk = (
-        play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search
-    )  # compiled at its first call
+    # compiled at its first call
+    chunk = play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search
     kernels = kernels_of_run(spec, agent_kind, trace is not None)
     try:
         done = chunk(
             kernels,
             users,
-            seeds,
-            np.asarray(agent_seeds, np.int64),
-            np.int64(n_players),
-            np.asarray(options, np.int32),
-            seat_agent,
-            agent_kind,
-            params,
-            spec.num_actions,
-            np.int64(spec.round_word if trace is not None else -1),
-            scores,
-            wins,
-            feats,
-            lengths,
-            decisions,
-            agent_ns,
-            traces,
-            status,
+            ChunkGames(
+                seeds=seeds,
+                agent_seeds=np.asarray(agent_seeds, np.int64),
+                seat_agent=seat_agent,
+                n_players=np.int64(n_players),
+                options=np.asarray(options, np.int32),
+                num_actions=np.int64(spec.num_actions),
+                round_word=np.int64(spec.round_word if trace is not None else -1),
+            ),
+            ChunkAgents(kind=agent_kind, params=params),
+            ChunkResults(
+                scores=scores,
+                wins=wins,
+                feats=feats,
+                lengths=lengths,
+                decisions=decisions,
+                agent_ns=agent_ns,
+                trace=traces,
+                status=status,
+            ),
         )
     except Exception as e:  # raised inside an agent's kernel: status says where
         raise AgentError(
@@ -669,4 +458,5 @@ def _where(spec, status, seat_agent, labels, first_index) -> str:
     g, p = int(status[ST_GAME]), int(status[ST_SEAT])
     a = int(seat_agent[g, p])
     name = labels[a] if labels is not None else f"agent {a}"
-    return f"{spec.name} game {first_index + g}, decision {int(status[ST_DECISION])} (seat {p}, agent {name!r})"
+    decision = int(status[ST_DECISION])
+    return f"{spec.name} game {first_index + g}, decision {decision} (seat {p}, agent {name!r})"

@@ -2,12 +2,11 @@
 ``now_ns()`` (monotonic wall clock), int64 nanoseconds.
 
 Agent time (the arena's per-decision measurement, MCTS time budgets) is the thread's CPU time:
-on a machine shared with other work a wall clock counts the time the process waits for a core
-(measured here: a 5 ms wall budget ran 1 simulation at a load average of 25 on 2 cores), while
-CPU time counts only the agent's own work, so it is comparable between agents and runs.
-Reading it (``CLOCK_THREAD_CPUTIME_ID``, a system call) costs 0.17-0.3 us; the monotonic clock
-(vDSO) about 16 ns, so the arena times each run of decisions on the monotonic clock and hands
-out the chunk's CPU time in proportion (``agents.arena``, module docstring).
+on a machine shared with other work a wall clock counts the time the process waits for a core,
+while CPU time counts only the agent's own work, so it is comparable between agents and runs.
+Reading it (``CLOCK_THREAD_CPUTIME_ID``) is a system call, reading the monotonic clock (vDSO) is
+not, so the arena times each run of decisions on the monotonic clock and hands out the chunk's
+CPU time in proportion (``agents.arena``, module docstring).
 
 Numba has no clock of its own, and a ctypes function pointer would make a kernel
 uncacheable (its address is a per-process constant).  These intrinsics instead declare the
@@ -31,9 +30,8 @@ CLOCK_THREAD_CPUTIME_ID = 3  # CPU time of the calling thread
 def _clock(clock_id):
     def codegen(context, builder, sig, args):
         i64 = ir.IntType(64)
-        timespec = ir.LiteralStructType(
-            [i64, i64]
-        )  # struct timespec {time_t tv_sec; long tv_nsec} on 64-bit Linux
+        # struct timespec {time_t tv_sec; long tv_nsec} on 64-bit Linux
+        timespec = ir.LiteralStructType([i64, i64])
         fnty = ir.FunctionType(ir.IntType(32), [ir.IntType(32), timespec.as_pointer()])
         fn = cgutils.get_or_insert_function(builder.module, fnty, "clock_gettime")
         ts = cgutils.alloca_once(builder, timespec)

@@ -12,8 +12,7 @@ import numpy as np
 
 from sim.core import rng_below
 
-
-# --------------------------------------------------------------------------- fast path: numba kernels
+# ------------------------------------------------------------------- fast path: numba kernels
 # The arena's agent signature: act(state int32[::1], legal bool[::1], rng int32[:]) -> int64.
 # ``legal`` is filled by the arena; ``rng`` is the seat's own RNG (two int32 words).
 
@@ -42,7 +41,7 @@ def random_legal(state, legal, rng):
     return -1
 
 
-# --------------------------------------------------------------------------- slow path: a Python class
+# ------------------------------------------------------------------- slow path: a Python class
 
 
 class OnePlyEvaluate:

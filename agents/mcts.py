@@ -52,24 +52,25 @@ slot means that slot's default, so a row holding only the simulation count is va
                         peeking control)
     P_TIME_MS        5  > 0: a budget of this many milliseconds of CPU time per decision
                         (the thread's, agents.clock; read every TIME_CHECK simulations)
-                        instead of a number of simulations; P_SIMULATIONS,
-                        if set too, caps the simulations.  The tree then has room for
-                        TIMED_NODES_PER_MS nodes per ms (at most TIMED_TREE_BYTES); simulations
-                        beyond it roll out from the last node.
+                        instead of a number of simulations; P_SIMULATIONS, if set too,
+                        caps the simulations.  The tree then has room for TIMED_NODES_PER_MS
+                        nodes per ms (at most TIMED_TREE_BYTES); simulations beyond it roll
+                        out from the last node.  A timed search depends on the machine and
+                        its load: its games are not a pure function of the seed.
     P_PRIOR          6  > 0: progressive bias towards the game's heuristic action, computed
                         in each simulation's determinized state at every tree node: tried
-                        first, and P_PRIOR / (visits + 1) added to its UCB value  A timed search depends on the machine and its load:
-                        its games are not a pure function of the seed.
+                        first, and P_PRIOR / (visits + 1) added to its UCB value.
     P_REUSE          7  > 0: tree reuse: the seat keeps its tree (the nodes and statistics of
                         every information set it met) from one of its decisions to the next
-                        within a game, in the arena's per-seat tree (:func:`seat_trees`).  The tree
-                        has room for REUSE_SEARCHES searches; before a search that might not
-                        fit, it is cleared.  Where decisions are not played by the arena's loop
-                        (``choose_action``: replays, the Python loop of runs with Python agents)
-                        there is no tree to keep, so those refuse a reuse agent.
+                        within a game, in the arena's per-seat tree (:func:`seat_trees`).
+                        The tree has room for REUSE_SEARCHES searches; before a search that
+                        might not fit, it is cleared.  Where decisions are not played by the
+                        arena's loop (agents.decision: replays, the Python loop of runs with
+                        Python agents) there is no tree to keep, so those refuse a reuse agent.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
-the game's chance stream; the same state, parameters and RNG give the same action.
+the game's chance stream; the same state, parameters and RNG give the same action (a search
+without a time budget).
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ import numba as nb
 import numpy as np
 
 from agents.clock import cpu_ns
+from agents.table import N_AGENT_PARAMS
 from sim.core import (
     H_NPLAYERS,
     argmax_masked,
@@ -103,17 +105,14 @@ ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
-TIMED_TREE_BYTES = (
-    64 * 2**20
-)  # tree room of a timed search (edge arrays: 16 bytes per node and action)
+# tree room of a timed search (edge arrays: 16 bytes per node and action)
+TIMED_TREE_BYTES = 64 * 2**20
 MIN_TIMED_NODES = 1024
-TIMED_NODES_PER_MS = (
-    2000  # tree room of a timed search per ms of budget (more than any game's simulations per ms)
-)
+# tree room of a timed search per ms of budget (more than any game's simulations per ms)
+TIMED_NODES_PER_MS = 2000
 REUSE_SEARCHES = 8  # a reused tree's room, in searches (of the agent's budget)
-TIME_CHECK = (
-    4  # a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
-)
+# a timed search reads the clock (a system call, ~0.17 us) every TIME_CHECK simulations
+TIME_CHECK = 4
 
 EMPTY = -1  # a free hash-table slot
 NO_ACTION = -1
@@ -333,9 +332,8 @@ def _search_in(
         v = edge_visits[root_node, a] if (mask[a] and root_node != EMPTY) else 0
         root_visits[a] = v
         root_value[a] = edge_value[root_node, a] / v if v > 0 else 0.0
-    return argmax_masked(
-        root_visits, mask, rng, 0
-    ), n_nodes  # most visited; NO_ACTION if none is legal
+    # the most visited action; NO_ACTION if none is legal
+    return argmax_masked(root_visits, mask, rng, 0), n_nodes
 
 
 @nb.njit(cache=True)
@@ -346,12 +344,35 @@ def mcts_act(G, state, params, rng, mask):
     return _search(G, state, params, rng, mask, visits, value)
 
 
+# The arena's per-seat trees (seat_trees): a tuple of the search's tree arrays (module docstring)
+# with the seat first, S = n_players seats (0 when no agent reuses its tree) of room R nodes
+# each, and the nodes each seat's tree holds:
+#
+#   trees[T_NODE_KEY]     int64[S, R]        node_key of seat p's tree at [p]
+#   trees[T_NODE_PLAYER]  int64[S, R]        node_player
+#   trees[T_EDGE_VISITS]  int32[S, R, A]     edge_visits
+#   trees[T_EDGE_AVAIL]   int32[S, R, A]     edge_avail
+#   trees[T_EDGE_VALUE]   float64[S, R, A]   edge_value
+#   trees[T_TABLE]        int32[S, T]        table (T = 1 when S = 0)
+#   trees[T_NODES]        int64[n_players]   nodes in seat p's tree (0: empty)
+#
+# Compile-time constants: the tuple's items have different types, and numba reads them by
+# constant index.
+T_NODE_KEY = 0
+T_NODE_PLAYER = 1
+T_EDGE_VISITS = 2
+T_EDGE_AVAIL = 3
+T_EDGE_VALUE = 4
+T_TABLE = 5
+T_NODES = 6
+
+
 @nb.njit(cache=True)
 def seat_trees(n_players, agent_kind, agent_params, mcts_kind, num_actions):
     """The arena's per-seat trees for agents with tree reuse (``P_REUSE``): room for
     REUSE_SEARCHES searches of the largest budget among them (at most TIMED_TREE_BYTES of edge
-    arrays per seat); empty arrays when no agent reuses its tree.  ``(node_key, node_player,
-    edge_visits, edge_avail, edge_value, table, n_nodes)``, each with the seat first."""
+    arrays per seat); empty arrays when no agent reuses its tree.  Indexed by ``T_*`` (the
+    comment above)."""
     room = 0
     for a in range(agent_kind.shape[0]):
         if agent_kind[a] == mcts_kind and agent_params[a, P_REUSE] > 0:
@@ -360,34 +381,34 @@ def seat_trees(n_players, agent_kind, agent_params, mcts_kind, num_actions):
         room = max(MIN_TIMED_NODES, min(room, TIMED_TREE_BYTES // (16 * num_actions)))
     seats = n_players if room > 0 else 0
     return (
-        np.zeros((seats, room), np.int64),
-        np.zeros((seats, room), np.int64),
-        np.zeros((seats, room, num_actions), np.int32),
-        np.zeros((seats, room, num_actions), np.int32),
-        np.zeros((seats, room, num_actions), np.float64),
-        np.full((seats, _table_size(room) if room > 0 else 1), EMPTY, np.int32),
-        np.zeros(n_players, np.int64),
+        np.zeros((seats, room), np.int64),  # T_NODE_KEY
+        np.zeros((seats, room), np.int64),  # T_NODE_PLAYER
+        np.zeros((seats, room, num_actions), np.int32),  # T_EDGE_VISITS
+        np.zeros((seats, room, num_actions), np.int32),  # T_EDGE_AVAIL
+        np.zeros((seats, room, num_actions), np.float64),  # T_EDGE_VALUE
+        np.full((seats, _table_size(room) if room > 0 else 1), EMPTY, np.int32),  # T_TABLE
+        np.zeros(n_players, np.int64),  # T_NODES
     )
 
 
 @nb.njit(cache=True)
 def clear_tree(trees, p):
     """Empty seat ``p``'s reused tree (at the start of a game, or when a search might not fit)."""
-    if trees[5].shape[0] > 0 and trees[6][p] > 0:
-        trees[5][p, :] = EMPTY
-    trees[6][p] = 0
+    if trees[T_TABLE].shape[0] > 0 and trees[T_NODES][p] > 0:
+        trees[T_TABLE][p, :] = EMPTY
+    trees[T_NODES][p] = 0
 
 
 @nb.njit(cache=True)
 def mcts_act_reusing(G, state, params, rng, mask, trees, p):
-    """:func:`mcts_act` for seat ``p``, in the seat's tree of ``trees`` (:func:`seat_trees`) when the
-    agent reuses its tree, in a tree of its own otherwise."""
-    if params[P_REUSE] <= 0 or trees[5].shape[0] == 0:
+    """:func:`mcts_act` for seat ``p``, in the seat's tree of ``trees`` (:func:`seat_trees`) when
+    the agent reuses its tree, in a tree of its own otherwise."""
+    if params[P_REUSE] <= 0 or trees[T_TABLE].shape[0] == 0:
         return mcts_act(G, state, params, rng, mask)
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
-    room = trees[0].shape[1]
-    if trees[6][p] + search_room(params, mask.shape[0])[2] > room:
+    room = trees[T_NODE_KEY].shape[1]
+    if trees[T_NODES][p] + search_room(params, mask.shape[0])[2] > room:
         clear_tree(trees, p)
     a, n_nodes = _search_in(
         G,
@@ -397,15 +418,15 @@ def mcts_act_reusing(G, state, params, rng, mask, trees, p):
         mask,
         visits,
         value,
-        trees[0][p],
-        trees[1][p],
-        trees[2][p],
-        trees[3][p],
-        trees[4][p],
-        trees[5][p],
-        trees[6][p],
+        trees[T_NODE_KEY][p],
+        trees[T_NODE_PLAYER][p],
+        trees[T_EDGE_VISITS][p],
+        trees[T_EDGE_AVAIL][p],
+        trees[T_EDGE_VALUE][p],
+        trees[T_TABLE][p],
+        trees[T_NODES][p],
     )
-    trees[6][p] = n_nodes
+    trees[T_NODES][p] = n_nodes
     return a
 
 
@@ -459,8 +480,6 @@ def mcts_params(
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
     ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget."""
-    from agents.arena import N_AGENT_PARAMS
-
     if (
         isinstance(time_ms, bool)
         or not isinstance(time_ms, (int, float, np.integer, np.floating))

@@ -2,13 +2,14 @@
 
 :func:`parse_agent` turns one specification (a string, or a TOML table such as
 ``{kind = "mcts", simulations = 1000}``) into the row of an arena agent table:
-``(kind, params, label)``, where ``kind`` is one of :data:`agents.arena.AGENT_KINDS`,
+``(kind, params, label)``, where ``kind`` is one of :data:`agents.table.AGENT_KINDS`,
 ``params`` a ``float64[N_AGENT_PARAMS]`` row and ``label`` the canonical text form (used as
 the ``agent`` column of results, so equal agents get equal labels).
 
 MCTS parameters are those of :func:`agents.mcts.mcts_params` (``simulations``, ``time_ms``,
-``uct_c``, ``rollout``, ``rollout_depth``, ``prior``, ``reuse``, ``omniscient``), given as a table or in the text form
-that :func:`agents.mcts.mcts_label` writes: ``mcts:1000,uct_c=2,rollout=heuristic,omniscient``;
+``uct_c``, ``rollout``, ``rollout_depth``, ``prior``, ``reuse``, ``omniscient``), given as a
+table or in the text form that :func:`agents.mcts.mcts_label` writes:
+``mcts:1000,uct_c=2,rollout=heuristic,omniscient``;
 ``mcts:50ms`` is a budget of 50 ms per decision instead of a number of simulations.
 
 A user's own agent is named by its module path, ``"mypkg.agents:greedy"`` (or
@@ -21,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.arena import AGENT_KINDS, MCTS, N_AGENT_PARAMS
+from agents.table import AGENT_KINDS, MCTS, N_AGENT_PARAMS
 
 
 class AgentSpecError(ValueError):
@@ -75,7 +76,8 @@ def parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         label = spec.pop("label")
         if not isinstance(label, str) or not label.strip() or label != label.strip():
             raise AgentSpecError(
-                f"an agent's label must be a non-empty string without surrounding spaces, got {label!r}"
+                "an agent's label must be a non-empty string without surrounding spaces, "
+                f"got {label!r}"
             )
         kind, params, _ = _parse_agent(spec if len(spec) > 1 else spec.get("kind"))
         return kind, params, label

@@ -6,8 +6,8 @@ plays: on the driver and in every Ray worker).  What the name points at decides 
 
 - **A numba kernel** (``@numba.njit(cache=True)``) with the arena's agent signature
   ``act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64`` (``USER_SIG``).  It
-  runs inside the compiled game loop like the built-in agents, at the same speed, and is
-  cached on disk like them.  ``legal`` holds the legal actions (filled by the arena); ``rng``
+  runs inside the compiled game loop like the built-in agents and is cached on disk like
+  them.  ``legal`` holds the legal actions (filled by the arena); ``rng``
   is the seat's own two-word RNG (use ``sim.core.rng_below(rng, 0, n)``); the state is the
   true state, so a kernel must read only what its seat may know (the game's doc says which
   fields are hidden) or call the game's ``determinize`` on a copy.
@@ -20,41 +20,29 @@ plays: on the driver and in every Ray worker).  What the name points at decides 
 A bad agent gives one clear error: at config time (the module does not import, the name is
 missing, a kernel with the wrong signature, a class without ``act``; ``dynasty`` exits with
 code 2), or during a run (it raises, returns an illegal action, or takes longer than its
-``timeout_s`` of wall time) an :class:`agents.arena.AgentError` naming the game index, the decision, the
-seat and the agent; the games already written stay in the results.  docs/agents.md has
-examples.
+``timeout_s`` of wall time) an :class:`agents.table.AgentError` naming the game index, the
+decision, the seat and the agent; the games already written stay in the results.
+docs/agents.md has examples.
 """
 
 from __future__ import annotations
 
 import importlib
-import math
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from agents.arena import (
-    PYTHON,
-    TRACE_WORDS,
-    USER_KERNEL,
-    USER_SIG,
-    AgentError,
-    N_AGENT_PARAMS,
-    choose_action,
-    sole_best,
-    trace_finish,
-    trace_point,
-    trace_start,
-)
+from agents.decision import choose_action
+from agents.table import N_AGENT_PARAMS, PYTHON, USER_KERNEL, USER_SIG, AgentError
+from agents.trace import TRACE_WORDS, sole_best, trace_finish, trace_point, trace_start
 from sim.core import H_CURRENT, H_NPLAYERS, H_PLY, NO_PLAYER, hash64, rng_seed
 
 SIGNATURE_TEXT = "act(state: int32[::1], legal: bool[::1], rng: int32[:]) -> int64"
 DEFAULT_TIMEOUT_S = 60.0
-P_TIMEOUT = (
-    1  # params slot of a Python agent: seconds one decision may take (0 = DEFAULT_TIMEOUT_S)
-)
+# params slot of a Python agent: seconds one decision may take (0 = DEFAULT_TIMEOUT_S)
+P_TIMEOUT = 1
 
 
 class UserAgentError(ValueError):
@@ -68,7 +56,8 @@ def is_user_path(name: str) -> bool:
 
 
 def load_object(path: str):
-    """The object a ``module:attribute`` path names; :class:`UserAgentError` if it cannot be loaded."""
+    """The object a ``module:attribute`` path names; :class:`UserAgentError` if it cannot be
+    loaded."""
     mod, _, attr = path.partition(":")
     try:
         module = importlib.import_module(mod)
@@ -89,7 +78,8 @@ def _is_dispatcher(obj) -> bool:
 
 
 def check_kernel(path: str, kernel) -> None:
-    """Compile ``kernel`` for ``USER_SIG`` (or load it from the cache); a clear error if it does not fit."""
+    """Compile ``kernel`` for ``USER_SIG`` (or load it from the cache); a clear error if it does
+    not fit."""
     try:
         kernel.compile(USER_SIG.args)
         cres = kernel.overloads.get(USER_SIG.args)
@@ -105,7 +95,8 @@ def check_kernel(path: str, kernel) -> None:
 
 
 def resolve(path: str, timeout_s: float | None = None) -> tuple[int, np.ndarray]:
-    """(kind, params) of the user agent ``path``: USER_KERNEL for a numba kernel, PYTHON for a class."""
+    """(kind, params) of the user agent ``path``: USER_KERNEL for a numba kernel, PYTHON for a
+    class."""
     obj = load_object(path)
     params = np.zeros(N_AGENT_PARAMS, np.float64)
     if _is_dispatcher(obj):
@@ -124,7 +115,8 @@ def resolve(path: str, timeout_s: float | None = None) -> tuple[int, np.ndarray]
                 and timeout_s > 0
             ):
                 raise UserAgentError(
-                    f"user agent {path!r}: timeout_s must be a number of seconds > 0, got {timeout_s!r}"
+                    f"user agent {path!r}: timeout_s must be a number of seconds > 0, "
+                    f"got {timeout_s!r}"
                 )
             params[P_TIMEOUT] = float(timeout_s)
         return PYTHON, params
@@ -135,7 +127,8 @@ def resolve(path: str, timeout_s: float | None = None) -> tuple[int, np.ndarray]
 
 
 def user_agents_of(labels, kinds) -> list[Any] | None:
-    """The kernels and classes of a run's user agents (None for built-in agents), loaded in this process."""
+    """The kernels and classes of a run's user agents (None for built-in agents), loaded in this
+    process."""
     kinds = list(kinds)
     if not any(k in (USER_KERNEL, PYTHON) for k in kinds):
         return None
@@ -235,9 +228,11 @@ def play_python(
     first_index=0,
     traces=None,
 ) -> None:
-    """Play games decision by decision in Python (a run with a Python agent); fill the arrays as the
-    arena does (with ``traces[g]``, the score trace, by the arena's own update rule).  Built-in agents and user kernels take the same decisions as in the arena (same RNG
-    words); an agent that fails raises :class:`AgentError` (games before it are filled)."""
+    """Play games decision by decision in Python (a run with a Python agent); fill the arrays as
+    the arena does (with ``traces[g]``, the score trace, by the same update rule:
+    agents.trace).  Built-in agents and user kernels take the same decisions as in the arena
+    (same RNG words); an agent that fails raises :class:`AgentError` (games before it are
+    filled)."""
     K = spec.kernels
     Kt = tuple(K)
     options = np.asarray(options, np.int32)
@@ -270,9 +265,8 @@ def play_python(
                 f"{labels[a] if labels is not None else a!r})"
             )
             t0 = time.thread_time_ns()  # agent time: CPU time of this thread, as in the arena
-            wall0 = (
-                time.perf_counter_ns()
-            )  # the timeout: wall time (an agent that waits is late too)
+            # the timeout: wall time (an agent that waits is late too)
+            wall0 = time.perf_counter_ns()
             if kind == PYTHON:
                 try:
                     if p not in objects:
@@ -303,7 +297,8 @@ def play_python(
                 took = (time.perf_counter_ns() - wall0) / 1e9
                 if took > limit:
                     raise AgentError(
-                        f"{where}: the agent took {took:.3g} s, more than its timeout_s = {limit:g}",
+                        f"{where}: the agent took {took:.3g} s, "
+                        f"more than its timeout_s = {limit:g}",
                         g,
                     )
             elif kind == USER_KERNEL:
@@ -330,7 +325,3 @@ def play_python(
         if rw >= 0:
             trace_finish(tr, wins[g], np.int64(n_players), traces[g])
         lengths[g] = steps
-
-
-def mean_ms(total_ns: float, n: float) -> float:
-    return total_ns / n / 1e6 if n else math.nan

@@ -24,7 +24,7 @@ import signal
 import sys
 
 import experiments.bench
-from agents.arena import AGENT_KINDS
+from agents.table import AGENT_KINDS
 from experiments.analysis.report import make_report
 from experiments.fuzz import fuzz
 from experiments.run import store

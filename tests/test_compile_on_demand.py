@@ -19,7 +19,9 @@ import numpy as np
 import pytest
 
 import agents.arena as arena
-from agents.arena import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM, kernels_of_run, play_games
+import agents.decision as decision
+from agents.arena import kernels_of_run, play_games
+from agents.table import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM
 from sim import game_names, get_game
 from sim.core import KERNEL_SIGNATURES, new_rng, run_kernels
 
@@ -28,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_importing_the_agents_compiles_no_entry():
     code = (
-        "import agents.arena as a, agents.mcts as m; "
-        "print([e._ready for e in (a.play_chunk, a.play_chunk_no_search, a.choose_action_search, "
-        "a.choose_action_no_search, m.search)])"
+        "import agents.arena as a, agents.decision as d, agents.mcts as m; "
+        "print([e._ready for e in (a.play_chunk, a.play_chunk_no_search, d.choose_action_search, "
+        "d.choose_action_no_search, m.search)])"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
@@ -116,15 +118,15 @@ def test_same_choices_through_both_choose_action_entries():
     while not k.is_terminal(state):
         for kind in (HEURISTIC, RANDOM):
             params = np.zeros(N_AGENT_PARAMS)
-            a = arena.choose_action_no_search(
+            a = decision.choose_action_no_search(
                 lean, state, kind, params, new_rng(np.int64(picked)), mask
             )
-            b = arena.choose_action_search(
+            b = decision.choose_action_search(
                 tuple(k), state, kind, params, new_rng(np.int64(picked)), mask
             )
             assert a == b
         state_a = int(
-            arena.choose_action(
+            decision.choose_action(
                 lean, state, RANDOM, np.zeros(N_AGENT_PARAMS), new_rng(np.int64(picked)), mask
             )
         )
@@ -141,10 +143,10 @@ def test_stand_ins_and_the_entry_without_search_refuse_to_play():
     params = np.zeros(N_AGENT_PARAMS)
     params[0] = 4
     with pytest.raises(ValueError, match="not compiled|without the search"):
-        arena.choose_action_no_search(tuple(k), state, MCTS, params, new_rng(np.int64(1)), mask)
+        decision.choose_action_no_search(tuple(k), state, MCTS, params, new_rng(np.int64(1)), mask)
     lean = run_kernels(k, heuristic=False, search=False)
     with pytest.raises(ValueError, match="not among this run's kernels"):
-        arena.choose_action_no_search(lean, state, HEURISTIC, params, new_rng(np.int64(1)), mask)
+        decision.choose_action_no_search(lean, state, HEURISTIC, params, new_rng(np.int64(1)), mask)
 
 
 def test_kernels_warmed_from_python_load_in_another_process(tmp_path):
@@ -154,7 +156,7 @@ def test_kernels_warmed_from_python_load_in_another_process(tmp_path):
     warm = "from sim import get_game; from experiments.run.runner import warm_leaf_kernels; warm_leaf_kernels(get_game('goofspiel'))"
     subprocess.run([sys.executable, "-c", warm], cwd=ROOT, env=env, check=True)
     play = (
-        "import numpy as np; from sim import get_game; from agents.arena import play_games, HEURISTIC, RANDOM; "
+        "import numpy as np; from sim import get_game; from agents.arena import play_games; from agents.table import HEURISTIC, RANDOM; "
         "spec = get_game('goofspiel'); play_games(spec, [1, 2], 2, spec.encode_options({}), "
         "np.array([[0, 1], [1, 0]]), [HEURISTIC, RANDOM], np.zeros((2, 8)), trace={})"
     )

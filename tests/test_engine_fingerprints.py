@@ -23,16 +23,10 @@ import hashlib
 import numpy as np
 import pytest
 
-from agents.arena import (
-    HEURISTIC,
-    MCTS,
-    N_AGENT_PARAMS,
-    RANDOM,
-    USER_KERNEL,
-    choose_action,
-    play_games,
-)
+from agents.arena import play_games
+from agents.decision import choose_action
 from agents.spec import parse_agent
+from agents.table import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM, USER_KERNEL
 from sim import get_game
 from sim.core import new_rng
 

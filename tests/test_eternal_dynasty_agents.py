@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, USER_KERNEL, play_games
+from agents.arena import play_games
+from agents.table import HEURISTIC, N_AGENT_PARAMS, RANDOM, USER_KERNEL
 from sim import get_game
 from sim.core import H_CURRENT, new_rng
 from sim.eternal_dynasty import heuristic as H

@@ -149,7 +149,7 @@ def test_cli_lists_games_and_benchmarks(capsys):
 def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
     """``dynasty bench engines`` times random and heuristic chunks in turn and prints the
     heuristic's cost as the median of the rounds' ratios, inside their range."""
-    from agents.arena import HEURISTIC, RANDOM
+    from agents.table import HEURISTIC, RANDOM
     from experiments.bench.engines import paired_rates
 
     rates = paired_rates(get_game(GAME), 2, 0.2)

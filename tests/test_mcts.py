@@ -11,8 +11,9 @@ import numba as nb
 import numpy as np
 import pytest
 
-from agents.arena import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM, play_games
+from agents.arena import play_games
 from agents.mcts import MCTSParameterError, mcts_label, mcts_params, search, search_root
+from agents.table import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM
 from sim import Game, get_game
 from sim.core import game_seed, hash64, new_rng
 from sim.goofspiel import rules as GR

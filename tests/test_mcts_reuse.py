@@ -8,9 +8,22 @@ import numba as nb
 import numpy as np
 import pytest
 
-from agents.arena import MCTS, RANDOM, N_AGENT_PARAMS, choose_action, play_games
-from agents.mcts import _search_in, mcts_label, mcts_params, seat_trees
+from agents.arena import play_games
+from agents.decision import choose_action
+from agents.mcts import (
+    T_EDGE_AVAIL,
+    T_EDGE_VALUE,
+    T_EDGE_VISITS,
+    T_NODE_KEY,
+    T_NODE_PLAYER,
+    T_TABLE,
+    _search_in,
+    mcts_label,
+    mcts_params,
+    seat_trees,
+)
 from agents.spec import parse_agent
+from agents.table import MCTS
 from experiments.run.config import ConfigError, from_dict
 from sim import Game, get_game
 from sim.core import as_kernels, new_rng
@@ -32,12 +45,12 @@ def _two_searches(K, root, params, rng, mask, trees):
         mask,
         visits,
         value,
-        trees[0][0],
-        trees[1][0],
-        trees[2][0],
-        trees[3][0],
-        trees[4][0],
-        trees[5][0],
+        trees[T_NODE_KEY][0],
+        trees[T_NODE_PLAYER][0],
+        trees[T_EDGE_VISITS][0],
+        trees[T_EDGE_AVAIL][0],
+        trees[T_EDGE_VALUE][0],
+        trees[T_TABLE][0],
         0,
     )
     out[0] = visits.sum()
@@ -50,12 +63,12 @@ def _two_searches(K, root, params, rng, mask, trees):
         mask,
         visits,
         value,
-        trees[0][0],
-        trees[1][0],
-        trees[2][0],
-        trees[3][0],
-        trees[4][0],
-        trees[5][0],
+        trees[T_NODE_KEY][0],
+        trees[T_NODE_PLAYER][0],
+        trees[T_EDGE_VISITS][0],
+        trees[T_EDGE_AVAIL][0],
+        trees[T_EDGE_VALUE][0],
+        trees[T_TABLE][0],
         n1,
     )
     out[2] = visits.sum()
@@ -68,7 +81,7 @@ def test_a_second_search_in_the_same_tree_continues_its_statistics():
     params = mcts_params(300, reuse=True)
     kinds = np.array([MCTS], np.int64)
     trees = seat_trees(2, kinds, params[None, :], MCTS, GOOF.num_actions)
-    assert trees[0].shape[1] >= 8 * 301  # room for REUSE_SEARCHES searches
+    assert trees[T_NODE_KEY].shape[1] >= 8 * 301  # room for REUSE_SEARCHES searches
     mask = np.zeros(GOOF.num_actions, np.bool_)
     out = _two_searches(tuple(GOOF.kernels), g.state, params, new_rng(np.int64(1)), mask, trees)
     assert out[0] == 300  # every simulation passes the searcher's own root node

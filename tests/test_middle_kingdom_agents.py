@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from scipy.stats import binomtest
 
-from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, play_games
+from agents.arena import play_games
+from agents.table import HEURISTIC, N_AGENT_PARAMS, RANDOM
 from sim import get_game
 
 SPEC = get_game("middle_kingdom")

@@ -9,16 +9,9 @@ game's round word with numpy, and the two statistics computed from the list of l
 import numpy as np
 import pytest
 
-from agents.arena import (
-    N_AGENT_PARAMS,
-    RANDOM,
-    TRACE_COLUMNS,
-    TRACE_WORDS,
-    play_games,
-    trace_finish,
-    trace_point,
-    trace_start,
-)
+from agents.arena import play_games
+from agents.table import N_AGENT_PARAMS, RANDOM
+from agents.trace import TRACE_COLUMNS, TRACE_WORDS, trace_finish, trace_point, trace_start
 from sim import get_game
 from sim.core import H_CURRENT, NO_PLAYER, hash64, random_of_legal, rng_seed
 

@@ -4,9 +4,10 @@ budgets by time (`mcts:5ms`), and the search variants' parameters (heuristic pri
 import numpy as np
 import pytest
 
-from agents.arena import MCTS, play_games
+from agents.arena import play_games
 from agents.mcts import P_PRIOR, P_SIMULATIONS, P_TIME_MS, mcts_params, search_root
 from agents.spec import AgentSpecError, parse_agent
+from agents.table import MCTS
 from sim.registry import get_game
 
 GAME = "goofspiel"
@@ -123,7 +124,7 @@ def test_random_runs_get_the_chunks_cpu_time():
     """All-random Middle Kingdom games: runs are timed on the monotonic clock and converted to the
     chunk's CPU time, so the seats' times sum to no more than the thread's CPU time over the call
     and to most of it (the runs hold everything but setting up and scoring each game)."""
-    from agents.arena import N_AGENT_PARAMS, RANDOM
+    from agents.table import N_AGENT_PARAMS, RANDOM
 
     spec = get_game("middle_kingdom")
     games = 2000

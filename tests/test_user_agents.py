@@ -8,8 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from agents.arena import PYTHON, USER_KERNEL, AgentError, play_games
+from agents.arena import play_games
 from agents.spec import AgentSpecError, parse_agent
+from agents.table import PYTHON, USER_KERNEL, AgentError
 from experiments.cli import main
 from experiments.run.config import from_dict
 from sim.registry import get_game

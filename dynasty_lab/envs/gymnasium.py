@@ -28,8 +28,9 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from agents.arena import AGENT_KINDS, HEURISTIC, RANDOM, choose_action
+from agents.decision import choose_action
 from agents.spec import parse_agent
+from agents.table import AGENT_KINDS, HEURISTIC, RANDOM
 from dynasty_lab.envs._core import Table
 from sim.core import hash64, new_rng, random_of_legal
 

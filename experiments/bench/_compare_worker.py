@@ -14,7 +14,12 @@ import numpy as np
 
 
 def main():
-    from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, play_games
+    from agents.arena import play_games
+
+    try:
+        from agents.table import HEURISTIC, N_AGENT_PARAMS, RANDOM
+    except ImportError:  # a revision from before agents.table: the arena defined them
+        from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM
     from sim import get_game
 
     specs = {}

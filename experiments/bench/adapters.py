@@ -47,7 +47,8 @@ def _timed(fn, seconds):
 
 
 def speeds(game, players, seconds):
-    from agents.arena import RANDOM, play_games
+    from agents.arena import play_games
+    from agents.table import RANDOM
     from sim.registry import get_game
 
     spec = get_game(game)
@@ -156,7 +157,7 @@ def match(games, sims, seed=0):
     import pyspiel  # noqa: F401
     from open_spiel.python.algorithms import ismcts, mcts
 
-    from agents.arena import choose_action
+    from agents.decision import choose_action
     from agents.spec import parse_agent
     from dynasty_lab.envs import openspiel as dos
     from sim.core import new_rng

@@ -133,7 +133,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    ap = build_parser()
+    args = ap.parse_args(argv)
     if not args.base and not args.base_tree:
         print("dynasty bench compare: nothing to compare with (give --base REV or --base-tree DIR)")
         return 0

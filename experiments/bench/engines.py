@@ -22,7 +22,8 @@ import numba as nb
 import numpy as np
 from scipy.stats import binomtest
 
-from agents.arena import HEURISTIC, N_AGENT_PARAMS, RANDOM, play_games
+from agents.arena import play_games
+from agents.table import HEURISTIC, N_AGENT_PARAMS, RANDOM
 from sim import game_names, get_game
 from sim.core import new_rng, shuffle_range
 

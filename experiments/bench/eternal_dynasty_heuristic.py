@@ -145,7 +145,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    ap = build_parser()
+    args = ap.parse_args(argv)
     if args.games < 1 or args.reps < 1:
         ap.error("--games and --reps must be at least 1")
     r = measure(args.players, args.games, args.reps)

@@ -68,7 +68,8 @@ def outcome_summary(points: np.ndarray) -> dict:
 
 def our_random_points(n_players: int, games: int, seed: int) -> tuple[np.ndarray, float]:
     """Final points of ``games`` random games in our engine, and the seconds they took."""
-    from agents.arena import RANDOM, play_games
+    from agents.arena import play_games
+    from agents.table import RANDOM
     from sim.core import game_seed
     from sim.registry import get_game
 

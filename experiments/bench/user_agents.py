@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     spec = get_game(args.game)
     from agents import examples
-    from agents.arena import N_AGENT_PARAMS, PYTHON
+    from agents.table import N_AGENT_PARAMS, PYTHON
 
     py = (PYTHON, np.zeros(N_AGENT_PARAMS), "FirstLegal")
     rows = [

@@ -36,10 +36,12 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from agents.arena import N_AGENT_PARAMS, TRACE_COLUMNS, play_games
+from agents.arena import play_games
+from agents.table import N_AGENT_PARAMS
+from agents.trace import TRACE_COLUMNS
+from experiments.run import store
 from experiments.run.plan import Plan, auto_chunk_size, chunk_ranges, missing_ranges
 from experiments.run.schema import ResultsTable
-from experiments.run import store
 from sim.registry import get_game
 
 IN_FLIGHT = 2  # chunks queued per actor: one playing, one waiting, so no actor idles
@@ -136,7 +138,8 @@ class ChunkContext:
 
     def replay(self, i: int) -> dict[str, Any]:
         """Game ``i`` re-played decision by decision through the Python API, as a replay dict."""
-        from agents.arena import choose_action, kernels_of_run
+        from agents.arena import kernels_of_run
+        from agents.decision import choose_action
         from sim.core import hash64, rng_seed
         from sim.game import Game
 
@@ -642,7 +645,7 @@ def _run_locked(
                         a, b, data, t = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
                         release_workers()
-                        from agents.arena import AgentError
+                        from agents.table import AgentError
 
                         if isinstance(
                             getattr(e, "cause", None), AgentError

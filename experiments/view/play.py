@@ -38,8 +38,8 @@ class PlayError(ValueError):
 
 def parse_opponents(text: str, n_opponents: int) -> list[tuple[int, np.ndarray, str]]:
     """Agents for the other seats, in seat order after the human's; the list is repeated as needed."""
-    from agents.arena import HEURISTIC, MCTS, RANDOM
     from agents.spec import parse_agent
+    from agents.table import HEURISTIC, MCTS, RANDOM
 
     names = [t.strip() for t in text.split(",") if t.strip()]
     if not names:
@@ -106,7 +106,7 @@ def play(
     say: Callable[[str], None] = print,
 ) -> int:
     """Play one game with a person at ``seat``; returns the exit code (0, or 130 if stopped)."""
-    from agents.arena import choose_action
+    from agents.decision import choose_action
 
     spec = get_game(game)
     spec.check_players(players, options)

@@ -1,0 +1,79 @@
+"""One decision of a built-in agent, outside the arena's game loop: replays, interactive play,
+the environments of dynasty_lab, and the Python loop of runs with Python agents (agents.user).
+
+:func:`choose_action` takes the decision through one of two entries, each compiled at its first
+call (sim.core.entry): ``choose_action_search`` and ``choose_action_no_search``, the same kernel
+:func:`_choose_action` with ``search=None`` instead of True in the second, on which numba prunes
+the branch that searches before typing it, so only an MCTS decision compiles agents.mcts.  The
+game's kernels come as ``tuple(spec.kernels)`` or a run's ``agents.arena.kernels_of_run``.
+
+A decision is the one the arena's game loop takes for the same state, parameters and agent RNG
+words, except for an MCTS agent with tree reuse, which only the arena can play (its tree lives
+in the game loop): it is refused here.
+"""
+
+import numba as nb
+
+from agents.mcts import P_REUSE, mcts_act
+from agents.random import random_act
+from agents.table import HEURISTIC, MCTS, NO_SEARCH, RANDOM
+from sim.core import as_kernels, entry
+
+REUSE_ONLY_IN_ARENA = (
+    "an MCTS agent with tree reuse plays whole games in the arena only (its tree is kept "
+    "between its decisions there); replays, runs with Python agents and interactive play take "
+    "single decisions: use the agent without reuse"
+)
+
+
+@nb.njit(cache=True)
+def _choose_action(G, search, state, kind, params, rng, mask):
+    """The action built-in agent ``kind`` (with ``params``) takes in ``state``; checked for
+    legality.  User agents are not built in: their decisions are taken by agents.user, never
+    here.  ``search``: True, or None in the entry without the search (the module docstring)."""
+    if kind == HEURISTIC:
+        a = G.heuristic(state, rng)
+    elif kind == MCTS:
+        if search is None:
+            raise ValueError(NO_SEARCH)
+        a = mcts_act(G, state, params, rng, mask)
+    elif kind == RANDOM:
+        a = random_act(G, state, mask, rng)
+        return a
+    else:
+        raise ValueError(
+            "a user agent cannot be played through choose_action (replays of runs with user "
+            "agents are not available)"
+        )
+    G.legal_mask(state, mask)
+    if a < 0 or a >= mask.shape[0] or not mask[a]:
+        raise ValueError("agent chose an illegal action")
+    return a
+
+
+CHOOSE_ARGS = (nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1])
+
+
+@entry(*CHOOSE_ARGS, returns=nb.int64)
+def choose_action_search(K, state, kind, params, rng, mask):
+    """Entry of :func:`choose_action` with the search (compiled at the first MCTS decision)."""
+    return _choose_action(as_kernels(K), True, state, kind, params, rng, mask)
+
+
+@entry(*CHOOSE_ARGS, returns=nb.int64)
+def choose_action_no_search(K, state, kind, params, rng, mask):
+    """Entry of :func:`choose_action` for the other built-in agents (the search is not
+    compiled)."""
+    return _choose_action(as_kernels(K), None, state, kind, params, rng, mask)
+
+
+def choose_action(K, state, kind, params, rng, mask):
+    """The action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``, or a run's
+    ``agents.arena.kernels_of_run``); checked for legality.  Only an MCTS decision compiles the
+    search.  An MCTS agent with tree reuse is refused: its tree lives in the arena's game loop,
+    and one decision taken alone would not be the decision that loop takes."""
+    if kind == MCTS and params[P_REUSE] > 0:
+        raise ValueError(REUSE_ONLY_IN_ARENA)
+    return (choose_action_search if kind == MCTS else choose_action_no_search)(
+        K, state, kind, params, rng, mask
+    )
