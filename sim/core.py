@@ -831,7 +831,7 @@ class GameSpec:
     # share of 0, so the shares of a game sum to 1 or, only for such games, to 0.
     can_all_lose: bool = False
     # The state word whose change marks the end of a round (-1: none): the runner's score trace
-    # (agents/arena.py) takes a point, the provisional leader, at every change;
+    # (agents/trace.py) takes a point, the provisional leader, at every change;
     # docs/results-format.md.
     round_word: int = -1
     # The game's observation tensors (a sim.observe.Observation: the information-state tensor

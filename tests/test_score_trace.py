@@ -1,4 +1,4 @@
-"""The score trace of every game (lead changes, when the winner is decided; agents/arena.py).
+"""The score trace of every game (lead changes, when the winner is decided; agents/trace.py).
 
 The arena's numbers are checked against a second computation written from the definition:
 the same random games re-played here decision by decision in Python (the random agent's

@@ -391,7 +391,7 @@ def _write_report(
         image("game_length.png", "game length"),
     ]
 
-    # ---- the score trace: lead changes and when the winner is decided (agents/arena.py)
+    # ---- the score trace: lead changes and when the winner is decided (agents/trace.py)
     traced = "seat = 0 AND trace_points > 0"  # runs with score_trace (NULL in parts written before it existed)
     n_traced = (
         int(res.con.execute(f"SELECT count(*) FROM results WHERE {traced}").fetchone()[0])

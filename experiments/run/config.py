@@ -80,7 +80,7 @@ class ExperimentConfig:
     source: str = field(default="", compare=False)
     # Component values changed from the game's data files ({path: value}, sim/components.py).
     components: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    # Keep the score trace (lead changes, when the winner is decided: agents/arena.py); off by default
+    # Keep the score trace (lead changes, when the winner is decided: agents/trace.py); off by default
     # for runs, since it costs an ``evaluate`` per round (random Middle Kingdom plays 2-3x slower);
     # studies and tunings turn it on.
     score_trace: bool = False
@@ -246,15 +246,15 @@ def from_dict(
         if chunk_size is not None:
             chunk_size = _int("chunk_size", chunk_size, 1)
         replays = _int("replays", data.get("replays", 0), 0, games)
-        if replays and any(a.kind >= 3 for a in agents):  # agents.arena.USER_KERNEL, PYTHON
+        if replays and any(a.kind >= 3 for a in agents):  # agents.table.USER_KERNEL, PYTHON
             raise ConfigError(
                 "replays: not available for a run with user agents (replays re-play games "
                 "through the built-in agents only); set replays = 0"
             )
         reusing = [
             a.label for a in agents if a.kind == 2 and a.params[7] > 0
-        ]  # agents.arena.MCTS, mcts.P_REUSE
-        if reusing and (replays or any(a.kind == 4 for a in agents)):  # agents.arena.PYTHON
+        ]  # agents.table.MCTS, mcts.P_REUSE
+        if reusing and (replays or any(a.kind == 4 for a in agents)):  # agents.table.PYTHON
             raise ConfigError(
                 f"agents: {reusing[0]!r} reuses its tree, which only the arena's game loop keeps; "
                 + (

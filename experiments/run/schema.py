@@ -28,7 +28,7 @@ MEASURED_COLUMNS = ("agent_ms",)
 #   seat_agent : int64[g, n]   scores, wins : float64[g, n]
 #   feats : float64[g, n, F]   lengths : int64[g]
 #   decisions, agent_ns : int64[g, n]  (the seat's decisions and its agent's time over them)
-#   lead_changes, decided_at, trace_points : int64[g]  (the score trace, agents/arena.py)
+#   lead_changes, decided_at, trace_points : int64[g]  (the score trace, agents/trace.py)
 Chunk = dict[str, np.ndarray]
 
 

@@ -226,7 +226,7 @@ def design_metrics(
     - ``margin``: the winner's margin, best score minus the second best;
     - ``length``: decisions per game;
     - ``lead_changes``: changes of the sole provisional leader per game, over the score trace (the
-      round ends and the final result; agents/arena.py; runs with ``score_trace``);
+      round ends and the final result; agents/trace.py; runs with ``score_trace``);
     - ``decided_share``: how late the winner is decided: the share of the trace's steps passed before
       the eventual sole winner leads for good, ``(decided_at - 1) / (trace_points - 1)`` (0: it led
       alone from the first round's end, 1: only the final scoring made it the leader), over games with
