@@ -42,10 +42,13 @@ import numpy as np
 
 from agents.clock import cpu_ns, now_ns
 from agents.mcts import clear_tree, mcts_act_reusing, seat_trees
+from agents.net import NETS_T, no_nets
+from agents.policy import net_scratch, policy_act
 from agents.table import (
     HEURISTIC,
     MCTS,
     NO_SEARCH,
+    POLICY,
     PYTHON,
     RANDOM,
     USER_KERNEL,
@@ -103,6 +106,7 @@ ChunkAgents, CHUNK_AGENTS_T = _record(
     "ChunkAgents",  # the agent table (agents.table)
     kind=nb.int64[::1],  # agent_kind
     params=nb.float64[:, ::1],  # agent_params (a user kernel's: its slot in params[0])
+    nets=NETS_T,  # the learned agents' networks (agents.net; empty without them)
 )
 ChunkResults, CHUNK_RESULTS_T = _record(
     "ChunkResults",
@@ -192,7 +196,7 @@ def _no_trees(n_players, num_actions):
 
 
 @nb.njit(cache=True)
-def _act(G, U, search, state, kind, params, rng, mask, trees, p):
+def _act(G, U, N, search, state, kind, params, rng, mask, trees, p):
     """The action of an MCTS or user agent (unchecked) at seat ``p``; a user kernel gets the
     legal mask filled.  ``search``: True, or None in the entry without the search (the module
     docstring); ``trees``: the seats' reused MCTS trees (agents.mcts.seat_trees).  The
@@ -202,7 +206,7 @@ def _act(G, U, search, state, kind, params, rng, mask, trees, p):
     if kind == MCTS:
         if search is None:
             raise ValueError(NO_SEARCH)
-        return mcts_act_reusing(G, state, params, rng, mask, trees, p)
+        return mcts_act_reusing(G, N, state, params, rng, mask, trees, p)
     G.legal_mask(state, mask)
     return U[np.int64(params[0])](state, mask, rng)
 
@@ -221,6 +225,8 @@ def _play_chunk(G, U, search, games, agents, out):
     scores, wins, feats, lengths = out.scores, out.wins, out.feats, out.lengths
     decisions, agent_ns, trace, status = out.decisions, out.agent_ns, out.trace, out.status
     mask = np.zeros(num_actions, np.bool_)
+    nets = agents.nets
+    obs, logits, _, h1, h2 = net_scratch(nets, num_actions, n_players)  # POLICY agents' scratch
     rngs = np.zeros(2 * n_players, np.int32)  # seat p's RNG words at [2p, 2p+2)
     moves = np.zeros(n_players, np.int64)
     tr = np.zeros(TRACE_WORDS, np.int64)
@@ -276,8 +282,14 @@ def _play_chunk(G, U, search, games, agents, out):
                 rng = rngs[2 * p : 2 * p + 2]
                 if kind == HEURISTIC:  # not through _act (its docstring)
                     act = G.heuristic(state, rng)
+                elif kind == POLICY:
+                    act = policy_act(
+                        G, nets, state, agent_params[a], rng, mask, obs, logits, h1, h2
+                    )
                 else:
-                    act = _act(G, U, search, state, kind, agent_params[a], rng, mask, trees, p)
+                    act = _act(
+                        G, U, nets, search, state, kind, agent_params[a], rng, mask, trees, p
+                    )
                 decisions[g, p] += 1
                 status[ST_ACTION] = act
                 G.legal_mask(state, mask)
@@ -317,15 +329,20 @@ def play_chunk_no_search(K, U, games, agents, out):
     return _play_chunk(as_kernels(K), U, None, games, agents, out)
 
 
-def kernels_of_run(spec, agent_kind, trace: bool = False) -> tuple:
+def kernels_of_run(spec, agent_kind, trace: bool = False, nets: bool = False) -> tuple:
     """The game's kernels as the entries take them, for a run of agents of kinds ``agent_kind``:
     ``tuple(spec.kernels)`` with stand-ins in the slots no agent of the run calls (the search's
     without MCTS agents, the heuristic without heuristic or MCTS agents, ``evaluate`` without
-    the score ``trace`` or MCTS), so that the run compiles only the game kernels it calls."""
+    the score ``trace`` or MCTS, ``observe`` without learned agents: ``nets``), so that the run
+    compiles only the game kernels it calls."""
     kinds = np.asarray(agent_kind)
     search = bool((kinds == MCTS).any())
     return run_kernels(
-        spec.kernels, heuristic=bool((kinds == HEURISTIC).any()), search=search, evaluate=trace
+        spec.kernels,
+        heuristic=bool((kinds == HEURISTIC).any()),
+        search=search,
+        evaluate=trace,
+        observe=nets or bool((kinds == POLICY).any()),
     )
 
 
@@ -359,6 +376,7 @@ def play_games(
     trace=None,
     labels=None,
     first_index=0,
+    nets=None,
 ):
     """Python wrapper: allocate outputs and play; returns (scores, wins, feats, lengths).
 
@@ -368,7 +386,8 @@ def play_games(
     trace's ``TRACE_COLUMNS`` (int64 ``[g]`` each; agents.trace); without it no trace is kept (it
     costs an ``evaluate`` per round).  An agent that fails raises :class:`AgentError` naming the
     game (``first_index`` + its position in the chunk), the decision, the seat and the agent
-    (``labels``).
+    (``labels``).  ``nets`` (agents.net.Nets) holds the networks of POLICY agents and of MCTS
+    agents with a network (their index in their parameter rows).
     """
     seeds = np.asarray(seeds, np.int64)
     n = len(seeds)
@@ -387,6 +406,7 @@ def play_games(
     if trace is not None:
         trace.update({c: traces[:, i] for i, c in enumerate(TRACE_COLUMNS)})
     seat_agent = np.asarray(seat_agent, np.int64)
+    nets = nets if nets is not None else no_nets()
     if (agent_kind == PYTHON).any():
         play_python(
             spec,
@@ -407,13 +427,14 @@ def play_games(
             labels,
             first_index,
             traces if trace is not None else None,
+            nets=nets,
         )
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)
     status = np.zeros(STATUS_SIZE, np.int64)
     # compiled at its first call
     chunk = play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search
-    kernels = kernels_of_run(spec, agent_kind, trace is not None)
+    kernels = kernels_of_run(spec, agent_kind, trace is not None, nets=int(nets.obs_size) > 0)
     try:
         done = chunk(
             kernels,
@@ -427,7 +448,7 @@ def play_games(
                 num_actions=np.int64(spec.num_actions),
                 round_word=np.int64(spec.round_word if trace is not None else -1),
             ),
-            ChunkAgents(kind=agent_kind, params=params),
+            ChunkAgents(kind=agent_kind, params=params, nets=nets),
             ChunkResults(
                 scores=scores,
                 wins=wins,

@@ -15,9 +15,11 @@ in the game loop): it is refused here.
 import numba as nb
 
 from agents.mcts import P_REUSE, mcts_act
+from agents.net import NETS_T, no_nets
+from agents.policy import net_scratch, policy_act
 from agents.random import random_act
-from agents.table import HEURISTIC, MCTS, NO_SEARCH, RANDOM
-from sim.core import as_kernels, entry
+from agents.table import HEURISTIC, MCTS, NO_SEARCH, POLICY, RANDOM
+from sim.core import H_NPLAYERS, as_kernels, entry
 
 REUSE_ONLY_IN_ARENA = (
     "an MCTS agent with tree reuse plays whole games in the arena only (its tree is kept "
@@ -27,16 +29,20 @@ REUSE_ONLY_IN_ARENA = (
 
 
 @nb.njit(cache=True)
-def _choose_action(G, search, state, kind, params, rng, mask):
-    """The action built-in agent ``kind`` (with ``params``) takes in ``state``; checked for
-    legality.  User agents are not built in: their decisions are taken by agents.user, never
-    here.  ``search``: True, or None in the entry without the search (the module docstring)."""
+def _choose_action(G, N, search, state, kind, params, rng, mask):
+    """The action built-in agent ``kind`` (with ``params``; networks ``N``) takes in ``state``;
+    checked for legality.  User agents are not built in: their decisions are taken by
+    agents.user, never here.  ``search``: True, or None in the entry without the search (the
+    module docstring)."""
     if kind == HEURISTIC:
         a = G.heuristic(state, rng)
     elif kind == MCTS:
         if search is None:
             raise ValueError(NO_SEARCH)
-        a = mcts_act(G, state, params, rng, mask)
+        a = mcts_act(G, N, state, params, rng, mask)
+    elif kind == POLICY:
+        obs, logits, _, h1, h2 = net_scratch(N, mask.shape[0], state[H_NPLAYERS])
+        a = policy_act(G, N, state, params, rng, mask, obs, logits, h1, h2)
     elif kind == RANDOM:
         a = random_act(G, state, mask, rng)
         return a
@@ -51,29 +57,30 @@ def _choose_action(G, search, state, kind, params, rng, mask):
     return a
 
 
-CHOOSE_ARGS = (nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1])
+CHOOSE_ARGS = (NETS_T, nb.int32[::1], nb.int64, nb.float64[::1], nb.int32[:], nb.boolean[::1])
 
 
 @entry(*CHOOSE_ARGS, returns=nb.int64)
-def choose_action_search(K, state, kind, params, rng, mask):
+def choose_action_search(K, N, state, kind, params, rng, mask):
     """Entry of :func:`choose_action` with the search (compiled at the first MCTS decision)."""
-    return _choose_action(as_kernels(K), True, state, kind, params, rng, mask)
+    return _choose_action(as_kernels(K), N, True, state, kind, params, rng, mask)
 
 
 @entry(*CHOOSE_ARGS, returns=nb.int64)
-def choose_action_no_search(K, state, kind, params, rng, mask):
+def choose_action_no_search(K, N, state, kind, params, rng, mask):
     """Entry of :func:`choose_action` for the other built-in agents (the search is not
     compiled)."""
-    return _choose_action(as_kernels(K), None, state, kind, params, rng, mask)
+    return _choose_action(as_kernels(K), N, None, state, kind, params, rng, mask)
 
 
-def choose_action(K, state, kind, params, rng, mask):
+def choose_action(K, state, kind, params, rng, mask, nets=None):
     """The action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``, or a run's
-    ``agents.arena.kernels_of_run``); checked for legality.  Only an MCTS decision compiles the
-    search.  An MCTS agent with tree reuse is refused: its tree lives in the arena's game loop,
-    and one decision taken alone would not be the decision that loop takes."""
+    ``agents.arena.kernels_of_run``; ``nets``: the networks of learned agents, agents.net.Nets);
+    checked for legality.  Only an MCTS decision compiles the search.  An MCTS agent with tree
+    reuse is refused: its tree lives in the arena's game loop, and one decision taken alone
+    would not be the decision that loop takes."""
     if kind == MCTS and params[P_REUSE] > 0:
         raise ValueError(REUSE_ONLY_IN_ARENA)
     return (choose_action_search if kind == MCTS else choose_action_no_search)(
-        K, state, kind, params, rng, mask
+        K, nets if nets is not None else no_nets(), state, kind, params, rng, mask
     )

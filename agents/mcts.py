@@ -67,6 +67,13 @@ slot means that slot's default, so a row holding only the simulation count is va
                         might not fit, it is cleared.  Where decisions are not played by the
                         arena's loop (agents.decision: replays, the Python loop of runs with
                         Python agents) there is no tree to keep, so those refuse a reuse agent.
+    P_NET            8  > 0: a learned network (index P_NET - 1 in the run's agents.net.Nets)
+                        guides the search (AlphaZero's PUCT): a new node is evaluated by the
+                        network on its mover's observation tensor of the determinized world
+                        (agents.net), which gives the priors of its actions and the leaf's value
+                        vector (one expected win share per seat) instead of a rollout; selection
+                        is argmax Q + c P sqrt(N) / (1 + n) with c = P_UCT_C (default
+                        DEFAULT_PUCT_C) and an unvisited action's Q the node's own value.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
 the game's chance stream; the same state, parameters and RNG give the same action (a search
@@ -79,6 +86,16 @@ import numba as nb
 import numpy as np
 
 from agents.clock import cpu_ns
+from agents.net import (
+    NETS_T,
+    T_ALL_LOSE,
+    T_HIDDEN,
+    T_VALUES,
+    hidden,
+    no_nets,
+    policy_logits,
+    value_of,
+)
 from agents.table import N_AGENT_PARAMS
 from sim.core import (
     H_NPLAYERS,
@@ -98,6 +115,7 @@ P_OMNISCIENT = 4
 P_TIME_MS = 5
 P_PRIOR = 6
 P_REUSE = 7
+P_NET = 8
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -105,6 +123,7 @@ ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
+DEFAULT_PUCT_C = 1.5  # the exploration constant with a network (rewards in [0, 1])
 # tree room of a timed search (edge arrays: 16 bytes per node and action)
 TIMED_TREE_BYTES = 64 * 2**20
 MIN_TIMED_NODES = 1024
@@ -179,6 +198,61 @@ def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, p
 
 
 @nb.njit(cache=True)
+def _select_puct(node, mask, edge_visits, edge_avail, edge_value, c, rng, prior, node_value):
+    """PUCT over the legal actions: Q + c P sqrt(N) / (1 + n), the priors renormalised over the
+    actions legal in this determinization, an unvisited action's Q the node's value."""
+    total = 0
+    psum = 0.0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            edge_avail[node, a] += 1
+            total += edge_visits[node, a]
+            psum += prior[node, a]
+    scale = c * np.sqrt(total + 1.0)
+    best = -np.inf
+    ties = 0
+    choice = NO_ACTION
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        v = edge_visits[node, a]
+        q = edge_value[node, a] / v if v > 0 else node_value[node]
+        pa = prior[node, a] / psum if psum > 0 else 1.0
+        u = q + scale * pa / (1.0 + v)
+        if u > best:
+            best = u
+            ties = 1
+            choice = a
+        elif u == best:
+            ties += 1
+            if rng_below(rng, 0, ties) == 0:
+                choice = a
+    return choice
+
+
+@nb.njit(cache=True)
+def _evaluate_node(G, N, net, state, p, mask, node, prior, node_value, reward, scratch, all_lose):
+    """The network's priors of ``node`` (softmax of the legal actions' logits) and its value
+    vector into ``reward`` (the seats' expected win shares); ``node_value`` gets the mover's."""
+    obs, logits, values, h1, h2 = scratch
+    obs[:] = 0
+    G.observe(state, p, obs)
+    hidden(N.table, net, N.enc, N.weights, obs, h1, h2)
+    policy_logits(N.table, net, N.weights, h2, mask, logits)
+    best = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and logits[a] > best:
+            best = logits[a]
+    for a in range(mask.shape[0]):
+        prior[node, a] = np.exp(logits[a] - best) if mask[a] else 0.0
+    n = reward.shape[0]
+    value_of(N.table, net, N.weights, h2, n, all_lose, values)
+    for s in range(n):
+        reward[s] = values[s]
+    node_value[node] = values[p]
+
+
+@nb.njit(cache=True)
 def search_room(params, num_actions):
     """``(simulations, time_ns, nodes)``: a search's simulation cap, time budget (0: none) and the
     nodes it may add (``simulations + 1``, or for a timed search TIMED_NODES_PER_MS per ms, at
@@ -196,7 +270,7 @@ def search_room(params, num_actions):
 
 
 @nb.njit(cache=True)
-def _search(G, root, params, rng, mask, root_visits, root_value):
+def _search(G, N, root, params, rng, mask, root_visits, root_value):
     """Search from ``root`` for the seat to move with a tree of its own; return its action.
 
     ``mask`` (bool[A]) is scratch space; ``root_visits`` (int64[A]) and ``root_value``
@@ -211,6 +285,9 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
     edge_avail = np.empty((max_nodes, num_actions), np.int32)
     edge_value = np.empty((max_nodes, num_actions), np.float64)
     table = np.full(_table_size(max_nodes), EMPTY, np.int32)
+    with_net = params[P_NET] > 0
+    prior = np.empty((max_nodes if with_net else 0, num_actions), np.float32)
+    node_value = np.empty(max_nodes if with_net else 0, np.float64)
     a, _ = _search_in(
         G,
         root,
@@ -226,6 +303,9 @@ def _search(G, root, params, rng, mask, root_visits, root_value):
         edge_value,
         table,
         0,
+        N,
+        prior,
+        node_value,
     )
     return a
 
@@ -246,10 +326,14 @@ def _search_in(
     edge_value,
     table,
     n_nodes,
+    N,
+    prior,
+    node_value,
 ):
     """The search in a given tree holding ``n_nodes`` nodes already (0: a new tree; the reused
-    tree of a seat otherwise); it adds at most ``len(node_key) - n_nodes`` nodes.  Returns
-    ``(action, nodes in the tree)``."""
+    tree of a seat otherwise); it adds at most ``len(node_key) - n_nodes`` nodes.  With a
+    network (``P_NET``), ``prior`` and ``node_value`` hold each node's priors and value (room
+    for every node).  Returns ``(action, nodes in the tree)``."""
     sims, time_ns, _ = search_room(params, mask.shape[0])
     t_start = cpu_ns()
     max_nodes = node_key.shape[0]
@@ -257,10 +341,30 @@ def _search_in(
     heuristic_rollout = np.int64(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC
     rollout_depth = np.int64(params[P_ROLLOUT_DEPTH])
     omniscient = params[P_OMNISCIENT] > 0
-    prior = params[P_PRIOR]
+    bias = params[P_PRIOR]
     num_actions = mask.shape[0]
     n = root[H_NPLAYERS]
     me = G.current_player(root)
+    net = np.int64(params[P_NET]) - 1  # -1: no network
+    if net >= 0:
+        uct_c = params[P_UCT_C] if params[P_UCT_C] > 0 else DEFAULT_PUCT_C
+        all_lose = N.table[net, T_ALL_LOSE] > 0
+        scratch = (
+            np.zeros(N.obs_size, np.float32),
+            np.zeros(num_actions, np.float32),
+            np.zeros(N.table[net, T_VALUES], np.float64),
+            np.zeros(N.table[net, T_HIDDEN], np.float32),
+            np.zeros(N.table[net, T_HIDDEN], np.float32),
+        )
+    else:
+        all_lose = False
+        scratch = (
+            np.zeros(0, np.float32),
+            np.zeros(0, np.float32),
+            np.zeros(0, np.float64),
+            np.zeros(0, np.float32),
+            np.zeros(0, np.float32),
+        )
 
     path_node = np.empty(max_nodes + 1, np.int64)
     path_action = np.empty(max_nodes + 1, np.int64)
@@ -276,6 +380,7 @@ def _search_in(
             G.rewind_secrets(work, me)
             G.determinize(work, me, rng)
         depth = 0
+        evaluated = False  # the leaf's value came from the network
         # Selection and expansion: walk the tree, add the first missing node, stop there.
         while not G.is_terminal(work):
             p = G.current_player(work)
@@ -296,17 +401,32 @@ def _search_in(
                 edge_value[node, :] = 0.0
                 expanded = True
             G.legal_mask(work, mask)
-            hint = G.heuristic(work, rng) if prior > 0 else NO_ACTION
-            a = _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, prior)
+            if net >= 0:
+                if expanded:  # the network evaluates the new node: priors, and the leaf's value
+                    _evaluate_node(
+                        G, N, net, work, p, mask, node, prior, node_value, reward, scratch, all_lose
+                    )
+                    evaluated = True
+                    break
+                a = _select_puct(
+                    node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, prior, node_value
+                )
+            else:
+                hint = G.heuristic(work, rng) if bias > 0 else NO_ACTION
+                a = _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, bias)
             path_node[depth] = node
             path_action[depth] = a
             depth += 1
             G.apply(work, a)
             if expanded:
                 break
-        # Rollout.
+        # Rollout (none when the network valued the leaf).
         steps = 0
-        while not G.is_terminal(work) and (rollout_depth == 0 or steps < rollout_depth):
+        while (
+            not evaluated
+            and not G.is_terminal(work)
+            and (rollout_depth == 0 or steps < rollout_depth)
+        ):
             if heuristic_rollout:
                 a = G.heuristic(work, rng)
             else:
@@ -315,7 +435,7 @@ def _search_in(
             steps += 1
         if G.is_terminal(work):
             G.returns(work, scores, reward)
-        else:
+        elif not evaluated:
             G.evaluate(work, reward)
         # Backpropagation: each node is credited with the reward of the seat that moves there.
         for i in range(depth):
@@ -337,11 +457,12 @@ def _search_in(
 
 
 @nb.njit(cache=True)
-def mcts_act(G, state, params, rng, mask):
-    """The action MCTS (parameter row ``params``) takes in ``state`` with agent RNG ``rng``."""
+def mcts_act(G, N, state, params, rng, mask):
+    """The action MCTS (parameter row ``params``; networks ``N``) takes in ``state`` with agent
+    RNG ``rng``."""
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
-    return _search(G, state, params, rng, mask, visits, value)
+    return _search(G, N, state, params, rng, mask, visits, value)
 
 
 # The arena's per-seat trees (seat_trees): a tuple of the search's tree arrays (module docstring)
@@ -400,11 +521,11 @@ def clear_tree(trees, p):
 
 
 @nb.njit(cache=True)
-def mcts_act_reusing(G, state, params, rng, mask, trees, p):
+def mcts_act_reusing(G, N, state, params, rng, mask, trees, p):
     """:func:`mcts_act` for seat ``p``, in the seat's tree of ``trees`` (:func:`seat_trees`) when
     the agent reuses its tree, in a tree of its own otherwise."""
     if params[P_REUSE] <= 0 or trees[T_TABLE].shape[0] == 0:
-        return mcts_act(G, state, params, rng, mask)
+        return mcts_act(G, N, state, params, rng, mask)
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
     room = trees[T_NODE_KEY].shape[1]
@@ -425,12 +546,16 @@ def mcts_act_reusing(G, state, params, rng, mask, trees, p):
         trees[T_EDGE_VALUE][p],
         trees[T_TABLE][p],
         trees[T_NODES][p],
+        N,
+        np.empty((0, mask.shape[0]), np.float32),  # reuse is refused with a network (mcts_params)
+        np.empty(0, np.float64),
     )
     trees[T_NODES][p] = n_nodes
     return a
 
 
 @entry(
+    NETS_T,
     nb.int32[::1],
     nb.float64[::1],
     nb.int32[:],
@@ -439,13 +564,14 @@ def mcts_act_reusing(G, state, params, rng, mask, trees, p):
     nb.float64[::1],
     returns=nb.int64,
 )
-def search(K, root, params, rng, mask, root_visits, root_value):
-    """Entry: search ``root`` of the game whose kernels are ``K = tuple(spec.kernels)``.
+def search(K, N, root, params, rng, mask, root_visits, root_value):
+    """Entry: search ``root`` of the game whose kernels are ``K = tuple(spec.kernels)``, with the
+    networks ``N`` (agents.net.Nets; empty without one).
 
     ``mask`` (bool[A]) is scratch space; ``root_visits`` (int64[A]) and ``root_value``
     (float64[A], mean reward of the mover) receive the root statistics.
     """
-    return _search(as_kernels(K), root, params, rng, mask, root_visits, root_value)
+    return _search(as_kernels(K), N, root, params, rng, mask, root_visits, root_value)
 
 
 # --------------------------------------------------------------------------- Python side
@@ -459,6 +585,7 @@ PARAMETERS = (
     "omniscient",
     "prior",
     "reuse",
+    "net",
 )
 
 
@@ -468,7 +595,7 @@ class MCTSParameterError(ValueError):
 
 def mcts_params(
     simulations: int | None = None,
-    uct_c: float = DEFAULT_UCT_C,
+    uct_c: float | None = None,
     rollout: str = "random",
     rollout_depth: int = 0,
     omniscient: bool = False,
@@ -476,10 +603,19 @@ def mcts_params(
     time_ms: float = 0,
     prior: float = 0.0,
     reuse: bool = False,
+    net: str | None = None,
 ) -> np.ndarray:
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
-    ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget."""
+    ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget.
+    ``net`` names a model (agents.model): the row marks P_NET, and the run that holds the
+    model sets the network's index there; ``uct_c`` then defaults to DEFAULT_PUCT_C."""
+    if net is not None and (not isinstance(net, str) or not net.strip()):
+        raise MCTSParameterError(f"mcts net must name a model, got {net!r}")
+    if net is not None and reuse:
+        raise MCTSParameterError("mcts reuse cannot be combined with a net (not implemented)")
+    if uct_c is None:
+        uct_c = DEFAULT_PUCT_C if net is not None else DEFAULT_UCT_C
     if (
         isinstance(time_ms, bool)
         or not isinstance(time_ms, (int, float, np.integer, np.floating))
@@ -527,18 +663,21 @@ def mcts_params(
     if not isinstance(reuse, bool):
         raise MCTSParameterError(f"mcts reuse must be true or false, got {reuse!r}")
     row[P_REUSE] = 1.0 if reuse else 0.0
+    row[P_NET] = 1.0 if net is not None else 0.0
     return row
 
 
-def mcts_label(params: np.ndarray) -> str:
-    """Canonical text of a parameter row: ``mcts:1000``, plus any non-default settings."""
+def mcts_label(params: np.ndarray, net: str | None = None) -> str:
+    """Canonical text of a parameter row: ``mcts:1000``, plus any non-default settings (and
+    ``net=<model>`` for a search with a network)."""
     if params[P_TIME_MS] > 0:
         parts = [f"mcts:{params[P_TIME_MS]:g}ms"]
         if params[P_SIMULATIONS] > 0:
             parts.append(f"simulations={int(params[P_SIMULATIONS])}")
     else:
         parts = [f"mcts:{int(params[P_SIMULATIONS]) or DEFAULT_SIMULATIONS}"]
-    if params[P_UCT_C] > 0 and params[P_UCT_C] != DEFAULT_UCT_C:
+    default_c = DEFAULT_PUCT_C if params[P_NET] > 0 else DEFAULT_UCT_C
+    if params[P_UCT_C] > 0 and params[P_UCT_C] != default_c:
         parts.append(f"uct_c={params[P_UCT_C]:g}")
     if int(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC:
         parts.append("rollout=heuristic")
@@ -550,11 +689,14 @@ def mcts_label(params: np.ndarray) -> str:
         parts.append("reuse")
     if params[P_OMNISCIENT] > 0:
         parts.append("omniscient")
+    if net is not None:
+        parts.append(f"net={net}")
     return ",".join(parts)
 
 
-def search_root(spec, state: np.ndarray, params: np.ndarray, seed: int):
-    """Search ``state`` of game ``spec`` with a fresh RNG from ``seed``.
+def search_root(spec, state: np.ndarray, params: np.ndarray, seed: int, nets=None):
+    """Search ``state`` of game ``spec`` with a fresh RNG from ``seed`` (``nets``: the network
+    of a search with one, agents.net.Nets).
 
     Returns ``(action, visits, value)``: the chosen action and, per action, the root visit
     counts and mean rewards of the seat to move.  For tests, notebooks and people.
@@ -566,7 +708,8 @@ def search_root(spec, state: np.ndarray, params: np.ndarray, seed: int):
     visits = np.zeros(spec.num_actions, np.int64)
     value = np.zeros(spec.num_actions, np.float64)
     rng = new_rng(np.int64(seed))
-    a = search(tuple(k), state, np.asarray(params, np.float64), rng, mask, visits, value)
+    n = nets if nets is not None else no_nets()
+    a = search(tuple(k), n, state, np.asarray(params, np.float64), rng, mask, visits, value)
     return int(a), visits, value
 
 

@@ -124,3 +124,42 @@ def load(name: str | Path) -> Model:
 def shipped_models() -> list[str]:
     """The names of the models shipped with the project."""
     return sorted(p.stem for p in SHIPPED.glob("*.npz")) if SHIPPED.is_dir() else []
+
+
+def run_nets(spec, players: int, kinds, params, labels, paths=None):
+    """``(params, nets)``: the agent table's parameter rows with each learned agent's network
+    index set, and the :class:`agents.net.Nets` holding those networks (one per distinct model
+    file), for a run of ``players`` seats.  ``paths`` maps a model's name to its file where the
+    caller resolved it already (a worker in another folder).  ModelError (one line) for a model
+    that is missing or built for something else."""
+    from agents import mcts, policy
+    from agents.net import nets_of
+    from agents.spec import model_name
+    from agents.table import MCTS, POLICY
+
+    params = np.array(params, np.float64, copy=True)
+    loaded: dict[Path, int] = {}
+    models = []
+    for a, (kind, label) in enumerate(zip(kinds, labels)):
+        name = model_name(int(kind), label)
+        if name is None:
+            continue
+        name = (paths or {}).get(name, name)
+        path = resolve(name).resolve()
+        if path not in loaded:
+            m = load(path)
+            m.check_for(spec, players)
+            loaded[path] = len(models)
+            models.append({**m.arrays, "all_lose": int(spec.can_all_lose)})
+        k = loaded[path]
+        if kind == POLICY:
+            params[a, policy.P_NET] = k
+        elif kind == MCTS:
+            params[a, mcts.P_NET] = k + 1
+    obs_size = spec.observation.size if models else 0
+    return params, nets_of(models, obs_size)
+
+
+def digest(name: str) -> str:
+    """A hash of a model file's bytes (a run records it: a changed model is another run)."""
+    return hashlib.sha1(resolve(name).read_bytes()).hexdigest()[:16]

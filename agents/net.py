@@ -29,6 +29,7 @@ A model is its encoding (int32 rows ``word, kind, lo, n, first input``) and its 
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
 
 import numba as nb
@@ -48,7 +49,8 @@ LAYER_NAMES = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 # and its sizes.
 T_ENC, T_ROWS, T_IN, T_HIDDEN, T_ACTIONS, T_VALUES = range(6)
 T_W1, T_B1, T_W2, T_B2, T_WP, T_BP, T_WV, T_BV = range(6, 14)
-TABLE_COLS = 14
+T_ALL_LOSE = 14  # 1: the game can end with every seat losing (the value's last slot counts)
+TABLE_COLS = 15
 
 
 def fit_encoding(tensors: np.ndarray) -> np.ndarray:
@@ -112,10 +114,29 @@ def encode_dense(enc: np.ndarray, tensors: np.ndarray) -> np.ndarray:
 
 # --------------------------------------------------------------------------- packing
 
+# The networks of a run as compiled code receives them (numba passes a namedtuple of arrays as
+# a struct): the packed table, encodings and weights (:func:`pack`), and the size of the
+# game's observation tensor (0: no network).
+Nets = namedtuple("Nets", "table enc weights obs_size", module=__name__)
+NETS_T = nb.types.BaseTuple.from_types(
+    (nb.int64[:, ::1], nb.int32[:, ::1], nb.float32[::1], nb.int64), Nets
+)
+
+
+def nets_of(models: Sequence[dict[str, np.ndarray]], obs_size: int) -> Nets:
+    """The :class:`Nets` of a run's models (none: empty arrays, ``obs_size`` 0)."""
+    table, enc, weights = pack(models)
+    return Nets(table, enc, weights, np.int64(obs_size if len(models) else 0))
+
+
+def no_nets() -> Nets:
+    return nets_of([], 0)
+
 
 def pack(models: Sequence[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(table int64 [models, TABLE_COLS], encodings int32 [rows, ENC_COLS], weights float32)
-    of models given as dicts with ``enc`` and the arrays of :data:`LAYER_NAMES`."""
+    of models given as dicts with ``enc`` and the arrays of :data:`LAYER_NAMES` (and
+    ``all_lose``, 1 for a game every seat can lose)."""
     table = np.zeros((len(models), TABLE_COLS), np.int64)
     encs, weights = [], []
     enc_at = w_at = 0

@@ -12,6 +12,11 @@ table or in the text form that :func:`agents.mcts.mcts_label` writes:
 ``mcts:1000,uct_c=2,rollout=heuristic,omniscient``;
 ``mcts:50ms`` is a budget of 50 ms per decision instead of a number of simulations.
 
+A learned network's policy is ``policy:<model>`` (greedy) or ``policy:<model>,temperature=0.5``
+(or ``{kind = "policy", model = "...", temperature = 0.5}``), an MCTS guided by one
+``mcts:5ms,net=<model>``; a model is a shipped model's name or a path (agents.model).
+:func:`model_name` reads the model back from an agent's label.
+
 A user's own agent is named by its module path, ``"mypkg.agents:greedy"`` (or
 ``{kind = "mypkg.agents:MyAgent", timeout_s = 5}``); :mod:`agents.user` loads and checks it.
 """
@@ -22,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.table import AGENT_KINDS, MCTS, N_AGENT_PARAMS
+from agents.table import AGENT_KINDS, MCTS, N_AGENT_PARAMS, POLICY
 
 
 class AgentSpecError(ValueError):
@@ -66,6 +71,54 @@ def mcts_args(text: str) -> dict[str, Any]:
     return args
 
 
+def model_name(kind: int, label: str) -> str | None:
+    """The model a POLICY agent or an MCTS agent with a network plays with (from its label)."""
+    name, _, arg = label.partition(":")
+    parts = [p.strip() for p in arg.split(",")] if arg else []
+    if kind == POLICY and parts:
+        return parts[0]
+    if kind == MCTS:
+        for part in parts:
+            if part.startswith("net="):
+                return part[4:]
+    return None
+
+
+def _policy_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
+    from agents.policy import PARAMETERS, PolicyParameterError, policy_label, policy_params
+
+    if isinstance(spec, dict):
+        args = {k: v for k, v in spec.items() if k != "kind"}
+    else:
+        parts = [p.strip() for p in spec.strip().partition(":")[2].split(",")]
+        args = {"model": parts[0]} if parts[0] else {}
+        for part in parts[1:]:
+            key, eq, value = part.partition("=")
+            if not eq:
+                raise AgentSpecError(f"policy parameter {part!r}: expected name=value")
+            try:
+                args[key.strip()] = float(value)
+            except ValueError:
+                raise AgentSpecError(
+                    f"policy {key.strip()} must be a number, got {value!r}"
+                ) from None
+    unknown = sorted(set(args) - set(PARAMETERS))
+    if unknown:
+        raise AgentSpecError(
+            f"agent 'policy' has no parameter {unknown[0]!r} (parameters: {', '.join(PARAMETERS)})"
+        )
+    model = args.pop("model", None)
+    if not isinstance(model, str) or not model.strip() or "," in model:
+        raise AgentSpecError(
+            "agent 'policy' needs a model: policy:<model> (a shipped model's name or a path)"
+        )
+    try:
+        params = policy_params(**args)
+    except PolicyParameterError as e:
+        raise AgentSpecError(str(e)) from None
+    return POLICY, params, policy_label(model.strip(), params)
+
+
 def parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
     """``(kind, params, label)`` for an agent specification; :class:`AgentSpecError` if invalid.
 
@@ -88,6 +141,10 @@ def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
     from agents.mcts import mcts_label, mcts_params
 
     known = ", ".join(sorted(AGENT_KINDS))
+    if (isinstance(spec, dict) and spec.get("kind") == "policy") or (
+        isinstance(spec, str) and spec.strip().partition(":")[0] == "policy"
+    ):
+        return _policy_agent(spec)
     if isinstance(spec, dict):
         args = dict(spec)
         name = args.pop("kind", None)
@@ -136,4 +193,4 @@ def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         params = mcts_params(**args)
     except ValueError as e:
         raise AgentSpecError(str(e)) from None
-    return kind, params, mcts_label(params)
+    return kind, params, mcts_label(params, args.get("net"))

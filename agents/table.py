@@ -2,15 +2,18 @@
 the arena, the single decisions, MCTS, user agents and every caller that builds a run.
 
 An *agent table* describes the agents of a run: ``agent_kind[a]`` (RANDOM, HEURISTIC, MCTS,
-USER_KERNEL, PYTHON) and ``agent_params[a, :N_AGENT_PARAMS]`` (float64; meaning depends on the
-kind: agents.mcts for MCTS).  ``seat_agent[g, p]`` says which agent of the table plays seat
-``p`` in game ``g``.
+USER_KERNEL, PYTHON, POLICY) and ``agent_params[a, :N_AGENT_PARAMS]`` (float64; meaning depends
+on the kind: agents.mcts for MCTS, agents.policy for POLICY). ``seat_agent[g, p]`` says which
+agent of the table plays seat ``p`` in game ``g``.
 
 Agents of kind USER_KERNEL are numba kernels from a user's module (:mod:`agents.user`):
 ``act(state, legal, rng) -> action`` (signature ``USER_SIG``); a compiled run receives them as a
 tuple of ``USER_SLOTS`` function pointers (``USERS_T``, like the game's kernels), and the agent's
 ``params[0]`` is its slot.  Agents of kind PYTHON (plain Python objects) never enter compiled
 code: their runs are played decision by decision in Python (:func:`agents.user.play_python`).
+Agents of kind POLICY play a learned network's policy (:mod:`agents.policy`); they and MCTS
+agents with a network read the run's networks (:class:`agents.net.Nets`), the network's index
+in their parameter row.
 
 This module imports nothing else of :mod:`agents`, so every other module of it can import it.
 """
@@ -22,12 +25,14 @@ HEURISTIC = 1
 MCTS = 2
 USER_KERNEL = 3  # a numba kernel from the user's module (agents.user)
 PYTHON = 4  # a Python object, played decision by decision outside the kernel (agents.user)
+POLICY = 5  # a learned network's policy (agents.policy)
 AGENT_KINDS = {
     "random": RANDOM,
     "heuristic": HEURISTIC,
     "mcts": MCTS,
+    "policy": POLICY,
 }  # by name; user agents by module path
-N_AGENT_PARAMS = 8
+N_AGENT_PARAMS = 10
 
 # A user kernel agent:
 #   act(state int32[::1], legal bool[::1] (filled by the arena), rng int32[:]) -> action

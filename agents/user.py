@@ -227,6 +227,7 @@ def play_python(
     labels=None,
     first_index=0,
     traces=None,
+    nets=None,
 ) -> None:
     """Play games decision by decision in Python (a run with a Python agent); fill the arrays as
     the arena does (with ``traces[g]``, the score trace, by the same update rule:
@@ -315,7 +316,7 @@ def play_python(
                         f"{where}: the agent chose action {act}, which is not legal", g
                     )
             else:
-                act = int(choose_action(Kt, state, np.int64(kind), params[a], rngs[p], mask))
+                act = int(choose_action(Kt, state, np.int64(kind), params[a], rngs[p], mask, nets))
             agent_ns[g, p] += time.thread_time_ns() - t0
             decisions[g, p] += 1
             K.apply(state, np.int64(act))

@@ -36,6 +36,8 @@ Every game package exports a :class:`GameSpec` whose ``kernels`` field is a
     rewind_secrets(state, observer: int64) -> None
         # in place: take back the secret choices other seats made earlier in the current
         # simultaneous round (unseen by ``observer``), so that they choose again
+    observe(state, player: int64, out: float32[size]) -> None
+        # the seat's observation tensor (sim.observe): what learned agents read
 
 ``info_key`` is what lets one information-set MCTS serve every game.  Two states that
 ``player`` cannot tell apart must get the same key, and states ``player`` can tell apart
@@ -182,6 +184,7 @@ _SIGNATURES = {
     "features": nb.types.none(STATE_T, MAT_T),
     "info_key": nb.types.int64(STATE_T, nb.types.int64),
     "rewind_secrets": nb.types.none(STATE_T, nb.types.int64),
+    "observe": nb.types.none(STATE_T, nb.types.int64, nb.types.float32[::1]),
 }
 
 
@@ -199,11 +202,18 @@ def keep_secrets(state, observer):
     return None
 
 
+@nb.njit(_SIGNATURES["observe"], cache=True)
+def missing_observe(state, player, out):
+    """Default ``observe`` of games without an observation tensor: no learned agent can play."""
+    if player >= -1:
+        raise ValueError("this game provides no observe kernel; learned agents need one")
+
+
 Kernels = namedtuple(
     "Kernels",
     "new_state current_player legal_mask apply is_terminal returns determinize "
-    "heuristic evaluate features info_key rewind_secrets",
-    defaults=(missing_info_key, keep_secrets),
+    "heuristic evaluate features info_key rewind_secrets observe",
+    defaults=(missing_info_key, keep_secrets, missing_observe),
 )
 KERNEL_SIGNATURES = Kernels(**_SIGNATURES)
 warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
@@ -213,7 +223,9 @@ KERNELS_T = nb.types.Tuple([nb.types.FunctionType(sig) for sig in KERNEL_SIGNATU
 @nb.njit(cache=True)
 def as_kernels(k):
     """Open a tuple of function pointers (``KERNELS_T``) into a :class:`Kernels` namedtuple."""
-    return Kernels(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11])
+    return Kernels(
+        k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12]
+    )
 
 
 class Entry:
@@ -280,6 +292,12 @@ def unused_info_key(state, player):
     return np.int64(0)
 
 
+@nb.njit(_SIGNATURES["observe"], cache=True)
+def unused_observe(state, player, out):
+    if state.shape[0] >= 0:
+        raise ValueError("observe is not among this run's kernels (sim.core.run_kernels)")
+
+
 @nb.njit(_SIGNATURES["rewind_secrets"], cache=True)
 def unused_rewind_secrets(state, observer):
     if state.shape[0] >= 0:
@@ -287,11 +305,17 @@ def unused_rewind_secrets(state, observer):
 
 
 def run_kernels(
-    kernels: Kernels, *, heuristic: bool = True, search: bool = True, evaluate: bool = True
+    kernels: Kernels,
+    *,
+    heuristic: bool = True,
+    search: bool = True,
+    evaluate: bool = True,
+    observe: bool = False,
 ) -> tuple:
     """``tuple(kernels)`` for an entry, with a stand-in in each slot the caller will not call:
     ``determinize``, ``info_key`` and ``rewind_secrets`` unless ``search`` (MCTS), ``heuristic``
-    unless ``heuristic`` or ``search``, ``evaluate`` unless ``evaluate`` or ``search``.
+    unless ``heuristic`` or ``search``, ``evaluate`` unless ``evaluate`` or ``search``,
+    ``observe`` unless ``observe`` (learned agents).
 
     Turning the tuple into function pointers compiles each game kernel in it (the first time on
     a machine; later runs load it from the disk cache), so a run of random and heuristic agents
@@ -307,6 +331,8 @@ def run_kernels(
         unused["heuristic"] = unused_heuristic
     if not (evaluate or search):
         unused["evaluate"] = unused_evaluate
+    if not observe:
+        unused["observe"] = unused_observe
     return tuple(kernels._replace(**unused))
 
 
@@ -431,6 +457,7 @@ def kernels_from(*modules) -> Kernels:
         "is_terminal": header_is_terminal,
         "info_key": missing_info_key,
         "rewind_secrets": keep_secrets,
+        "observe": missing_observe,
     }
     found = {}
     for name in Kernels._fields:

@@ -21,6 +21,7 @@ import pytest
 import agents.arena as arena
 import agents.decision as decision
 from agents.arena import kernels_of_run, play_games
+from agents.net import no_nets
 from agents.table import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM
 from sim import game_names, get_game
 from sim.core import KERNEL_SIGNATURES, new_rng, run_kernels
@@ -119,10 +120,10 @@ def test_same_choices_through_both_choose_action_entries():
         for kind in (HEURISTIC, RANDOM):
             params = np.zeros(N_AGENT_PARAMS)
             a = decision.choose_action_no_search(
-                lean, state, kind, params, new_rng(np.int64(picked)), mask
+                lean, no_nets(), state, kind, params, new_rng(np.int64(picked)), mask
             )
             b = decision.choose_action_search(
-                tuple(k), state, kind, params, new_rng(np.int64(picked)), mask
+                tuple(k), no_nets(), state, kind, params, new_rng(np.int64(picked)), mask
             )
             assert a == b
         state_a = int(
@@ -143,10 +144,14 @@ def test_stand_ins_and_the_entry_without_search_refuse_to_play():
     params = np.zeros(N_AGENT_PARAMS)
     params[0] = 4
     with pytest.raises(ValueError, match="not compiled|without the search"):
-        decision.choose_action_no_search(tuple(k), state, MCTS, params, new_rng(np.int64(1)), mask)
+        decision.choose_action_no_search(
+            tuple(k), no_nets(), state, MCTS, params, new_rng(np.int64(1)), mask
+        )
     lean = run_kernels(k, heuristic=False, search=False)
     with pytest.raises(ValueError, match="not among this run's kernels"):
-        decision.choose_action_no_search(lean, state, HEURISTIC, params, new_rng(np.int64(1)), mask)
+        decision.choose_action_no_search(
+            lean, no_nets(), state, HEURISTIC, params, new_rng(np.int64(1)), mask
+        )
 
 
 def test_kernels_warmed_from_python_load_in_another_process(tmp_path):

@@ -31,6 +31,7 @@ import numba as nb
 import numpy as np
 
 from agents.mcts import mcts_act
+from agents.net import NETS_T, no_nets
 from agents.spec import parse_agent
 from sim.core import (
     H_CURRENT,
@@ -107,6 +108,7 @@ def _fill_mask(G, state, mask):
 @nb.njit(cache=True)
 def _fuzz_chunk(
     G,
+    N,
     check,
     seeds,
     players,
@@ -147,7 +149,7 @@ def _fuzz_chunk(
                 a = G.heuristic(state, rng)
             else:
                 scratch[:] = mask
-                a = mcts_act(G, state, mcts_params, rng, scratch)
+                a = mcts_act(G, N, state, mcts_params, rng, scratch)
             if ply >= actions.shape[0]:
                 e = G_TOO_LONG
                 break
@@ -187,6 +189,7 @@ def _fuzz_chunk(
 
 
 @entry(
+    NETS_T,
     CHECK_T,
     nb.int64[::1],
     nb.int64[::1],
@@ -204,6 +207,7 @@ def _fuzz_chunk(
 )
 def fuzz_chunk(
     K,
+    N,
     check,
     seeds,
     players,
@@ -224,6 +228,7 @@ def fuzz_chunk(
     position, the decisions applied and the error, and ``actions[:ply + 1]`` the game's actions."""
     return _fuzz_chunk(
         as_kernels(K),
+        N,
         check,
         seeds,
         players,
@@ -405,6 +410,7 @@ def fuzz(
         opts = sampler.option_arrays(d)
         finished = fuzz_chunk(
             K,
+            no_nets(),
             inv.check,
             d.seeds,
             d.players,

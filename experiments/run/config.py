@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from agents.spec import parse_agent
+from agents.table import PYTHON, USER_KERNEL
 from experiments.run.plan import rotations_of
 from experiments.run.store import ResultsError, location
 from sim.components import ComponentError
@@ -84,6 +85,8 @@ class ExperimentConfig:
     # for runs, since it costs an ``evaluate`` per round (random Middle Kingdom plays 2-3x slower);
     # studies and tunings turn it on.
     score_trace: bool = False
+    # The model files of learned agents ({model name: hash of its bytes}; agents.model).
+    models: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
 
     @property
     def spec(self):
@@ -108,6 +111,8 @@ class ExperimentConfig:
             self.score_trace
         ):  # likewise: only when on (its columns hold the trace, not "not traced")
             out["score_trace"] = True
+        if self.models:  # a changed model file is another run
+            out["models"] = dict(self.models)
         return out
 
     def to_dict(self) -> dict[str, Any]:
@@ -246,7 +251,7 @@ def from_dict(
         if chunk_size is not None:
             chunk_size = _int("chunk_size", chunk_size, 1)
         replays = _int("replays", data.get("replays", 0), 0, games)
-        if replays and any(a.kind >= 3 for a in agents):  # agents.table.USER_KERNEL, PYTHON
+        if replays and any(a.kind in (USER_KERNEL, PYTHON) for a in agents):
             raise ConfigError(
                 "replays: not available for a run with user agents (replays re-play games "
                 "through the built-in agents only); set replays = 0"
@@ -292,6 +297,7 @@ def from_dict(
             source=source,
             components=MappingProxyType(components),
             score_trace=score_trace,
+            models=MappingProxyType(_models(spec, players, agents)),
         )
         rots = rotations_of(cfg.lineup, cfg.seats == "rotate")
         if cfg.games % len(rots):
@@ -304,6 +310,24 @@ def from_dict(
         if str(e).startswith(f"{source}: "):
             raise
         raise fail(str(e)) from None
+
+
+def _models(spec, players: int, agents) -> dict[str, str]:
+    """{model: hash} of the run's learned agents, each checked against the game (ConfigError)."""
+    from agents.model import ModelError, digest, load
+    from agents.spec import model_name
+
+    out = {}
+    for a in agents:
+        name = model_name(a.kind, a.label)
+        if name is None or name in out:
+            continue
+        try:
+            load(name).check_for(spec, players)
+        except ModelError as e:
+            raise ConfigError(f"agents: {a.label!r}: {e}") from None
+        out[name] = digest(name)
+    return out
 
 
 def _names_user_agent(raw: Any) -> bool:

@@ -37,6 +37,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from agents.arena import play_games
+from agents.model import resolve as resolve_model
 from agents.table import N_AGENT_PARAMS
 from agents.trace import TRACE_COLUMNS
 from experiments.run import store
@@ -71,6 +72,12 @@ def job_of(cfg) -> dict[str, Any]:
         "agent_params": [list(a.params) for a in cfg.agents],
         **({"components": dict(cfg.components)} if getattr(cfg, "components", None) else {}),
         "score_trace": bool(getattr(cfg, "score_trace", False)),
+        # learned agents' model files, by absolute path (a worker may start in another folder)
+        **(
+            {"model_paths": {m: str(resolve_model(m).resolve()) for m in cfg.models}}
+            if getattr(cfg, "models", None)
+            else {}
+        ),
         # results on a filesystem URI: each worker writes its own part files there
         **({"write_to": str(cfg.output)} if store.is_uri(cfg.output) else {}),
     }
@@ -102,6 +109,17 @@ class ChunkContext:
         self.user = user_agents_of(
             job["agent_labels"], job["agent_kinds"]
         )  # None unless the run has user agents
+        from agents.model import run_nets
+
+        # the learned agents' networks, each agent's index set in its parameter row
+        self.params, self.nets = run_nets(
+            self.spec,
+            self.players,
+            self.kinds,
+            self.params,
+            job["agent_labels"],
+            job.get("model_paths"),
+        )
 
     def play(self, start: int, stop: int) -> dict[str, np.ndarray]:
         """The arrays of games ``start .. stop-1`` (one compiled call)."""
@@ -124,6 +142,7 @@ class ChunkContext:
             trace=trace if self.job.get("score_trace") else None,
             labels=self.job["agent_labels"],
             first_index=start,
+            nets=self.nets,
         )
         if not trace:
             trace = {c: np.zeros(len(scores), np.int64) for c in TRACE_COLUMNS}
@@ -143,9 +162,8 @@ class ChunkContext:
         from sim.core import hash64, rng_seed
         from sim.game import Game
 
-        kernels = kernels_of_run(
-            self.spec, self.kinds
-        )  # only the kernels the run's agents call are compiled
+        # only the kernels the run's agents call are compiled
+        kernels = kernels_of_run(self.spec, self.kinds, nets=int(self.nets.obs_size) > 0)
 
         g_arr = self.plan.games_of(i, i + 1)
         g = Game(self.spec.name, self.players, int(g_arr["seed"][0]), self.job["options"])
@@ -160,7 +178,13 @@ class ChunkContext:
             g.apply(
                 int(
                     choose_action(
-                        kernels, g.state, np.int64(self.kinds[a]), self.params[a], rngs[p], mask
+                        kernels,
+                        g.state,
+                        np.int64(self.kinds[a]),
+                        self.params[a],
+                        rngs[p],
+                        mask,
+                        self.nets,
                     )
                 )
             )

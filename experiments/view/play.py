@@ -39,7 +39,7 @@ class PlayError(ValueError):
 def parse_opponents(text: str, n_opponents: int) -> list[tuple[int, np.ndarray, str]]:
     """Agents for the other seats, in seat order after the human's; the list is repeated as needed."""
     from agents.spec import parse_agent
-    from agents.table import HEURISTIC, MCTS, RANDOM
+    from agents.table import HEURISTIC, MCTS, POLICY, RANDOM
 
     names = [t.strip() for t in text.split(",") if t.strip()]
     if not names:
@@ -50,9 +50,10 @@ def parse_opponents(text: str, n_opponents: int) -> list[tuple[int, np.ndarray, 
             kind, params, label = parse_agent(name)
         except ValueError as e:
             raise PlayError(f"--opponents: {e}") from None
-        if int(kind) not in (RANDOM, HEURISTIC, MCTS):
+        if int(kind) not in (RANDOM, HEURISTIC, MCTS, POLICY):
             raise PlayError(
-                f"--opponents: {name!r}: only random, heuristic and mcts agents can play here"
+                f"--opponents: {name!r}: only random, heuristic, mcts and policy agents can "
+                "play here"
             )
         out.append((int(kind), np.asarray(params, np.float64), label))
     return [out[i % len(out)] for i in range(n_opponents)]
@@ -127,6 +128,16 @@ def play(
     mask = np.zeros(spec.num_actions, np.bool_)
     out = Path(out) if out else default_out(game, seed)
     K = tuple(spec.kernels)
+    from agents.model import ModelError, run_nets
+
+    try:
+        params_of, nets = run_nets(
+            spec, players, [a[0] for a in agents], [a[1] for a in agents], [a[2] for a in agents]
+        )
+    except ModelError as e:
+        raise PlayError(f"--opponents: {e}") from None
+    for i in range(len(agents)):
+        by_seat[(seat + 1 + i) % players] = (agents[i][0], params_of[i], agents[i][2])
 
     def save() -> None:
         rep = g.to_replay()
@@ -146,7 +157,7 @@ def play(
             p = g.current_player
             if p != seat:
                 kind, params, label = by_seat[p]
-                a = int(choose_action(K, g.state, np.int64(kind), params, rngs[p], mask))
+                a = int(choose_action(K, g.state, np.int64(kind), params, rngs[p], mask, nets))
                 name = g.action_name(a)
                 secret = is_secret(g, a, seat)
                 g.apply(a)

@@ -15,7 +15,7 @@ from sim.emperors_choice import board, heuristic, invariants, layout, observe, r
 from sim.emperors_choice.options import OPTIONS, component_data, load_components
 from sim.invariants import invariants_from
 
-KERNELS = kernels_from(rules, heuristic)
+KERNELS = kernels_from(rules, heuristic, observe)
 
 SPEC = GameSpec(
     name="emperors_choice",

@@ -14,7 +14,7 @@ from sim.eternal_dynasty import board, heuristic, invariants, layout, observe, r
 from sim.eternal_dynasty.options import OPTIONS, component_data, load_components, player_constraints
 from sim.invariants import invariants_from
 
-KERNELS = kernels_from(rules, heuristic)
+KERNELS = kernels_from(rules, heuristic, observe)
 
 SPEC = GameSpec(
     name="eternal_dynasty",

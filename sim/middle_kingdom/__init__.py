@@ -15,7 +15,7 @@ from sim.invariants import invariants_from
 from sim.middle_kingdom import board, heuristic, invariants, layout, observe, rules, scenario, view
 from sim.middle_kingdom.options import OPTIONS, component_data, load_components, player_constraints
 
-KERNELS = kernels_from(rules, heuristic)
+KERNELS = kernels_from(rules, heuristic, observe)
 
 SPEC = GameSpec(
     name="middle_kingdom",

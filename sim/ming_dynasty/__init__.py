@@ -15,7 +15,7 @@ from sim.invariants import invariants_from
 from sim.ming_dynasty import board, heuristic, invariants, layout, observe, rules, scenario, view
 from sim.ming_dynasty.options import OPTIONS, component_data, load_components
 
-KERNELS = kernels_from(rules, heuristic)
+KERNELS = kernels_from(rules, heuristic, observe)
 
 SPEC = GameSpec(
     name="ming_dynasty",

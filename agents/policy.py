@@ -1,0 +1,113 @@
+"""A learned network's policy as an agent: ``policy:<model>`` (greedy) or
+``policy:<model>,temperature=0.5`` (sampled from the softmax of the legal actions' logits
+divided by the temperature).
+
+The agent reads the seat's observation tensor (``G.observe``, the game's contract) and the
+network the run holds for it (:class:`agents.net.Nets`); nothing else of the state.  It runs
+inside the compiled game loop like the heuristic: no Python per decision.
+
+Parameter row (``float64[N_AGENT_PARAMS]``)::
+
+    P_NET          0  the network's index in the run's Nets (set when the run is built)
+    P_TEMPERATURE  1  0: the most likely legal action (ties at random); > 0: sampled
+"""
+
+from __future__ import annotations
+
+import numba as nb
+import numpy as np
+
+from agents.net import T_HIDDEN, hidden, policy_logits
+from agents.table import N_AGENT_PARAMS
+from sim.core import H_CURRENT, argmax_masked, rng_next
+
+P_NET = 0
+P_TEMPERATURE = 1
+PARAMETERS = ("model", "temperature")
+
+
+@nb.njit(cache=True)
+def _uniform(rng):
+    """A uniform float in [0, 1) from the agent's RNG."""
+    return np.float64(rng_next(rng, 0) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@nb.njit(cache=True)
+def sample_logits(logits, mask, temperature, rng):
+    """A legal action drawn with probability softmax(logits / temperature) over the legal ones."""
+    best = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and logits[a] > best:
+            best = logits[a]
+    total = 0.0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            total += np.exp((logits[a] - best) / temperature)
+    u = _uniform(rng) * total
+    last = -1
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            last = a
+            u -= np.exp((logits[a] - best) / temperature)
+            if u < 0:
+                return a
+    return last
+
+
+@nb.njit(cache=True)
+def policy_act(G, N, state, params, rng, mask, obs, logits, h1, h2):
+    """The action of a POLICY agent (parameter row ``params``) at the seat to move; ``obs``,
+    ``logits``, ``h1`` and ``h2`` are scratch of the sizes the run's networks need."""
+    p = state[H_CURRENT]
+    G.legal_mask(state, mask)
+    obs[:] = 0
+    G.observe(state, p, obs)
+    k = np.int64(params[P_NET])
+    hidden(N.table, k, N.enc, N.weights, obs, h1, h2)
+    policy_logits(N.table, k, N.weights, h2, mask, logits)
+    if params[P_TEMPERATURE] > 0:
+        return sample_logits(logits, mask, params[P_TEMPERATURE], rng)
+    return argmax_masked(logits, mask, rng, 0)
+
+
+@nb.njit(cache=True)
+def net_scratch(N, num_actions, max_players):
+    """(obs, logits, values, h1, h2): the scratch arrays the run's networks need."""
+    nh = 1
+    for k in range(N.table.shape[0]):
+        nh = max(nh, N.table[k, T_HIDDEN])
+    return (
+        np.zeros(max(1, N.obs_size), np.float32),
+        np.zeros(num_actions, np.float32),
+        np.zeros(max_players + 1, np.float64),
+        np.zeros(nh, np.float32),
+        np.zeros(nh, np.float32),
+    )
+
+
+# --------------------------------------------------------------------------- Python side
+
+
+class PolicyParameterError(ValueError):
+    """A policy agent's parameter with a wrong name or value."""
+
+
+def policy_params(temperature: float = 0.0) -> np.ndarray:
+    """A validated POLICY parameter row (the network's index is set when the run is built)."""
+    if (
+        isinstance(temperature, bool)
+        or not isinstance(temperature, (int, float, np.integer, np.floating))
+        or temperature < 0
+    ):
+        raise PolicyParameterError(f"policy temperature must be a number >= 0, got {temperature!r}")
+    row = np.zeros(N_AGENT_PARAMS, np.float64)
+    row[P_TEMPERATURE] = float(temperature)
+    return row
+
+
+def policy_label(model: str, params: np.ndarray) -> str:
+    """Canonical text: ``policy:<model>``, plus ``temperature=...`` when sampled."""
+    label = f"policy:{model}"
+    if params[P_TEMPERATURE] > 0:
+        label += f",temperature={params[P_TEMPERATURE]:g}"
+    return label
