@@ -230,6 +230,9 @@ def test_compare_benchmark_times_the_same_games_in_two_trees(capsys):
     assert main(["bench", "compare", "--base-tree", str(ROOT), "--game", "no_such_game"]) == 2
     assert "unknown game 'no_such_game'" in capsys.readouterr().err
     assert main(["bench", "compare"]) == 0 and "nothing to compare with" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["bench", "compare", "--base-tree", str(ROOT), "--rounds", "0"])
+    assert "--rounds must be at least 1" in capsys.readouterr().err
 
 
 def test_good_config_fills_option_defaults_and_dedupes_agents(tmp_path):

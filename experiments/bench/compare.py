@@ -133,12 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if not args.base and not args.base_tree:
         print("dynasty bench compare: nothing to compare with (give --base REV or --base-tree DIR)")
         return 0
     if args.rounds < 1 or args.seconds <= 0:
-        ap.error("--rounds must be at least 1 and --seconds positive")
+        parser.error("--rounds must be at least 1 and --seconds positive")
     targets = _targets(args.game)
     with tempfile.TemporaryDirectory(prefix="dynasty-compare-") as tmp:
         if args.base_tree:

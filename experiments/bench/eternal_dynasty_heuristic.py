@@ -145,9 +145,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.games < 1 or args.reps < 1:
-        ap.error("--games and --reps must be at least 1")
+        parser.error("--games and --reps must be at least 1")
     r = measure(args.players, args.games, args.reps)
     names = kind_names()
     ru = r["random_us"]
