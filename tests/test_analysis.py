@@ -10,11 +10,10 @@ import pandas as pd
 import pytest
 
 from experiments.analysis import results as analysis
-from experiments.run import store
-from experiments.analysis.results import Results, histogram_summary
-from experiments.run.config import from_dict
 from experiments.analysis.report import make_report
-from experiments.analysis.results import load_results
+from experiments.analysis.results import Results, histogram_summary, load_results
+from experiments.run import store
+from experiments.run.config import from_dict
 from experiments.run.runner import ChunkContext, job_of
 from experiments.run.schema import FEATURE_PREFIX
 

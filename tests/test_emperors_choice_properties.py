@@ -19,10 +19,12 @@ import pytest
 from sim.core import random_legal, rng_seed
 from sim.emperors_choice import SPEC
 from sim.emperors_choice import layout as L
+
+# The invariants live in the game's package, shared with ``dynasty fuzz``.
+from sim.emperors_choice.invariants import E_MASK
+from sim.emperors_choice.invariants import check_state as check
 from sim.emperors_choice.options import card_table, load_components
 from sim.emperors_choice.rules import apply, is_terminal, legal_mask, new_state, pb
-
-from sim.emperors_choice.invariants import E_MASK, check_state as check  # noqa: E402  (shared with dynasty fuzz)
 
 GAMES = 10_000
 SAMPLE = 200
@@ -84,14 +86,14 @@ def recount(s):
         tributes = sum(
             int(s[b + L.F_TRIB + i]) * r["vp"] for i, r in enumerate(comp["tribute_cards"])
         )
-        parts = dict(
-            trust=int(s[b + L.F_TRUST]) // 2,
-            palace=palace,
-            gold=int(s[b + L.F_GOLD]),
-            chars=chars,
-            treasures=treasures,
-            tributes=tributes,
-        )
+        parts = {
+            "trust": int(s[b + L.F_TRUST]) // 2,
+            "palace": palace,
+            "gold": int(s[b + L.F_GOLD]),
+            "chars": chars,
+            "treasures": treasures,
+            "tributes": tributes,
+        }
         out.append(parts)
     return out
 
@@ -107,14 +109,14 @@ def test_random_games_keep_every_invariant(n):
     assert decisions.max() <= SPEC.max_decisions
     # the ordering decisions are reached: bid-time effects (D-A4), pending immediate tiles (D-M2)
     assert kinds[L.DK_ORDER] > 0 and kinds[L.DK_IMM] > 0 and kinds[L.DK_REVEAL] == 0
-    fields = dict(
-        trust=L.F_VP_TRUST,
-        palace=L.F_VP_PALACE,
-        gold=L.F_VP_GOLD,
-        chars=L.F_VP_CHARS,
-        treasures=L.F_VP_TREASURE,
-        tributes=L.F_VP_TRIBUTE,
-    )
+    fields = {
+        "trust": L.F_VP_TRUST,
+        "palace": L.F_VP_PALACE,
+        "gold": L.F_VP_GOLD,
+        "chars": L.F_VP_CHARS,
+        "treasures": L.F_VP_TREASURE,
+        "tributes": L.F_VP_TRIBUTE,
+    }
     for s in finals:
         assert s[3] == -1
         for p, parts in enumerate(recount(s)):

@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.run import store
-from experiments.cli import main
-from experiments.run.config import ConfigError, from_dict, load_config
-from experiments.run.plan import Plan, chunk_ranges, missing_ranges, rotations_of
 from experiments.analysis.report import make_report
 from experiments.analysis.results import load_results
+from experiments.cli import main
+from experiments.run import store
+from experiments.run.config import ConfigError, from_dict, load_config
+from experiments.run.plan import Plan, chunk_ranges, missing_ranges, rotations_of
 from experiments.run.runner import ChunkContext, job_of, release_workers, run
 from experiments.run.schema import FEATURE_PREFIX, OPTION_PREFIX
 from sim import Game, get_game

@@ -8,7 +8,7 @@ import numba as nb
 import numpy as np
 import pytest
 
-from agents.arena import MCTS, RANDOM, N_AGENT_PARAMS, choose_action, play_games
+from agents.arena import MCTS, choose_action, play_games
 from agents.mcts import _search_in, mcts_label, mcts_params, seat_trees
 from agents.spec import parse_agent
 from experiments.run.config import ConfigError, from_dict

@@ -1096,6 +1096,7 @@ def test_hidden_commits_info_key_determinize_and_rewind():
 # ------------------------------------------------------------------ component data file
 def test_component_data_is_validated(tmp_path):
     import json
+
     from sim.middle_kingdom.options import DATA_FILE, DataError, component_data, load_components
 
     comp = load_components()

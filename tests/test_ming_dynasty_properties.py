@@ -19,13 +19,13 @@ import pytest
 from sim.core import random_legal, rng_seed
 from sim.ming_dynasty import SPEC
 from sim.ming_dynasty import layout as L
-from sim.ming_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
-
-K = SPEC.kernels
 
 # The invariants and the numba recount of every scoring live in the game's package, shared
 # with ``dynasty fuzz``: sim/ming_dynasty/invariants.py.
-from sim.ming_dynasty.invariants import M_DEC, M_DONE, M_LI, M_SNAP, MEMO_SIZE, check  # noqa: E402
+from sim.ming_dynasty.invariants import M_DEC, M_DONE, M_LI, M_SNAP, MEMO_SIZE, check
+from sim.ming_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
+
+K = SPEC.kernels
 
 
 @nb.njit(cache=True)
@@ -97,7 +97,7 @@ def _majority(counts):
         return out
     if len(t1) >= 4:
         return {}
-    return {e: 1 for e in t1}
+    return dict.fromkeys(t1, 1)
 
 
 def _bonus_winners(rem, ents, fullest):

@@ -12,7 +12,6 @@ from sim.ming_dynasty import SPEC
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import (
     advance,
-    city_bonus,
     district_to_city,
     final_tiles,
     finish_province,
@@ -829,13 +828,13 @@ def test_d15_discard_pile_sends_a_stayed_dragon_into_the_movement_deck():
 def test_d33_any_member_pays_a_dragon_with_another_players_member():
     """D33 alternative (``dragon_payment = any_member``): MD-14's player may also pay the
     dragon with a member of another seat from any province space; that member is boxed."""
-    kw = dict(
-        round=1,
-        start=0,
-        spaces={2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
-        hands={0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"},
-        phase=L.PH_CARDS,
-    )
+    kw = {
+        "round": 1,
+        "start": 0,
+        "spaces": {2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
+        "hands": {0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"},
+        "phase": L.PH_CARDS,
+    }
     s = position(4, **kw, options={"dragon_payment": "any_member"})
     display = f"take {('Horse', 'Boat', 'Palanquin')[s[L.DISPLAY + 2]]} from display 2"
     assert legal_names(s) == [

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.study.study import load_study, run_study, study_from_dict
 from experiments.study.report import make_study_report
+from experiments.study.study import load_study, run_study, study_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -303,14 +303,16 @@ def test_killed_study_resumes_mid_cell_without_loss_or_duplicates(ray_session, t
     s = load_study(p)
     release_workers()  # the subprocess needs the CPUs
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    log = open(tmp_path / "stderr.txt", "w")  # a file, not a pipe nobody reads while the study runs
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "experiments.cli", "study", str(p), "--quiet", "--workers", "2"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-    )
+    # stderr to a file, not a pipe nobody reads while the study runs (the child keeps its own
+    # handle on the file once this one is closed)
+    with open(tmp_path / "stderr.txt", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "experiments.cli", "study", str(p), "--quiet", "--workers", "2"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
     second = s.cells[1]
     deadline = time.time() + 300
     while (

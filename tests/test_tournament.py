@@ -133,10 +133,10 @@ def ray_session():
 
 
 def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
-    from experiments.run import store
     from experiments.analysis.report import make_report
     from experiments.analysis.results import load_results
-    from experiments.tournament.report import make_tournament_report, tournament_tables
+    from experiments.run import store
+    from experiments.tournament.report import tournament_tables
 
     path = write_toml(tmp_path / "t.toml", base(tmp_path))
     t = load_tournament(path)

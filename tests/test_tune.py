@@ -31,7 +31,10 @@ def test_search_recovers_a_known_optimum_of_a_noisy_parameter():
         seed=3,
     )
     rng = np.random.default_rng(5)
-    evaluate = lambda v: abs(v["x"] - 13) / 100 + rng.normal(0, 0.01)
+
+    def evaluate(v):
+        return abs(v["x"] - 13) / 100 + rng.normal(0, 0.01)
+
     study = search(tune, evaluate)
     cands = best_candidates(study, 3)
     assert len({c.params["x"] for c in cands}) == 3
@@ -143,7 +146,7 @@ def test_tune_finds_the_optimum_of_a_real_game_known_from_every_value(tmp_path):
     the grid's minimum or within that minimum's interval, while the grid itself is not flat (its
     worst value lies outside the best value's interval), so a search that missed would fail."""
     from experiments.run import runner
-    from experiments.tune.tune import slug, cell_config, measure
+    from experiments.tune.tune import cell_config, measure, slug
 
     p = tmp_path / "tune.toml"
     p.write_text(f'''output = "{tmp_path / "tune"}"
@@ -325,7 +328,7 @@ seed = 3
 "agents[0].simulations" = [2, 200]
 ''')
     assert main(["tune", str(p), "--quiet", "--workers", "2"]) == 0
-    from experiments.tune.tune import load_tune, measure, cell_config
+    from experiments.tune.tune import cell_config, load_tune, measure
 
     tune = load_tune(p)
     report = (tmp_path / "tune" / "report" / "report.md").read_text()

@@ -13,7 +13,8 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from experiments.run.config import ConfigError, from_dict, load_config
 from sim import Game

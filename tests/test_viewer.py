@@ -170,7 +170,7 @@ def test_viewer_page_in_chromium(tmp_path, game, players, options, seed):
     assert r["start"].startswith(f"step 0/{n_steps - 1} — setup")
     first = rep["decisions"][0]
     assert r["one"].startswith(f"step 1/{n_steps - 1} — seat {first['player']}: {first['name']}")
-    assert r["two"].startswith(f"step 2/")
+    assert r["two"].startswith("step 2/")
     assert r["svg"] == 1 and r["log_rows"] == n_steps
     assert r["end"].startswith(f"step {n_steps - 1}/") and r["end"].endswith("(game over)")
     assert r["scores"] == "scores: " + ", ".join(
@@ -209,8 +209,8 @@ def test_seat_view_hides_a_secret_bid_in_chromium(tmp_path):
 def test_report_links_sample_and_notable_games_to_viewer_pages(tmp_path):
     import ray
 
-    from experiments.run.config import load_config
     from experiments.analysis.report import make_report
+    from experiments.run.config import load_config
     from experiments.run.runner import local_ray_options, run
 
     toml = tmp_path / "g.toml"

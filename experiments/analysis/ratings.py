@@ -38,9 +38,9 @@ The per-deal counts are one DuckDB query over the lineups' Parquet parts
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -137,7 +137,7 @@ class Ratings:
     confidence: float = CONFIDENCE
     win_samples: np.ndarray | None = None  # [B, K, K]: the win matrix of each bootstrap resample
 
-    def alpha_rank(self, **kw) -> "AlphaRank":
+    def alpha_rank(self, **kw) -> AlphaRank:
         """alpha-Rank of the pool from its win matrix, intervals from the same bootstrap resamples
         (:func:`alpha_rank`; needs OpenSpiel, see :func:`alpharank_missing`)."""
         return alpha_rank(

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.run import store
 from experiments.analysis.render import Image, Table, html_page, markdown, pyplot
 from experiments.analysis.results import CONFIDENCE, SUMMARY_COLUMNS, Results, wilson
+from experiments.run import store
 from experiments.run.schema import FEATURE_PREFIX, OPTION_PREFIX
 
 ALPHA = 0.05
@@ -181,7 +181,7 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
 
         with tempfile.TemporaryDirectory(prefix="dynasty-report-") as tmp:
             local = make_report(results, tmp)
-            for name, path in local.items():
+            for path in local.values():
                 store.atomic_write(out / path.name, path.read_bytes())
             return {name: out / path.name for name, path in local.items()}
     out.mkdir(parents=True, exist_ok=True)

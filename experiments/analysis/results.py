@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd

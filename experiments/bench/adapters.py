@@ -94,7 +94,7 @@ def speeds(game, players, seconds):
         e = env(game, players, seed=int(rng.integers(2**31)))
         e.reset()
         n = 0
-        for a in e.agent_iter():
+        for _ in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
@@ -153,7 +153,7 @@ def speeds(game, players, seconds):
 
 def match(games, sims, seed=0):
     """Our MCTS against OpenSpiel's ISMCTSBot on 2-player Goofspiel (13 cards)."""
-    import pyspiel  # noqa: F401
+    import pyspiel  # noqa: F401  (only checks that OpenSpiel is installed)
     from open_spiel.python.algorithms import ismcts, mcts
 
     from agents.arena import choose_action

@@ -26,9 +26,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -37,9 +37,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from agents.arena import N_AGENT_PARAMS, TRACE_COLUMNS, play_games
+from experiments.run import store
 from experiments.run.plan import Plan, auto_chunk_size, chunk_ranges, missing_ranges
 from experiments.run.schema import ResultsTable
-from experiments.run import store
 from sim.registry import get_game
 
 IN_FLIGHT = 2  # chunks queued per actor: one playing, one waiting, so no actor idles
@@ -51,7 +51,7 @@ class RunError(RuntimeError):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def job_of(cfg) -> dict[str, Any]:
@@ -350,13 +350,13 @@ def local_ray_options(workers: int | None = None, niceness: int | None = None) -
     default of 15.  Call it right before ``ray.init``: it sets the loopback mode for that start."""
     _loopback(True)
     nice = os.getpriority(os.PRIO_PROCESS, 0) if niceness is None else int(niceness)
-    return dict(
-        num_cpus=workers or os.cpu_count() or 1,
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        log_to_driver=True,
-        _system_config={"worker_niceness": nice},
-    )
+    return {
+        "num_cpus": workers or os.cpu_count() or 1,
+        "include_dashboard": False,
+        "logging_level": logging.WARNING,
+        "log_to_driver": True,
+        "_system_config": {"worker_niceness": nice},
+    }
 
 
 def end_process(code: int) -> None:
@@ -381,10 +381,8 @@ def end_process(code: int) -> None:
         ray.shutdown()
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     os._exit(code)
 
 
@@ -687,15 +685,11 @@ def _run_locked(
                     submit(actor)
             finally:
                 bar.close()
-                for (
-                    ref
-                ) in pending:  # stopped early: drop the queued chunks (their games stay missing)
-                    try:
+                # stopped early: drop the queued chunks (their games stay missing); cancelling is
+                # best effort, a late result is simply not written
+                for ref in pending:
+                    with suppress(Exception):
                         ray.cancel(ref)
-                    except (
-                        Exception
-                    ):  # cancelling is best effort; a late result is simply not written
-                        pass
             timings["play_wall_s"] = time.perf_counter() - t_ready
             tr = time.perf_counter()
             if cfg.replays:

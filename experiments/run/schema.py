@@ -9,8 +9,8 @@ docs/results-format.md describes the columns for readers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -210,7 +210,7 @@ class ResultsTable:
                 )
             )
         for j, feat in enumerate(spec.feature_names):
-            fill = (lambda j: lambda c: c["feats"][:, :, j].reshape(-1).astype(np.float64))(j)
+            fill = (lambda k: lambda c: c["feats"][:, :, k].reshape(-1).astype(np.float64))(j)
             cols.append(
                 Column(
                     FEATURE_PREFIX + feat,

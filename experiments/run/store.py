@@ -62,7 +62,7 @@ class FsPath:
                 ) from None
         self.uri, self.fs, self.path = uri.rstrip("/"), fs, path.rstrip("/")
 
-    def __truediv__(self, part: str) -> "FsPath":
+    def __truediv__(self, part: str) -> FsPath:
         return FsPath(f"{self.uri}/{part}", self.fs, f"{self.path}/{part}")
 
     def __str__(self) -> str:
@@ -81,7 +81,7 @@ class FsPath:
         return self.path.rsplit("/", 1)[-1]
 
     @property
-    def parent(self) -> "FsPath":
+    def parent(self) -> FsPath:
         return FsPath(self.uri.rsplit("/", 1)[0], self.fs, self.path.rsplit("/", 1)[0])
 
     def _type(self):
@@ -183,7 +183,7 @@ def lock(out: Path):
     out.mkdir(parents=True, exist_ok=True)
     if isinstance(out, FsPath):  # no lock across machines; see the module's docstring
         return open(os.devnull, "w")
-    f = open(out / ".lock", "w")
+    f = open(out / ".lock", "w")  # noqa: SIM115  (returned open: the lock lasts until it is closed)
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:

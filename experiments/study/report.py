@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from experiments.analysis.render import Image, Table, html_page, markdown, pyplot
-from experiments.study.study import Study, final_cells
 from experiments.study.stats import (
     METRIC_DOCS,
     cell_rates,
@@ -27,6 +26,7 @@ from experiments.study.stats import (
     look_alpha,
     open_cells,
 )
+from experiments.study.study import Study, final_cells
 
 
 def _ci(v: float, lo: float, hi: float) -> str:

@@ -38,7 +38,7 @@ import math
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -315,7 +315,7 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         items = _axis_values(source, data["axes"])
         if not items:
             raise _fail(source, "axes", "empty sweep: no axis given")
-        axes = {n: v for n, v in items}
+        axes = dict(items)
         for n, vals in items:
             for j, v in enumerate(vals):
                 if isinstance(
@@ -436,7 +436,7 @@ def with_games(cell: Cell, games: int) -> Cell:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def open_study(study: Study) -> dict[str, Any]:
@@ -529,7 +529,6 @@ def run_study(
 def _play_study(study: Study, m: dict, workers, progress, stop_after_cells) -> str:
     """Play the study's cells (by looks when it stops at a precision); what stopped it."""
     from experiments.run import runner, store
-
     from experiments.run.plan import missing_ranges
 
     runs = 0

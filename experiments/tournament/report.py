@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -218,7 +219,7 @@ def tournament_tables(
             if not any(games_done(x) for x in t.lineups_of(n)):
                 continue
             where = f"players = {n}"
-            agents = [a for a in t.pool]
+            agents = list(t.pool)
             r = res.ratings(
                 agents,
                 players=n,

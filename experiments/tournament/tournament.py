@@ -49,11 +49,11 @@ import json
 import math
 import tomllib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from experiments.run.config import ConfigError, ExperimentConfig, MAX_SEED, from_dict
+from experiments.run.config import MAX_SEED, ConfigError, ExperimentConfig, from_dict
 
 FORMAT = "dynasty-lab-tournament"
 VERSION = 1
@@ -294,7 +294,7 @@ def to_toml(table: dict[str, Any]) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def open_tournament(t: Tournament) -> dict[str, Any]:

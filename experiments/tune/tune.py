@@ -61,11 +61,12 @@ from __future__ import annotations
 import copy
 import json
 import math
-import tomllib
 import re
+import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -157,7 +157,7 @@ def play(
             say(seat_view(g, seat))
             say("your legal actions:")
             items = list(legal.items())
-            for i, (a, name) in enumerate(items, 1):
+            for i, (_, name) in enumerate(items, 1):
                 say(f"  {i:3d}) {name}")
             while True:
                 raw = ask(f"seat {seat}, your move [1-{len(items)} or a name]: ").strip()
@@ -166,7 +166,7 @@ def play(
                     break
                 say(
                     f"not a legal action: {raw!r}. Legal: "
-                    + "; ".join(f"{i}) {name}" for i, (a, name) in enumerate(items, 1))
+                    + "; ".join(f"{i}) {name}" for i, (_, name) in enumerate(items, 1))
                 )
             g.apply(choice)
     except (KeyboardInterrupt, EOFError):
