@@ -83,8 +83,11 @@ def evaluate(policy_file, out, deals):
     """dynasty tournament: the learned policy, random and the heuristic on the same deals."""
     os.environ[ENV_VAR] = str(policy_file)  # the tournament's workers inherit it
     config = out / "tournament.toml"
+    description = (
+        "A learned Goofspiel policy (notebooks/goofspiel_rl.py) against random and the heuristic"
+    )
     config.write_text(f'''name = "goofspiel_rl"
-description = "A learned Goofspiel policy (notebooks/goofspiel_rl.py) against random and the heuristic"
+description = "{description}"
 game = "goofspiel"
 players = 2
 options = {{ num_cards = 6 }}

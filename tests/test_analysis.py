@@ -1,5 +1,5 @@
-"""Streamed aggregates (experiments.analysis.results) equal the same aggregates computed in memory with
-pandas over every row, on small results folders of several part files; the fallback for columns
+"""Streamed aggregates (experiments.analysis.results) equal the same aggregates computed in memory
+with pandas over every row, on small results folders of several part files; the fallback for columns
 with many distinct values; load_results' refusal of a folder too large for memory.
 """
 
@@ -21,7 +21,8 @@ PARTS = 4
 
 
 def write_folder(tmp_path, name, **kw):
-    """A results folder written in this process (no Ray): the config's games in ``PARTS`` part files."""
+    """A results folder written in this process (no Ray):
+    the config's games in ``PARTS`` part files."""
     d = {
         "name": name,
         "game": "goofspiel",

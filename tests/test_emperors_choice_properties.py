@@ -168,7 +168,8 @@ def test_each_option_value_keeps_the_invariants_in_10000_games(name, value):
         errors, decisions, _, kinds = run(n, 3334, 31_000 * n + 7, opts, 1)
         bad = np.flatnonzero(errors)
         assert len(bad) == 0, (
-            f"{n}p: {len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
+            f"{n}p: {len(bad)} games broke an invariant, "
+            f"first: game {bad[0]} error {errors[bad[0]]}"
         )
         assert decisions.max() <= SPEC.max_decisions
         if name in REACHES:

@@ -883,7 +883,8 @@ def test_final_tie_breaks():
             s[R.pb(p) + L.F_TB_POWER] = 9
         sc, w = np.zeros(3), np.zeros(3)
         R.returns(s, sc, w)
-        # top card equal (9): the lower Turn Order tile (seat 0, tile 1) wins; sorted Powers: 5 > 3 wins too
+        # top card equal (9): the lower Turn Order tile (seat 0, tile 1) wins;
+        # sorted Powers: 5 > 3 wins too
         assert w[0] == 1.0
         s[R.pb(0) + L.F_TILE], s[R.pb(1) + L.F_TILE] = 2, 1
         R.returns(s, sc, w)

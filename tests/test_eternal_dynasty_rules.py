@@ -862,7 +862,7 @@ def test_ruler_draft_keeps_two_picks_and_the_received_ruler(gen_shift):
         assert pool[:2] == [first[p], second[p]] and pool[2] == received[(p - d) % 4][1]
 
 
-# ---------------------------------------------------------------- 2 players: the Eternal Emperor (spec 8)
+# ---------------------------------------------------------- 2 players: the Eternal Emperor (spec 8)
 
 EE = L.EE
 
@@ -1223,7 +1223,7 @@ def test_two_player_games_sometimes_end_with_the_emperor_winning():
     assert 0.0 in results
 
 
-# ---------------------------------------------------------------- 5.4 step 1: the pre-check reads the board from before the effect
+# --------------------------------- 5.4 step 1: the pre-check reads the board from before the effect
 
 
 def _resolve_gain(s, p):
@@ -1298,7 +1298,7 @@ def test_leader_card_li_check_is_taken_before_the_general_is_placed():
     assert tokens(s, 0, "Hunan") == (4, 0) and s[R.li(0, q0("Hunan"), L.GENERAL)] == 1
 
 
-# ---------------------------------------------------------------- determinize: exactly what the observer cannot see
+# ------------------------------------------------ determinize: exactly what the observer cannot see
 
 
 def _play_random(s, stop, seed):

@@ -210,7 +210,8 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
                 k = nn - keep
             while k > 0:
                 secs = [d for d in secs3 if city[d, 4] > 0]
-                ok = []  # sections whose member may go: under a kept tie, the rest must still win it
+                # sections whose member may go: under a kept tie, the rest must still win it
+                ok = []
                 for d in secs:
                     rem = {e: [city[x, e] - (e == 4 and x == d) for x in secs3] for e in ents}
                     if not tie or _neutral_can_win(rem, ents, keep, fullest):

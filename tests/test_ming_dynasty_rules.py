@@ -406,7 +406,8 @@ def test_md23_four_player_start_choice():
     s = end_of_round(5, {0: 30, 1: 20, 2: 25, 3: 40})
     act(s, int(s[H_CURRENT]), "pass")
     assert s[L.G_PHASE] == L.PH_CHOOSE and s[H_CURRENT] == 1
-    # tie variant: the round-4 scoring adds the monasteries (B 2 x 4, C 1 x 4): A 20, B 25, C 25, D 40
+    # tie variant: the round-4 scoring adds the monasteries (B 2 x 4, C 1 x 4):
+    # A 20, B 25, C 25, D 40
     s = end_of_round(4, {0: 20, 1: 17, 2: 21, 3: 40}, monk={0: 1, 1: 1, 2: 2})
     act(s, int(s[H_CURRENT]), "pass")
     assert [score(s, p) for p in range(4)] == [20, 25, 25, 40]
@@ -557,7 +558,7 @@ def test_md26_neutral_placement_cap():
     assert "neutral member to district 4" not in legal_names(s) and len(legal_names(s)) == 17
 
 
-# ------------------------------------------------------------------ phase 3 flow, end, neutral supply
+# ---------------------------------------------------------------- phase 3 flow, end, neutral supply
 
 
 def test_md27_phase3_flow():
@@ -682,7 +683,7 @@ def test_d8_exhausted_colour_gives_no_tile_and_tiles_go_clockwise_from_the_start
     assert tiles(s, 1)[P] == 1 and tiles(s, 0)[P] == 0 and s[L.TILE_SUPPLY + P] == 0
 
 
-# ------------------------------------------------------------------ alternative rulings offered as options
+# ----------------------------------------------------------- alternative rulings offered as options
 
 
 def md17_position(options=None):

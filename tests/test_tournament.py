@@ -202,7 +202,8 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
 
 
 def test_goofspiel_ladder_order_is_recovered(ray_session, tmp_path):
-    """random < mcts:10 < mcts:200 on 6-card Goofspiel (known from docs/mcts.md: more simulations win)."""
+    """random < mcts:10 < mcts:200 on 6-card Goofspiel (known from docs/mcts.md:
+    more simulations win)."""
     from experiments.tournament.report import tournament_tables
 
     t = tournament_from_dict(

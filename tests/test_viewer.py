@@ -76,7 +76,8 @@ def test_steps_cover_every_decision_and_chance_batch(tmp_path):
     assert any(s["kind"] == "chance" for s in data["steps"])  # each round's reveal
     assert data["steps"][-1]["scores"] == rep["scores"]  # provisional scores end at the final ones
     assert set(data["steps"][0]["views"]) == {"full", "0", "1"}
-    # seat 0's first bid is laid face down: drawn in the full state and seat 0's view, '?' for seat 1
+    # seat 0's first bid is laid face down: drawn in the full state and seat 0's view,
+    # '?' for seat 1
     S, step = data["strings"], data["steps"][1]
     laid = f"laid this round: {rep['decisions'][0]['name'].split()[-1]}"
     assert laid in S[step["views"]["full"][0]] and laid in S[step["views"]["0"][0]]

@@ -5,7 +5,8 @@
     >>> e.reset()
     >>> for agent in e.agent_iter():
     ...     obs, reward, terminated, truncated, info = e.last()
-    ...     action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+    ...     mask = obs["action_mask"]
+    ...     action = None if terminated or truncated else e.action_space(agent).sample(mask)
     ...     e.step(action)
 
 An AEC environment: agents ``player_0`` ... ``player_{n-1}`` are the seats; the agent

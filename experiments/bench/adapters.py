@@ -1,7 +1,7 @@
 """The RL adapters against the raw engine, and our MCTS against OpenSpiel's ISMCTSBot.
 
-    .venv/bin/python -m experiments.bench.adapters                 # the figures of docs/performance.md
-    dynasty bench adapters --seconds 1 --match-games 20            # a quicker run
+    .venv/bin/python -m experiments.bench.adapters         # the figures of docs/performance.md
+    dynasty bench adapters --seconds 1 --match-games 20    # a quicker run
 
 **Speed.**  Decisions per second of uniformly random play, one game after another, for
 each game at one player count, through: the arena (``play_games`` with random agents: the
@@ -241,9 +241,10 @@ def main(argv=None) -> int:
     if a.match_games > 0:
         m = match(a.match_games, a.match_sims)
         print(
-            f"\nGoofspiel (13 cards, 2 players), mcts:{m['sims']} against ISMCTSBot ({m['sims']} simulations), "
-            f"{m['games']} games: our mean win share {m['ours']:.3f} +- {m['half']:.3f} (95%); "
-            f"time per decision ours {m['ms_ours']:.2f} ms, ISMCTSBot {m['ms_theirs']:.2f} ms"
+            f"\nGoofspiel (13 cards, 2 players), mcts:{m['sims']} against ISMCTSBot "
+            f"({m['sims']} simulations), {m['games']} games: our mean win share "
+            f"{m['ours']:.3f} +- {m['half']:.3f} (95%); time per decision ours "
+            f"{m['ms_ours']:.2f} ms, ISMCTSBot {m['ms_theirs']:.2f} ms"
         )
     return 0
 

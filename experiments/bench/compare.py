@@ -159,7 +159,8 @@ def main(argv=None) -> int:
         base, new = Worker(tree, cache), Worker(ROOT, new_cache)
         try:
             print(
-                f"base: {label}; this tree: {ROOT} ({args.kind} play, {args.rounds} rounds, CPU time)"
+                f"base: {label}; this tree: {ROOT} ({args.kind} "
+                f"play, {args.rounds} rounds, CPU time)"
             )
             print()
             print(
@@ -176,7 +177,8 @@ def main(argv=None) -> int:
                     q1, med, q3 = np.percentile(r, [25, 50, 75])
                     cells.append(f"{med:.3f} ({q1:.3f}-{q3:.3f})")
                 print(
-                    f"| {game} | {n} | {games:,} | {cells[0]} | {cells[1]} | {'yes' if same else 'NO'} |",
+                    f"| {game} | {n} | {games:,} | {cells[0]} | "
+                    f"{cells[1]} | {'yes' if same else 'NO'} |",
                     flush=True,
                 )
         finally:

@@ -153,21 +153,23 @@ def main(argv: list[str] | None = None) -> int:
     names = kind_names()
     ru = r["random_us"]
     print(
-        f"eternal_dynasty, {args.players} players, {args.games} heuristic games ({r['decisions']:,} decisions); "
-        f"CPU time; random play {ru:.3f} us per decision (apply included)"
+        f"eternal_dynasty, {args.players} players, {args.games} "
+        f"heuristic games ({r['decisions']:,} decisions); CPU time; "
+        f"random play {ru:.3f} us per decision (apply included)"
     )
     print(
         f"heuristic's choice (apply not included): {r['heuristic_us']:.3f} us per decision "
         f"= {r['heuristic_us'] / ru:.1f}x random play's decision\n"
     )
     print(
-        "| decision kind | share of decisions | us per call | us per decision | share of the heuristic's time "
-        "| states timed |"
+        "| decision kind | share of decisions | us per call | us per "
+        "decision | share of the heuristic's time | states timed |"
     )
     print("|---|---|---|---|---|---|")
     for row in r["rows"]:
         print(
-            f"| {names.get(row['kind'], row['kind'])} | {row['freq']:.3f} | {row['us']:.2f} | "
-            f"{row['us_per_decision']:.3f} | {row['us_per_decision'] / r['heuristic_us']:.1%} | {row['sampled']:,} |"
+            f"| {names.get(row['kind'], row['kind'])} | {row['freq']:.3f} | "
+            f"{row['us']:.2f} | {row['us_per_decision']:.3f} | "
+            f"{row['us_per_decision'] / r['heuristic_us']:.1%} | {row['sampled']:,} |"
         )
     return 0

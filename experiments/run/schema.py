@@ -172,8 +172,8 @@ class ResultsTable:
                 "decided_at",
                 pa.int16(),
                 "score trace: the first point (1 = end of the first round) from which "
-                "the eventual sole winner led alone to the end; trace_points if only the final scoring made it "
-                "the leader, -1 without a sole winner",
+                "the eventual sole winner led alone to the end; trace_points if only "
+                "the final scoring made it the leader, -1 without a sole winner",
                 _per_game("decided_at", np.int16),
             ),
             Column(

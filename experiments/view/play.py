@@ -37,7 +37,8 @@ class PlayError(ValueError):
 
 
 def parse_opponents(text: str, n_opponents: int) -> list[tuple[int, np.ndarray, str]]:
-    """Agents for the other seats, in seat order after the human's; the list is repeated as needed."""
+    """Agents for the other seats, in seat order after the human's;
+    the list is repeated as needed."""
     from agents.arena import HEURISTIC, MCTS, RANDOM
     from agents.spec import parse_agent
 
@@ -139,7 +140,8 @@ def play(
         + ", ".join(f"seat {p}: {labels[p]}" for p in range(players))
     )
     say(
-        "Answer with the number or the name of a legal action; Ctrl-C saves the game so far and stops."
+        "Answer with the number or the name of a legal "
+        "action; Ctrl-C saves the game so far and stops."
     )
     try:
         while not g.is_over:
