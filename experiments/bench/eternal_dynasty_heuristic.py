@@ -10,8 +10,8 @@ Leader's province ...).  The heuristic is then timed on a fresh copy of each kep
 time per call times its frequency in the games.  Random play of the same game, player count
 and number of games (``apply`` and the random pick per decision) is timed in the same
 process, so the table reads as multiples of it on a loaded machine too.  CPU time of this
-process; where the heuristic spends its time: docs/performance.md ("Issue 15: the Eternal
-Dynasty heuristic by decision kind").
+process; where the heuristic spends its time: docs/performance.md ("The Eternal Dynasty
+heuristic by decision kind").
 """
 
 from __future__ import annotations

@@ -17,8 +17,7 @@
 priority, runs for the length of steps 2 and 3 (each ends by itself after ``BUSY_LIMIT_S`` at
 the latest, and all are stopped at the end), so the runner's play rate per worker is compared
 with the raw kernel's under the same load.  ``--niceness N`` passes ``--niceness`` to the run
-(15 is Ray's own default, the figure before local runs started their workers at the driver's
-priority).
+(15 is Ray's own default).
 
 Numbers only; nothing is asserted.  Results go to docs/performance.md ("End-to-end runner
 throughput").
