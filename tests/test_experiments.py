@@ -484,9 +484,8 @@ def test_killed_process_resumes(ray_session, tmp_path, sig):
     assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
     proc.send_signal(sig)
     proc.wait()
-    if (
-        sig == signal.SIGTERM
-    ):  # the CLI's handler, not Ray's (which aborts): exit 130 and the session recorded
+    if sig == signal.SIGTERM:
+        # the CLI's handler, not Ray's (which aborts): exit 130 and the session recorded
         assert proc.returncode == 130 and "interrupted:" in proc.stderr.read().decode()
         assert (
             json.loads((cfg.output / "manifest.json").read_text())["sessions"][-1]["status"]

@@ -201,9 +201,8 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
                     else max(sum(city[d, p] for d in secs3) for p in range(n))
                 )
                 keep = h + 1
-                if (
-                    s[L.O_NEUTRAL_KEEP] == 2
-                ):  # tie_on_tiebreak: h members, if some h of them win the tie
+                if s[L.O_NEUTRAL_KEEP] == 2:
+                    # tie_on_tiebreak: h members, if some h of them win the tie
                     rem = {e: [city[d, e] for d in secs3] for e in ents}
                     tie = _neutral_can_win(rem, ents, h, fullest)
                     keep = h if tie else h + 1

@@ -121,9 +121,8 @@ def test_waiting_seats_may_only_wait_and_deciding_seats_must_act():
     p = dz.parallel_env("middle_kingdom", 3, seed=1)
     obs, _ = p.reset()
     rng = np.random.default_rng(1)
-    while p.agents and all(
-        not obs[a]["action_mask"][p.wait] for a in p.agents
-    ):  # to a step where a seat waits
+    while p.agents and all(not obs[a]["action_mask"][p.wait] for a in p.agents):
+        # to a step where a seat waits
         obs, *_ = p.step(
             {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents}
         )

@@ -101,12 +101,9 @@ class DynastyEnv(gym.Env):
             p = t.current
             kind, params, _ = self._opponent(p)
             rng = self._rngs[p]
-            if (
-                kind == RANDOM
-            ):  # as the arena's agents decide (the same draws), without choose_action's
-                a = random_of_legal(
-                    self._mask, t.k.legal_mask(t.state, self._mask), rng, 0
-                )  # entry cost
+            if kind == RANDOM:
+                # as the arena's agents decide (the same draws), without choose_action's entry cost
+                a = random_of_legal(self._mask, t.k.legal_mask(t.state, self._mask), rng, 0)
             elif kind == HEURISTIC:
                 a = t.k.heuristic(t.state, rng)
             else:

@@ -242,9 +242,8 @@ def fit_ratings(
 
 # --------------------------------------------------------------------------- alpha-Rank (optional)
 
-ALPHARANK_M = (
-    50  # population size of alpha-Rank's Moran process: OpenSpiel's default, the paper's m
-)
+# population size of alpha-Rank's Moran process: OpenSpiel's default, the paper's m
+ALPHARANK_M = 50
 ALPHARANK_EXTRA = (
     "alpha-Rank needs OpenSpiel and networkx, the `alpharank` "
     "extra (`pip install -e '.[alpharank]'`; also in `dev`)"
@@ -287,9 +286,8 @@ class AlphaRank:
     alpha: float
     m: int
     samples: np.ndarray  # [B, K]
-    lowered: int = (
-        0  # resamples whose chain was numerically reducible at alpha: computed at alpha / 2^k
-    )
+    # resamples whose chain was numerically reducible at alpha: computed at alpha / 2^k
+    lowered: int = 0
     confidence: float = CONFIDENCE
 
     def table(self) -> pd.DataFrame:
@@ -301,9 +299,8 @@ class AlphaRank:
 
 
 def _stationary(ar, payoff: np.ndarray, alpha: float, m: int) -> np.ndarray:
-    with np.errstate(
-        over="ignore", divide="ignore", invalid="ignore"
-    ):  # exp() of large alpha: 0 or inf, as meant
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        # exp() of large alpha: 0 or inf, as meant
         pi = np.real(ar.compute([payoff], m=m, alpha=alpha)[2])
     if not np.all(np.isfinite(pi)):
         raise ValueError(f"alpha-Rank: no stationary distribution at alpha = {alpha:g}")
@@ -348,7 +345,8 @@ def alpha_rank(
             ValueError,
             IndexError,
             np.linalg.LinAlgError,
-        ) as e:  # the sweep failed before it converged
+        ) as e:
+            # the sweep failed before it converged
             raise ValueError(f"alpha-Rank: OpenSpiel's sweep over alpha failed ({e})") from None
     mass, alpha = _settle(ar, payoff, float(alpha), m)
     k = len(agents)

@@ -291,9 +291,8 @@ def _write_report(
         f"p = {fairness['p']:.4g} — {verdict} at the {ALPHA:.0%} level.{caveat}",
         image("win_rate_by_seat.png", "win rate by seat"),
     ]
-    if (
-        can_all_lose
-    ):  # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
+    if can_all_lose:
+        # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
         # every game's win shares add up to 1, or to 0 when no seat won
         lost = n_games - int(round(float(seat_t["wins"].sum())))
         lo, hi = wilson(lost, n_games)

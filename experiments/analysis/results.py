@@ -150,9 +150,8 @@ class Results:
                 "preserve_insertion_order": False,
             }
         )
-        if isinstance(
-            self.path, store.FsPath
-        ):  # any pyarrow filesystem: DuckDB scans the Arrow dataset
+        if isinstance(self.path, store.FsPath):
+            # any pyarrow filesystem: DuckDB scans the Arrow dataset
             self.con.register("parts", store.open_dataset(self.path))
             self.con.execute("CREATE VIEW results AS SELECT * FROM parts")
         else:
@@ -251,9 +250,8 @@ class Results:
         equal-width bins per group (``value`` = bin centre) instead."""
         cols = _cols(by)
         memo = (column, tuple(cols), where)
-        if (
-            memo not in self._histograms
-        ):  # the report asks for some twice (table and plot): scan once
+        if memo not in self._histograms:
+            # the report asks for some twice (table and plot): scan once
             self._histograms[memo] = self._distribution(column, cols, where)
         hist, binned = self._histograms[memo]
         return hist.copy(), binned
@@ -293,9 +291,8 @@ class Results:
             key = key if isinstance(key, tuple) else (key,)
             rows.append(list(key) + histogram_summary(g["value"].to_numpy(), g["count"].to_numpy()))
         t = pd.DataFrame(rows, columns=cols + SUMMARY_COLUMNS)
-        if (
-            binned
-        ):  # bins blur the order statistics: take them from DuckDB's t-digest, the moments exactly
+        if binned:
+            # bins blur the order statistics: take them from DuckDB's t-digest, the moments exactly
             t = self._approximate_summary(column, cols, where)
         t["approximate"] = binned
         return t
@@ -382,9 +379,8 @@ def _row_bytes(t) -> int:
         t = t.index_type
     try:
         return max(1, t.bit_width // 8)
-    except (
-        ValueError
-    ):  # variable width (strings, the partition column): a pointer and a short value
+    except ValueError:
+        # variable width (strings, the partition column): a pointer and a short value
         return 16
 
 

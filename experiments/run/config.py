@@ -100,13 +100,11 @@ class ExperimentConfig:
             "seats": self.seats,
             "seed": self.seed,
         }
-        if (
-            self.components
-        ):  # only when changed, so folders of the printed components keep their identity
+        if self.components:
+            # only when changed, so folders of the printed components keep their identity
             out["components"] = dict(self.components)
-        if (
-            self.score_trace
-        ):  # likewise: only when on (its columns hold the trace, not "not traced")
+        if self.score_trace:
+            # likewise: only when on (its columns hold the trace, not "not traced")
             out["score_trace"] = True
         return out
 

@@ -178,9 +178,8 @@ class ChunkContext:
         t1 = time.perf_counter()
         data = self.encode(chunk)
         t2 = time.perf_counter()
-        if self.job.get(
-            "write_to"
-        ):  # the driver alone renames it, so a stopped run publishes nothing late
+        if self.job.get("write_to"):
+            # the driver alone renames it, so a stopped run publishes nothing late
             data = str(
                 store.write_hidden(
                     store.data_dir(self.job["write_to"], self.spec.name)
@@ -326,9 +325,8 @@ class RunSummary:
 NICENESS_RANGE = (-20, 19)  # the operating system's range; below the driver's own needs privileges
 
 
-LOOPBACK_ENV = (
-    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": Ray's single-machine mode, every socket on loopback
-)
+# "0": Ray's single-machine mode, every socket on loopback
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _loopback(on: bool) -> None:
@@ -379,9 +377,8 @@ def end_process(code: int) -> None:
         sys.exit(code)
     import ray
 
-    if (
-        ray.is_initialized()
-    ):  # a joined cluster (left connected by the run) sees its driver leave, not vanish
+    if ray.is_initialized():
+        # a joined cluster (left connected by the run) sees its driver leave, not vanish
         ray.shutdown()
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
@@ -653,9 +650,8 @@ def _run_locked(
                         release_workers()
                         from agents.arena import AgentError
 
-                        if isinstance(
-                            getattr(e, "cause", None), AgentError
-                        ):  # a user agent failed: say where
+                        if isinstance(getattr(e, "cause", None), AgentError):
+                            # a user agent failed: say where
                             raise RunError(
                                 f"{e.cause}; {n_done + played} of {cfg.games} games are saved"
                             ) from None
@@ -669,15 +665,13 @@ def _run_locked(
                     tw = time.perf_counter()
                     part = store.data_dir(out, cfg.game) / store.part_name(a, b)
                     try:
-                        if isinstance(
-                            data, str
-                        ):  # written by the worker under a hidden name: publish it
+                        if isinstance(data, str):
+                            # written by the worker under a hidden name: publish it
                             store.publish(store.location(data), part)
                         else:
                             store.atomic_write(part, data)
-                    except (
-                        OSError
-                    ) as e:  # e.g. a full disk: nothing of this chunk is under a part name
+                    except OSError as e:
+                        # e.g. a full disk: nothing of this chunk is under a part name
                         raise RunError(
                             f"{part}: could not be written ({e.strerror or e}); "
                             f"{n_done + played} of {cfg.games} games are saved: free space "

@@ -324,9 +324,8 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         axes = dict(items)
         for n, vals in items:
             for j, v in enumerate(vals):
-                if isinstance(
-                    game, str
-                ):  # (a bad base game is reported by the cell's config below)
+                if isinstance(game, str):
+                    # (a bad base game is reported by the cell's config below)
                     _check_axis_value(source, f"axes.{n}[{j}]", game, n, v)
         for combo in itertools.product(*[v for _, v in items]):
             values = {n: v for (n, _), v in zip(items, combo)}

@@ -510,9 +510,8 @@ def lineup_blocks(lineups, out: Path) -> list:
                 f"- [lineup {x.index}: "
                 f"{' / '.join(x.labels)}](viewer/{page.name}): {_describe(rep)}"
             )
-        except (
-            Exception
-        ) as e:  # e.g. a user agent, whose games are not re-played: say why, keep the report
+        except Exception as e:
+            # e.g. a user agent, whose games are not re-played: say why, keep the report
             lines.append(
                 f"- lineup {x.index} ({' / '.join(x.labels)}): no page ({type(e).__name__}: {e})"
             )
