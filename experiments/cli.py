@@ -3,13 +3,16 @@
     dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--niceness N] [--quiet]
     dynasty report RESULTS_DIR [--out DIR]
     dynasty study STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
-    dynasty tournament T.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
+    dynasty tournament T.toml [--workers N] [--address ADDR] [--niceness N] [--quiet]
+                              [--report-only]
     dynasty tune TUNE.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
     dynasty view REPLAY.json|RESULTS_DIR ... [--out DIR]   (replay viewer pages, docs/viewer.md)
-    dynasty play GAME [--players N] [--seat K] [--opponents heuristic,mcts:500] [--seed S] [--out FILE]
-    dynasty fuzz GAME --games N [--players P] [--seed S] [--mcts-share F] [--out DIR] [--time-limit S] [--quiet]
+    dynasty play GAME [--players N] [--seat K] [--opponents heuristic,mcts:500] [--seed S]
+                      [--out FILE]
+    dynasty fuzz GAME --games N [--players P] [--seed S] [--mcts-share F] [--out DIR]
+                      [--time-limit S] [--quiet]
 
 Bad input (config, results folder, arguments) ends with one line on stderr and exit code 2;
 an interrupted run ends with exit code 130 and keeps every finished game.
@@ -105,10 +108,11 @@ def cmd_run(args) -> int:
     else:
         rate = s.played / t["total_s"] if t.get("total_s") else float("nan")
         print(
-            f"{cfg.output}: {s.played:,} games played ({cfg.games:,} in the results) by {s.workers} workers "
-            f"on {s.nodes} node(s), chunks of {s.chunk_size:,}; {t['total_s']:.1f} s in all "
-            f"(start-up {t['startup_s']:.1f} s, play {t['play_wall_s']:.1f} s, writing {t['write_s']:.1f} s), "
-            f"{rate:,.0f} games/s end to end"
+            f"{cfg.output}: {s.played:,} games played ({cfg.games:,} in the "
+            f"results) by {s.workers} workers on {s.nodes} node(s), chunks "
+            f"of {s.chunk_size:,}; {t['total_s']:.1f} s in all (start-up "
+            f"{t['startup_s']:.1f} s, play {t['play_wall_s']:.1f} s, "
+            f"writing {t['write_s']:.1f} s), {rate:,.0f} games/s end to end"
         )
     print(f"report: dynasty report {cfg.output}")
     return 0
@@ -141,7 +145,8 @@ def cmd_study(args) -> int:
             )
             return EXIT_INTERRUPTED
         print(
-            f"{study.output}: {len(study.cells)} cells, {sum(s.games.values()):,} games in all; {s.stopped_by}"
+            f"{study.output}: {len(study.cells)} cells, "
+            f"{sum(s.games.values()):,} games in all; {s.stopped_by}"
         )
     paths = make_study_report(study)
     print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
@@ -285,7 +290,8 @@ def cmd_games(args) -> int:
 
 
 def _add_session_flags(p: argparse.ArgumentParser) -> None:
-    """The flags of the commands that play many runs in one Ray session (study, tournament, tune)."""
+    """The flags of the commands that play many runs in one Ray session
+    (study, tournament, tune)."""
     p.add_argument(
         "--address", help="join this Ray cluster (default: RAY_ADDRESS, else a local Ray)"
     )
@@ -445,7 +451,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def entry() -> None:
-    """The ``dynasty`` command: :func:`main`, then the process ends (:func:`experiments.run.runner.end_process`)."""
+    """The ``dynasty`` command: :func:`main`, then the process ends
+    (:func:`experiments.run.runner.end_process`)."""
     code = main()
 
     end_process(code)

@@ -1,10 +1,11 @@
 # %% [markdown]
 # # Eternal Dynasty, 2 players: how hard is the Eternal Emperor?
 #
-# A worked balance study (docs/studies.md): `experiments/configs/studies/eternal_dynasty_emperor.toml`
-# plays random and heuristic pairs at 2 players against the Eternal Emperor (a non-player side),
-# with the Emperor's vote weight at 0, 1 (printed), 2 and 3, 8 cells on the same deals.  Runnable
-# as a script — `python notebooks/eternal_dynasty_study.py [GAMES_PER_CELL]` — or cell by cell.
+# A worked balance study (docs/studies.md):
+# `experiments/configs/studies/eternal_dynasty_emperor.toml` plays random and heuristic pairs at 2
+# players against the Eternal Emperor (a non-player side), with the Emperor's vote weight at 0, 1
+# (printed), 2 and 3, 8 cells on the same deals.  Runnable as a script —
+# `python notebooks/eternal_dynasty_study.py [GAMES_PER_CELL]` — or cell by cell.
 #
 # Question: what share of games does the Eternal Emperor win (the design metric
 # `no_winner_rate`: no seat wins) against weak (random) and stronger (heuristic) players, and
@@ -16,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.study.study import load_study, run_study
 from experiments.study.report import make_study_report, study_tables
+from experiments.study.study import load_study, run_study
 
 ROOT = Path(__file__).resolve().parents[1] if "__file__" in globals() else Path.cwd()
 CONFIG = ROOT / "experiments" / "configs" / "studies" / "eternal_dynasty_emperor.toml"

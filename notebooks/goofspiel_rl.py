@@ -21,10 +21,10 @@ from pathlib import Path
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")  # a small network: threads only contend
 
-import numpy as np
+import numpy as np  # noqa: E402  (after the thread limits above, which numpy reads at import)
 
-from dynasty_lab.envs.gymnasium import DynastyEnv
-from dynasty_lab.envs.policy import ENV_VAR, best_action, features, select
+from dynasty_lab.envs.gymnasium import DynastyEnv  # noqa: E402  (likewise)
+from dynasty_lab.envs.policy import ENV_VAR, best_action, features, select  # noqa: E402  (likewise)
 
 OPTIONS = {"num_cards": 6}
 # The fields of the tensor the policy reads (docs/games/goofspiel.md, "Observation tensor"):
@@ -83,8 +83,11 @@ def evaluate(policy_file, out, deals):
     """dynasty tournament: the learned policy, random and the heuristic on the same deals."""
     os.environ[ENV_VAR] = str(policy_file)  # the tournament's workers inherit it
     config = out / "tournament.toml"
+    description = (
+        "A learned Goofspiel policy (notebooks/goofspiel_rl.py) against random and the heuristic"
+    )
     config.write_text(f'''name = "goofspiel_rl"
-description = "A learned Goofspiel policy (notebooks/goofspiel_rl.py) against random and the heuristic"
+description = "{description}"
 game = "goofspiel"
 players = 2
 options = {{ num_cards = 6 }}
@@ -110,7 +113,7 @@ def main(out="results/rl/goofspiel", episodes=2000, deals=200, rounds=3):
     policy_file = out / "policy.joblib"
     joblib.dump({"model": model, "fields": FIELDS}, policy_file)
     print(
-        f"mean win share against random while learning (epsilon-greedy), by round: "
+        "mean win share against random while learning (epsilon-greedy), by round: "
         + ", ".join(f"{c:.3f}" for c in curve)
         + f"; greedy: {greedy:.3f} ({max(episodes // 4, 50)} games)"
     )

@@ -19,10 +19,10 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import pandas as pd  # noqa: E402
+import matplotlib.pyplot as plt
+import pandas as pd
 
-from experiments.analysis.results import load_results, wilson  # noqa: E402
+from experiments.analysis.results import load_results, wilson
 
 GOALS = ["palace", "harvest", "market", "heir", "emperor", "dragon"]
 SOURCES = [
@@ -79,7 +79,7 @@ def main(results: str = "results/demo", out: str | None = None) -> dict:
     print(seats.to_string(float_format="%.3f"))
     # %% The goal-card plot: held against not held
     fig, ax = plt.subplots(figsize=(7, 3.5))
-    for i, held in enumerate((False, True)):
+    for held in (False, True):
         part = goals[goals["held"] == held]
         x = [j + (0.2 if held else -0.2) for j in range(len(part))]
         ax.bar(

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.study.study import load_study, run_study
 from experiments.study.report import make_study_report, study_tables
+from experiments.study.study import load_study, run_study
 
 ROOT = Path(__file__).resolve().parents[1] if "__file__" in globals() else Path.cwd()
 CONFIG = ROOT / "experiments" / "configs" / "studies" / "middle_kingdom_seats.toml"
@@ -57,9 +57,10 @@ def main(games: int | None = None, output: str | None = None, workers: int | Non
     print(ans.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
     if len(same):
         print(
-            f"Noble tables against the printed one at the baseline's player count: largest |effect| "
-            f"{same['effect'].abs().max():.4f}; the paired interval is {same['width_ratio'].median():.2f} "
-            f"of the unpaired width (n = {int(same['deals'].min()):,} deals)"
+            "Noble tables against the printed one at the baseline's player "
+            f"count: largest |effect| {same['effect'].abs().max():.4f}; the "
+            f"paired interval is {same['width_ratio'].median():.2f} of the "
+            f"unpaired width (n = {int(same['deals'].min()):,} deals)"
         )
     print(f"report: {paths['markdown']}")
     return {"study": study, "tables": tables, "answer": ans, "paths": paths}

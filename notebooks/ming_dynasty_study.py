@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from experiments.study.study import load_study, run_study
 from experiments.study.report import make_study_report, study_tables
+from experiments.study.study import load_study, run_study
 
 ROOT = Path(__file__).resolve().parents[1] if "__file__" in globals() else Path.cwd()
 CONFIG = ROOT / "experiments" / "configs" / "studies" / "ming_dynasty_neutral.toml"

@@ -223,9 +223,7 @@ KERNELS_T = nb.types.Tuple([nb.types.FunctionType(sig) for sig in KERNEL_SIGNATU
 @nb.njit(cache=True)
 def as_kernels(k):
     """Open a tuple of function pointers (``KERNELS_T``) into a :class:`Kernels` namedtuple."""
-    return Kernels(
-        k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12]
-    )
+    return Kernels(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12])
 
 
 class Entry:

@@ -124,9 +124,10 @@ class Browser:
         exe = chromium()
         if exe is None:
             raise RuntimeError("chromium is not installed")
-        # Chromium's helper processes (zygote, renderer, crashpad) may still write into the profile for
-        # a moment after the browser exits, so it runs in its own process group, the whole group is
-        # stopped at the end, and the profile is removed after it (with retries, never failing a test).
+        # Chromium's helper processes (zygote, renderer, crashpad) may still write into the profile
+        # for a moment after the browser exits, so it runs in its own process group, the whole group
+        # is stopped at the end, and the profile is removed after it (with retries, never failing
+        # a test).
         self.tmp = tempfile.TemporaryDirectory(
             prefix="dynasty-chromium-", ignore_cleanup_errors=True
         )

@@ -90,7 +90,8 @@ def test_rock_paper_scissors_gets_thirds(k_win, k_lose):
 
 
 def simulated_counts(elo, deals, rng):
-    """Per-deal pairwise counts: every pair plays 2 games per deal (Bradley-Terry on Elo ratings)."""
+    """Per-deal pairwise counts: every pair plays 2 games per deal
+    (Bradley-Terry on Elo ratings)."""
     k = len(elo)
     theta = np.asarray(elo, float) / ratings.ELO
     p = 1 / (1 + np.exp(theta[None, :] - theta[:, None]))

@@ -1,5 +1,5 @@
-"""Streamed aggregates (experiments.analysis.results) equal the same aggregates computed in memory with
-pandas over every row, on small results folders of several part files; the fallback for columns
+"""Streamed aggregates (experiments.analysis.results) equal the same aggregates computed in memory
+with pandas over every row, on small results folders of several part files; the fallback for columns
 with many distinct values; load_results' refusal of a folder too large for memory.
 """
 
@@ -10,11 +10,10 @@ import pandas as pd
 import pytest
 
 from experiments.analysis import results as analysis
-from experiments.run import store
-from experiments.analysis.results import Results, histogram_summary
-from experiments.run.config import from_dict
 from experiments.analysis.report import make_report
-from experiments.analysis.results import load_results
+from experiments.analysis.results import Results, histogram_summary, load_results
+from experiments.run import store
+from experiments.run.config import from_dict
 from experiments.run.runner import ChunkContext, job_of
 from experiments.run.schema import FEATURE_PREFIX
 
@@ -22,7 +21,8 @@ PARTS = 4
 
 
 def write_folder(tmp_path, name, **kw):
-    """A results folder written in this process (no Ray): the config's games in ``PARTS`` part files."""
+    """A results folder written in this process (no Ray):
+    the config's games in ``PARTS`` part files."""
     d = {
         "name": name,
         "game": "goofspiel",

@@ -158,10 +158,14 @@ def test_kernels_warmed_from_python_load_in_another_process(tmp_path):
     """warm_leaf_kernels files the kernels under the key an entry's function pointer looks up, so a
     later process (a worker) loads them instead of compiling them again."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    warm = "from sim import get_game; from experiments.run.runner import warm_leaf_kernels; warm_leaf_kernels(get_game('goofspiel'))"
+    warm = (
+        "from sim import get_game; from experiments.run.runner import warm_leaf_kernels; "
+        "warm_leaf_kernels(get_game('goofspiel'))"
+    )
     subprocess.run([sys.executable, "-c", warm], cwd=ROOT, env=env, check=True)
     play = (
-        "import numpy as np; from sim import get_game; from agents.arena import play_games; from agents.table import HEURISTIC, RANDOM; "
+        "import numpy as np; from sim import get_game; "
+        "from agents.arena import play_games; from agents.table import HEURISTIC, RANDOM; "
         "spec = get_game('goofspiel'); play_games(spec, [1, 2], 2, spec.encode_options({}), "
         "np.array([[0, 1], [1, 0]]), [HEURISTIC, RANDOM], np.zeros((2, 8)), trace={})"
     )
@@ -217,8 +221,8 @@ def test_local_studies_and_tournaments_print_no_token_notice(tmp_path, command):
         )
     else:
         text = (
-            f'game = "goofspiel"\nplayers = 2\npool = ["random", "heuristic"]\ndeals = 4\nseed = 5\n'
-            f'output = "{tmp_path / "out"}"\n'
+            'game = "goofspiel"\nplayers = 2\npool = ["random", "heuristic"]\n'
+            f'deals = 4\nseed = 5\noutput = "{tmp_path / "out"}"\n'
         )
     path = tmp_path / f"{command}.toml"
     path.write_text(text)

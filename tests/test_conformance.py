@@ -3,8 +3,8 @@
 For each game and player count: the mask is non-empty until the end, the Python API
 rejects illegal actions with a clear error, games end within ``max_decisions``, cloning
 then stepping leaves the original untouched, the same seed gives the same trajectory,
-win shares sum to 1 (or 0 for a game that declares ``can_all_lose``), replays round-trip (from the seed and from the chance outcomes
-alone), and the heuristic only plays legal actions.
+win shares sum to 1 (or 0 for a game that declares ``can_all_lose``), replays round-trip (from the
+seed and from the chance outcomes alone), and the heuristic only plays legal actions.
 """
 
 import json

@@ -13,11 +13,10 @@ import json
 import pandas as pd
 import pytest
 
-from experiments.run import store
-from experiments.analysis.results import Results
-from experiments.cli import main
 from experiments.analysis.report import make_report
-from experiments.analysis.results import load_results
+from experiments.analysis.results import Results, load_results
+from experiments.cli import main
+from experiments.run import store
 from experiments.run.runner import ChunkContext, RunError, job_of, run
 from tests.test_analysis import write_folder
 

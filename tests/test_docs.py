@@ -132,12 +132,17 @@ def test_every_documented_command_parses_and_names_real_configs():
         unknown = flags - _flags(parsers[cmd])
         assert not unknown, f"{where}: {cmd} has no flag {sorted(unknown)[0]}"
         for t in tokens[1:]:
-            if t.endswith(".toml") and t.startswith("experiments/configs/") and "<" not in t:
-                if t.upper() != t and "NAME" not in t:
-                    path = ROOT / t
-                    assert path.is_file(), f"{where}: no config {t}"
-                    module, fn = CONFIG_LOADERS[cmd].split(":")
-                    getattr(importlib.import_module(module), fn)(path)
+            if (
+                t.endswith(".toml")
+                and t.startswith("experiments/configs/")
+                and "<" not in t
+                and t.upper() != t
+                and "NAME" not in t
+            ):
+                path = ROOT / t
+                assert path.is_file(), f"{where}: no config {t}"
+                module, fn = CONFIG_LOADERS[cmd].split(":")
+                getattr(importlib.import_module(module), fn)(path)
         checked += 1
     assert checked > 40
 

@@ -19,10 +19,12 @@ import pytest
 from sim.core import random_legal, rng_seed
 from sim.emperors_choice import SPEC
 from sim.emperors_choice import layout as L
+
+# The invariants live in the game's package, shared with ``dynasty fuzz``.
+from sim.emperors_choice.invariants import E_MASK
+from sim.emperors_choice.invariants import check_state as check
 from sim.emperors_choice.options import card_table, load_components
 from sim.emperors_choice.rules import apply, is_terminal, legal_mask, new_state, pb
-
-from sim.emperors_choice.invariants import E_MASK, check_state as check  # noqa: E402  (shared with dynasty fuzz)
 
 GAMES = 10_000
 SAMPLE = 200
@@ -84,14 +86,14 @@ def recount(s):
         tributes = sum(
             int(s[b + L.F_TRIB + i]) * r["vp"] for i, r in enumerate(comp["tribute_cards"])
         )
-        parts = dict(
-            trust=int(s[b + L.F_TRUST]) // 2,
-            palace=palace,
-            gold=int(s[b + L.F_GOLD]),
-            chars=chars,
-            treasures=treasures,
-            tributes=tributes,
-        )
+        parts = {
+            "trust": int(s[b + L.F_TRUST]) // 2,
+            "palace": palace,
+            "gold": int(s[b + L.F_GOLD]),
+            "chars": chars,
+            "treasures": treasures,
+            "tributes": tributes,
+        }
         out.append(parts)
     return out
 
@@ -107,14 +109,14 @@ def test_random_games_keep_every_invariant(n):
     assert decisions.max() <= SPEC.max_decisions
     # the ordering decisions are reached: bid-time effects (D-A4), pending immediate tiles (D-M2)
     assert kinds[L.DK_ORDER] > 0 and kinds[L.DK_IMM] > 0 and kinds[L.DK_REVEAL] == 0
-    fields = dict(
-        trust=L.F_VP_TRUST,
-        palace=L.F_VP_PALACE,
-        gold=L.F_VP_GOLD,
-        chars=L.F_VP_CHARS,
-        treasures=L.F_VP_TREASURE,
-        tributes=L.F_VP_TRIBUTE,
-    )
+    fields = {
+        "trust": L.F_VP_TRUST,
+        "palace": L.F_VP_PALACE,
+        "gold": L.F_VP_GOLD,
+        "chars": L.F_VP_CHARS,
+        "treasures": L.F_VP_TREASURE,
+        "tributes": L.F_VP_TRIBUTE,
+    }
     for s in finals:
         assert s[3] == -1
         for p, parts in enumerate(recount(s)):
@@ -166,7 +168,8 @@ def test_each_option_value_keeps_the_invariants_in_10000_games(name, value):
         errors, decisions, _, kinds = run(n, 3334, 31_000 * n + 7, opts, 1)
         bad = np.flatnonzero(errors)
         assert len(bad) == 0, (
-            f"{n}p: {len(bad)} games broke an invariant, first: game {bad[0]} error {errors[bad[0]]}"
+            f"{n}p: {len(bad)} games broke an invariant, "
+            f"first: game {bad[0]} error {errors[bad[0]]}"
         )
         assert decisions.max() <= SPEC.max_decisions
         if name in REACHES:

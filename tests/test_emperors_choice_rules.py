@@ -837,7 +837,7 @@ def test_starting_bonus_tiles_are_drawn_and_resolved_one_player_at_a_time():
             seen += len(later) > 0
             R.apply(s, L.A_OPT)
         assert sorted(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4)) == sorted(
-            set(int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4))
+            {int(s[R.pb(x) + L.F_BONUS_TILE]) for x in range(4)}
         )
     assert seen > 0
 
@@ -854,7 +854,7 @@ def test_starting_bonus_chance_log_follows_the_draw_then_resolve_order():
         events = [e["event"] for e in chance_outcomes(s)]
         tail = events[events.index("start_player") + 1 :]
         assert tail.count("starting_bonus") == 3
-        for j in range(3):  # bonus, then the bag tile(s) it drew (Barbarians are replaced)
+        for _ in range(3):  # bonus, then the bag tile(s) it drew (Barbarians are replaced)
             k = tail.index("starting_bonus")
             assert k == 0 and tail[1] == "tile"
             tail = tail[1:]
@@ -883,7 +883,8 @@ def test_final_tie_breaks():
             s[R.pb(p) + L.F_TB_POWER] = 9
         sc, w = np.zeros(3), np.zeros(3)
         R.returns(s, sc, w)
-        # top card equal (9): the lower Turn Order tile (seat 0, tile 1) wins; sorted Powers: 5 > 3 wins too
+        # top card equal (9): the lower Turn Order tile (seat 0, tile 1) wins;
+        # sorted Powers: 5 > 3 wins too
         assert w[0] == 1.0
         s[R.pb(0) + L.F_TILE], s[R.pb(1) + L.F_TILE] = 2, 1
         R.returns(s, sc, w)
@@ -935,8 +936,6 @@ def test_component_data_errors_name_the_table_row_and_field():
 
 
 def test_a_slash_effect_is_a_decision():
-    import copy
-
     from sim.emperors_choice.options import component_data, load_components
 
     comp = load_components()
@@ -1149,7 +1148,10 @@ def test_reveal_mode_optional_subset_lets_each_player_choose_the_cards_to_reveal
     assert s[L.G_DECISION] == L.DK_RESUPPLY
     s, prince, concubine, rival = seal_lineage_position({"reveal_mode": "optional_subset"})
     assert s[L.G_DECISION] == L.DK_REVEAL and s[H_CURRENT] == 0 and vp(s, 0) == 10
-    names = lambda: [SPEC.action_name(s, a) for a in np.flatnonzero(mask(s))]  # noqa: E731
+
+    def names():
+        return [SPEC.action_name(s, a) for a in np.flatnonzero(mask(s))]
+
     from sim.emperors_choice.view import CARD_NAMES
 
     assert names() == [
@@ -1182,7 +1184,7 @@ def test_reveal_mode_optional_subset_meritocracy_counts_at_most_two_revealed_car
     assert s[L.G_DECISION] == L.DK_REVEAL and s[H_CURRENT] == 0
     R.apply(s, L.A_CARD + cards[0])
     R.apply(s, L.A_CARD + cards[1])
-    assert [a for a in np.flatnonzero(mask(s))] == [L.A_END]  # two shown: no third
+    assert list(np.flatnonzero(mask(s))) == [L.A_END]  # two shown: no third
     R.apply(s, L.A_END)
     powers = [int(R.cd(s, c, L.CD_POWER)) for c in cards[:2]]
     assert vp(s, 0) == sum(powers)

@@ -22,14 +22,16 @@ import pytest
 from sim.core import random_legal, rng_seed
 from sim.eternal_dynasty import SPEC
 from sim.eternal_dynasty import layout as L
+
+# The invariants live in the game's package, shared with ``dynasty fuzz``.
+from sim.eternal_dynasty.invariants import check_decision
+from sim.eternal_dynasty.invariants import check_state as check
 from sim.eternal_dynasty.options import DATA_FILE
 from sim.eternal_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
 
 K = SPEC.kernels
 COMP = json.loads(DATA_FILE.read_text())
 SNAP_SIZE = L.LOG - L.SNAP_BOARD
-# The invariants live in the game's package, shared with ``dynasty fuzz``.
-from sim.eternal_dynasty.invariants import check_decision, check_state as check  # noqa: E402
 
 
 @nb.njit(cache=True)

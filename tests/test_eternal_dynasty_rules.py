@@ -14,7 +14,6 @@ from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.options import DataError, component_data, load_components
 from sim.eternal_dynasty.scenario import (
-    CARD_KIND,
     RULER_ID,
     give_card,
     position,
@@ -274,7 +273,7 @@ def test_T9_extra_votes_make_a_three_three_tie_that_fails():
 
 
 def _vote(s, caller, n, ayes):
-    for i in range(n):
+    for _ in range(n):
         p = int(s[H_CURRENT])
         K.apply(s, L.A_AYE if p in ayes else L.A_NAY)
     while top_kind(s) == R.TK_EXTRA:
@@ -863,7 +862,7 @@ def test_ruler_draft_keeps_two_picks_and_the_received_ruler(gen_shift):
         assert pool[:2] == [first[p], second[p]] and pool[2] == received[(p - d) % 4][1]
 
 
-# ---------------------------------------------------------------- 2 players: the Eternal Emperor (spec 8)
+# ---------------------------------------------------------- 2 players: the Eternal Emperor (spec 8)
 
 EE = L.EE
 
@@ -906,7 +905,7 @@ def test_T19_equal_bids_go_to_the_first_player_who_pays_and_declares_the_emperor
     s2 = position(2, votes=[[], ["CENSUS"]], first=1)
     turn(s2, 1)
     K.apply(s2, L.A_NUM + 0)
-    for p, pick, amount in ((0, L.A_NAY, 4), (1, L.A_AYE, 3)):
+    for _, pick, amount in ((0, L.A_NAY, 4), (1, L.A_AYE, 3)):
         K.apply(s2, pick)
         bid(s2, amount)
     assert s2[L.G_BID_WINNER] == 0 and (di(s2, 0), di(s2, 1)) == (
@@ -1224,7 +1223,7 @@ def test_two_player_games_sometimes_end_with_the_emperor_winning():
     assert 0.0 in results
 
 
-# ---------------------------------------------------------------- 5.4 step 1: the pre-check reads the board from before the effect
+# --------------------------------- 5.4 step 1: the pre-check reads the board from before the effect
 
 
 def _resolve_gain(s, p):
@@ -1299,7 +1298,7 @@ def test_leader_card_li_check_is_taken_before_the_general_is_placed():
     assert tokens(s, 0, "Hunan") == (4, 0) and s[R.li(0, q0("Hunan"), L.GENERAL)] == 1
 
 
-# ---------------------------------------------------------------- determinize: exactly what the observer cannot see
+# ------------------------------------------------ determinize: exactly what the observer cannot see
 
 
 def _play_random(s, stop, seed):
@@ -1333,7 +1332,7 @@ def _family(s, observer, loc, know, size, hand, count, deck, ptr, end, dynasty):
     """(what the observer places: card -> place, face-down discards per seat, unseen cards)."""
     ob = 1 << observer
     n = int(s[2])
-    seen, unseen = {}, set(int(c) for c in s[deck + s[ptr] : deck + s[end]])
+    seen, unseen = {}, {int(c) for c in s[deck + s[ptr] : deck + s[end]]}
     for p in range(n):
         for c in s[R.pb(p) + hand : R.pb(p) + hand + s[R.pb(p) + count]]:
             c = int(c)
@@ -1447,7 +1446,7 @@ def test_determinize_keeps_what_the_observer_knows_of_the_rulers_it_passed_in_th
         K.apply(s, L.A_NUM + 0)  # everyone keeps their first Ruler and passes the other two
     passed1 = set(dealt0[1:])
     for c in dets(s):  # seat x holds exactly the two the observer passed
-        assert set(int(r) for r in c[R.pb(x) + L.F_DEALT : R.pb(x) + L.F_DEALT + 2]) == passed1
+        assert {int(r) for r in c[R.pb(x) + L.F_DEALT : R.pb(x) + L.F_DEALT + 2]} == passed1
     passed2 = int(s[R.pb(0) + L.F_DEALT + 1])  # the observer keeps slot 0 and passes slot 1
     while top_kind(s) == R.TK_DRAFT:
         K.apply(s, L.A_NUM + 0)

@@ -19,12 +19,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from experiments.run import store
-from experiments.cli import main
-from experiments.run.config import ConfigError, from_dict, load_config
-from experiments.run.plan import Plan, chunk_ranges, missing_ranges, rotations_of
 from experiments.analysis.report import make_report
 from experiments.analysis.results import load_results
+from experiments.cli import main
+from experiments.run import store
+from experiments.run.config import ConfigError, from_dict, load_config
+from experiments.run.plan import Plan, chunk_ranges, missing_ranges, rotations_of
 from experiments.run.runner import ChunkContext, job_of, release_workers, run
 from experiments.run.schema import FEATURE_PREFIX, OPTION_PREFIX
 from sim import Game, get_game
@@ -124,8 +124,8 @@ def test_missing_key_and_cli_exit_code(tmp_path, capsys):
     assert main(["run", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert (
-        err
-        == f"dynasty: error: {path}: missing key 'seed' (required: game, players, agents, games, seed, output)"
+        err == f"dynasty: error: {path}: missing key 'seed' (required: "
+        "game, players, agents, games, seed, output)"
     )
     (tmp_path / "broken.toml").write_text("game = goofspiel\n")
     assert main(["run", str(tmp_path / "broken.toml")]) == 2
@@ -165,8 +165,8 @@ def test_engine_benchmark_pairs_random_and_heuristic_chunks(capsys):
 
 def test_eternal_dynasty_heuristic_benchmark_splits_its_time_by_decision_kind(capsys):
     """``dynasty bench eternal_dynasty_heuristic`` counts every decision's kind (the shares of
-    the kinds it timed sum to at most 1, the main action among them), times the kinds it kept states of, and prints one
-    row per kind; bad arguments are refused."""
+    the kinds it timed sum to at most 1, the main action among them), times the kinds it kept states
+    of, and prints one row per kind; bad arguments are refused."""
     from experiments.bench.eternal_dynasty_heuristic import kind_names, measure
 
     r = measure(3, 2, 1)
@@ -230,6 +230,9 @@ def test_compare_benchmark_times_the_same_games_in_two_trees(capsys):
     assert main(["bench", "compare", "--base-tree", str(ROOT), "--game", "no_such_game"]) == 2
     assert "unknown game 'no_such_game'" in capsys.readouterr().err
     assert main(["bench", "compare"]) == 0 and "nothing to compare with" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["bench", "compare", "--base-tree", str(ROOT), "--rounds", "0"])
+    assert "--rounds must be at least 1" in capsys.readouterr().err
 
 
 def test_good_config_fills_option_defaults_and_dedupes_agents(tmp_path):
@@ -447,12 +450,13 @@ def test_lost_worker_is_replaced_and_its_chunk_played_again(ray_session, tmp_pat
 
 @pytest.mark.parametrize("sig", [signal.SIGKILL, signal.SIGTERM])
 def test_killed_process_resumes(ray_session, tmp_path, sig):
-    """SIGKILL (or SIGTERM: a clean interruption, recorded) a `dynasty run` joined to this Ray cluster
-    mid-way, then run again."""
+    """SIGKILL (or SIGTERM: a clean interruption, recorded) a `dynasty run` joined to this Ray
+    cluster mid-way, then run again."""
     d = base(tmp_path, games=30000, output=str(tmp_path / "k"))
     path = write_toml(tmp_path / "k.toml", d)
     cfg = load_config(path)
-    release_workers()  # this process's warm workers hold the session's CPUs; the subprocess needs them
+    # this process's warm workers hold the session's CPUs; the subprocess needs them
+    release_workers()
     env = {**os.environ, "RAY_ADDRESS": ray_session.get_runtime_context().gcs_address}
     proc = subprocess.Popen(
         [
@@ -480,9 +484,8 @@ def test_killed_process_resumes(ray_session, tmp_path, sig):
     assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
     proc.send_signal(sig)
     proc.wait()
-    if (
-        sig == signal.SIGTERM
-    ):  # the CLI's handler, not Ray's (which aborts): exit 130 and the session recorded
+    if sig == signal.SIGTERM:
+        # the CLI's handler, not Ray's (which aborts): exit 130 and the session recorded
         assert proc.returncode == 130 and "interrupted:" in proc.stderr.read().decode()
         assert (
             json.loads((cfg.output / "manifest.json").read_text())["sessions"][-1]["status"]
@@ -519,7 +522,8 @@ def test_results_on_a_filesystem_uri_run_resume_and_report(ray_session, tmp_path
     s = run(cfg, workers=2, chunk_size=64, progress=False)
     assert s.status == "complete"
     names = [p.name for p in (tmp_path / "remote" / "data" / f"game={GAME}").iterdir()]
-    # a chunk the stopped session's workers finished late stays under its hidden name: never published
+    # a chunk the stopped session's workers finished late stays under its hidden name:
+    # never published
     assert all(store.PART_RE.match(n) or n.startswith(store.TMP_PREFIX) for n in names)
     df = load_results(uri)
     assert len(df) == 900 * 3 and not df.duplicated(["game_index", "seat"]).any()
@@ -533,8 +537,8 @@ def test_results_on_a_filesystem_uri_run_resume_and_report(ray_session, tmp_path
 
 
 def test_a_process_that_imported_ray_ends_with_its_code_and_its_output(tmp_path):
-    """end_process: the exit code and everything printed survive, and the interpreter's teardown (atexit
-    handlers, C++ static destructors beside Ray's leftover threads) does not run."""
+    """end_process: the exit code and everything printed survive, and the interpreter's teardown
+    (atexit handlers, C++ static destructors beside Ray's leftover threads) does not run."""
     marker = tmp_path / "teardown-ran"
     script = (
         "import atexit, sys, ray\n"

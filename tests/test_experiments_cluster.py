@@ -6,8 +6,8 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from experiments.run.config import from_dict
 from experiments.analysis.results import load_results
+from experiments.run.config import from_dict
 from experiments.run.runner import ChunkContext, job_of, run
 
 

@@ -12,8 +12,8 @@ import numba as nb
 import numpy as np
 import pytest
 
-from experiments.fuzz import fuzz as F
 from experiments.cli import main
+from experiments.fuzz import fuzz as F
 from sim import Game
 from sim.core import H_PLY
 from sim.invariants import CHECK_SIG, Invariants, invariants_of

@@ -69,16 +69,16 @@ def test_every_registered_game_declares_its_pieces():
 @pytest.mark.parametrize(
     "change, piece",
     [
-        (dict(render=None), "render: expected a function"),
-        (dict(chance_problem="no"), "chance_problem: expected a function"),
-        (dict(num_actions=0), "num_actions: expected a positive integer, got 0"),
-        (dict(title=""), "title: expected a non-empty string"),
-        (dict(min_players=4, max_players=3), "max_players: 3 is below min_players 4"),
-        (dict(feature_names=(1,)), "feature_names: expected a tuple of strings"),
-        (dict(board=lambda s: ""), "board: expected a sim.board.Board or None"),
-        (dict(components={}), "components: expected a sim.components.Components or None"),
-        (dict(report_groups=(("x", ("nope",)),)), "report_groups: 'x' names unknown feature"),
-        (dict(name="other"), "name: 'other' differs from its folder name 'goofspiel'"),
+        ({"render": None}, "render: expected a function"),
+        ({"chance_problem": "no"}, "chance_problem: expected a function"),
+        ({"num_actions": 0}, "num_actions: expected a positive integer, got 0"),
+        ({"title": ""}, "title: expected a non-empty string"),
+        ({"min_players": 4, "max_players": 3}, "max_players: 3 is below min_players 4"),
+        ({"feature_names": (1,)}, "feature_names: expected a tuple of strings"),
+        ({"board": lambda s: ""}, "board: expected a sim.board.Board or None"),
+        ({"components": {}}, "components: expected a sim.components.Components or None"),
+        ({"report_groups": (("x", ("nope",)),)}, "report_groups: 'x' names unknown feature"),
+        ({"name": "other"}, "name: 'other' differs from its folder name 'goofspiel'"),
     ],
 )
 def test_a_spec_with_a_bad_piece_is_refused_naming_it(change, piece):

@@ -4,11 +4,12 @@ specifications, seeded episodes, the learning seat's reward."""
 import numpy as np
 import pytest
 
-gym = pytest.importorskip("gymnasium")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
+pytest.importorskip("gymnasium")
+import gymnasium as gym
+from gymnasium.utils.env_checker import check_env
 
-from dynasty_lab.envs.gymnasium import DynastyEnv  # noqa: E402
-from sim.core import IllegalActionError  # noqa: E402
+from dynasty_lab.envs.gymnasium import DynastyEnv
+from sim.core import IllegalActionError
 
 
 def play(env, seed, policy="first"):

@@ -93,12 +93,12 @@ def test_parameters_validate_and_label():
         == "mcts:200,uct_c=1.5,rollout=heuristic"
     )
     for bad in (
-        dict(simulations=0),
-        dict(simulations=1.5),
-        dict(uct_c=0),
-        dict(rollout="greedy"),
-        dict(rollout_depth=-1),
-        dict(omniscient=1),
+        {"simulations": 0},
+        {"simulations": 1.5},
+        {"uct_c": 0},
+        {"rollout": "greedy"},
+        {"rollout_depth": -1},
+        {"omniscient": 1},
     ):
         with pytest.raises(MCTSParameterError):
             mcts_params(**bad)
@@ -115,7 +115,7 @@ def test_a_row_with_only_the_simulation_count_uses_the_defaults():
 
 def test_heuristic_rollouts_and_cutoff_evaluation_run():
     g = Game("goofspiel", players=4, seed=2)
-    for kw in (dict(rollout="heuristic"), dict(rollout_depth=3)):
+    for kw in ({"rollout": "heuristic"}, {"rollout_depth": 3}):
         a, visits, _ = search_root(GOOF, g.state, mcts_params(300, **kw), 1)
         assert visits.sum() == 300 and visits[a] == visits.max()
 

@@ -6,9 +6,8 @@ Middle Kingdom provides ``info_key`` and ``rewind_secrets``; the last test check
 two agree with ``determinize`` and ``apply`` (see docs/mcts.md).
 """
 
-from tests.test_mcts import HEURISTIC, MCTS, RANDOM, agent, half_width, mean_share
-
 from sim import get_game
+from tests.test_mcts import HEURISTIC, MCTS, RANDOM, agent, half_width, mean_share
 
 MK = get_game("middle_kingdom")
 PLAYERS = 4

@@ -1,6 +1,7 @@
 """Tree reuse (``mcts:...,reuse``): a seat's search continues in the tree its earlier decisions
 built, the tree is emptied at every new game (so a game does not depend on the games before it in
-a chunk), and where single decisions are taken (replays, interactive play) a reuse agent is refused."""
+a chunk), and where single decisions are taken (replays, interactive play) a
+reuse agent is refused."""
 
 from __future__ import annotations
 

@@ -9,18 +9,20 @@ engine's running counters.  Every value of every rule option is played in at lea
 import numba as nb
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from sim import Game, get_game
 from sim.core import random_legal, rng_seed
 from sim.middle_kingdom import layout as L
+
+# The invariants (checked after every decision) live in the game's package, shared with
+# ``dynasty fuzz``: sim/middle_kingdom/invariants.py.
+from sim.middle_kingdom.invariants import MEMO_SIZE, ST_LATE_NAMED, ST_SHORT_SLOTS, check
 from sim.middle_kingdom.rules import apply, is_terminal, legal_mask, new_state, pb
 
 SPEC = get_game("middle_kingdom")
 K = SPEC.kernels
-
-# The invariants (checked after every decision) live in the game's package, shared with
-# ``dynasty fuzz``: sim/middle_kingdom/invariants.py.
-from sim.middle_kingdom.invariants import MEMO_SIZE, ST_LATE_NAMED, ST_SHORT_SLOTS, check  # noqa: E402
 
 
 @nb.njit(cache=True)
@@ -247,8 +249,6 @@ def test_kernel_games_are_deterministic_by_seed():
 
 # Any combination of rule options and player count keeps every invariant (hypothesis picks
 # the combinations; each example plays 20 random games checked after every decision).
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
 OPTION_CHOICES = {o.name: st.sampled_from(o.choices) for o in SPEC.options if o.name != "variant"}
 
 

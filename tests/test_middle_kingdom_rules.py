@@ -26,7 +26,7 @@ FULL = set(range(8))
 ZEV, STEVE, MICHAEL, HOLGER, PAUL = range(5)
 
 
-# ------------------------------------------------------------------ T1: 5p bid resolution (rulebook example 1)
+# ------------------------------------------------------- T1: 5p bid resolution (rulebook example 1)
 def t1_position(michael_hand=(0, 2, 4), options=None):
     disc = [v for v in range(8) if v not in michael_hand]
     return position(
@@ -89,7 +89,7 @@ def test_t1c_harvest_hand_count_readings(michael_hand, after_lay, before_lay):
         assert (decision(g) == L.DK_HARVEST) == expect, (option, michael_hand)
 
 
-# ------------------------------------------------------------------ T2: 4p selection (rulebook example 2)
+# ------------------------------------------------------------ T2: 4p selection (rulebook example 2)
 def test_t2_four_player_selection():
     g = position(4, row=["Official", "Peasant", "General"])
     bids(g, (0, 7), (1, 6), (2, 3), (3, 1))
@@ -103,7 +103,7 @@ def test_t2_four_player_selection():
     assert sum(int(g.state[L.LOC + c]) == L.LOC_DISCARD for c in range(L.N_DYN)) == 0
 
 
-# ------------------------------------------------------------------ T3: tie stacks over two rounds (example 3)
+# ------------------------------------------------------- T3: tie stacks over two rounds (example 3)
 HOLG, ZEV3, PAUL3, STEVE3, MICH3 = range(5)
 
 
@@ -151,7 +151,7 @@ def test_t3b_corrected_round_b_order():
     assert discard(g, PAUL3) == {4, 5} and discard(g, HOLG) == {6, 3}
 
 
-# ------------------------------------------------------------------ T4: Dragon exchange restrictions (example 4)
+# ----------------------------------------------------- T4: Dragon exchange restrictions (example 4)
 def exchange_options(players, tableau, row, goals=None, deck_top=()):
     g = position(
         players, row=row, tableaux={0: tableau}, dragon=0, goals=goals or {}, deck_top=deck_top
@@ -253,7 +253,7 @@ def test_t5_zev_scores_28():
     assert field(g, ZEV, L.F_SCORE) == 28
 
 
-# ------------------------------------------------------------------ T6: identical stacks draw from the deck
+# ---------------------------------------------------------- T6: identical stacks draw from the deck
 def t6_position(
     options=None,
     deck_top=("Merchant", 45),
@@ -526,7 +526,7 @@ def test_t10_heir_re_award(generals, holder, expect):
     assert goal_owner(g, "Heir") == expect
 
 
-# ------------------------------------------------------------------ T11: peasant race and type check
+# ----------------------------------------------------------------- T11: peasant race and type check
 @pytest.mark.parametrize(
     "counts,vp,penalised",
     [((0, 3, 6), (0, 8, 20), (True, False, False)), ((2, 5, 7), (0, 8, 20), (False, False, False))],
@@ -562,7 +562,7 @@ def test_t12_lone_zeros(emperor):
     assert hand(g, 0) == FULL and hand(g, 1) == FULL and hand(g, 2) == FULL - {5}
 
 
-# ------------------------------------------------------------------ T13: Harvest and Palace held by one seat
+# --------------------------------------------------------- T13: Harvest and Palace held by one seat
 def test_t13_palace_and_harvest():
     g = position(
         4,
@@ -583,7 +583,7 @@ def test_t13_palace_and_harvest():
     assert hand(g, 0) == FULL and discard(g, 0) == set()
 
 
-# ------------------------------------------------------------------ T14: two-player Palace and Emperor
+# --------------------------------------------------------------- T14: two-player Palace and Emperor
 @pytest.mark.parametrize("named", [6, 3])
 def test_t14_two_player_palace_and_emperor(named):
     g = position(
@@ -722,7 +722,8 @@ def test_d5_at_commit_palace_and_emperor_name_either_of_their_two_bids_with_the_
     bids(g, (1, 6), (1, 4))
     act(g, 0, "late bid 6")
     assert decision(g) == L.DK_PICK  # no Emperor step after the reveal
-    # bid 4 named: 4.5 and 6 against 6 and 4, the 6s tie; the late bid named: 6.5 and 4 against 6 and 4
+    # bid 4 named: 4.5 and 6 against 6 and 4, the 6s tie;
+    # the late bid named: 6.5 and 4 against 6 and 4
     assert picks_of_round(g) == [0, 1]
     assert carried(g, 0) == [ties] and carried(g, 1) == [ties]
     post = palace_emperor(options=None)
@@ -816,7 +817,7 @@ def test_t15_zero_with_a_tie():
     assert hand(g, 0) == {0, 1, 2, 3, 4, 6, 7}
 
 
-# ------------------------------------------------------------------ T16: a stack against several singles
+# ------------------------------------------------------------- T16: a stack against several singles
 def test_t16_stack_beats_singles():
     g = position(
         5,
@@ -834,7 +835,7 @@ def test_t16_stack_beats_singles():
     assert sum(int(g.state[L.LOC + c]) == L.LOC_DISCARD for c in range(L.N_DYN)) == 1
 
 
-# ------------------------------------------------------------------ T17: the Dragon's cycle in one round
+# ------------------------------------------------------------- T17: the Dragon's cycle in one round
 def t17_position():
     return position(
         4,
@@ -913,7 +914,7 @@ def test_t19_token_supply(limit, tokens):
     assert int(g.state[L.G_TOKEN_OVER]) == 1
 
 
-# ------------------------------------------------------------------ every rule option against its default
+# ------------------------------------------------------------ every rule option against its default
 # (the options tested above: harvest_count T1c, ident_goal_timing T6b, ident_short_deck T6,
 # dragon_held_includes_row_pick D13, token_limit T19, emp_designation_2p D5)
 @pytest.mark.parametrize("variant", ["standard", "advanced"])
@@ -1096,6 +1097,7 @@ def test_hidden_commits_info_key_determinize_and_rewind():
 # ------------------------------------------------------------------ component data file
 def test_component_data_is_validated(tmp_path):
     import json
+
     from sim.middle_kingdom.options import DATA_FILE, DataError, component_data, load_components
 
     comp = load_components()

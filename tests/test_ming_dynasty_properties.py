@@ -19,13 +19,13 @@ import pytest
 from sim.core import random_legal, rng_seed
 from sim.ming_dynasty import SPEC
 from sim.ming_dynasty import layout as L
-from sim.ming_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
-
-K = SPEC.kernels
 
 # The invariants and the numba recount of every scoring live in the game's package, shared
 # with ``dynasty fuzz``: sim/ming_dynasty/invariants.py.
-from sim.ming_dynasty.invariants import M_DEC, M_DONE, M_LI, M_SNAP, MEMO_SIZE, check  # noqa: E402
+from sim.ming_dynasty.invariants import M_DEC, M_DONE, M_LI, M_SNAP, MEMO_SIZE, check
+from sim.ming_dynasty.rules import apply, is_terminal, legal_mask, new_state, pb
+
+K = SPEC.kernels
 
 
 @nb.njit(cache=True)
@@ -97,7 +97,7 @@ def _majority(counts):
         return out
     if len(t1) >= 4:
         return {}
-    return {e: 1 for e in t1}
+    return dict.fromkeys(t1, 1)
 
 
 def _bonus_winners(rem, ents, fullest):
@@ -201,16 +201,16 @@ def rescore(s: np.ndarray, decisions: list[int]) -> list[int]:
                     else max(sum(city[d, p] for d in secs3) for p in range(n))
                 )
                 keep = h + 1
-                if (
-                    s[L.O_NEUTRAL_KEEP] == 2
-                ):  # tie_on_tiebreak: h members, if some h of them win the tie
+                if s[L.O_NEUTRAL_KEEP] == 2:
+                    # tie_on_tiebreak: h members, if some h of them win the tie
                     rem = {e: [city[d, e] for d in secs3] for e in ents}
                     tie = _neutral_can_win(rem, ents, h, fullest)
                     keep = h if tie else h + 1
                 k = nn - keep
             while k > 0:
                 secs = [d for d in secs3 if city[d, 4] > 0]
-                ok = []  # sections whose member may go: under a kept tie, the rest must still win it
+                # sections whose member may go: under a kept tie, the rest must still win it
+                ok = []
                 for d in secs:
                     rem = {e: [city[x, e] - (e == 4 and x == d) for x in secs3] for e in ents}
                     if not tie or _neutral_can_win(rem, ents, keep, fullest):

@@ -12,7 +12,6 @@ from sim.ming_dynasty import SPEC
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import (
     advance,
-    city_bonus,
     district_to_city,
     final_tiles,
     finish_province,
@@ -407,7 +406,8 @@ def test_md23_four_player_start_choice():
     s = end_of_round(5, {0: 30, 1: 20, 2: 25, 3: 40})
     act(s, int(s[H_CURRENT]), "pass")
     assert s[L.G_PHASE] == L.PH_CHOOSE and s[H_CURRENT] == 1
-    # tie variant: the round-4 scoring adds the monasteries (B 2 x 4, C 1 x 4): A 20, B 25, C 25, D 40
+    # tie variant: the round-4 scoring adds the monasteries (B 2 x 4, C 1 x 4):
+    # A 20, B 25, C 25, D 40
     s = end_of_round(4, {0: 20, 1: 17, 2: 21, 3: 40}, monk={0: 1, 1: 1, 2: 2})
     act(s, int(s[H_CURRENT]), "pass")
     assert [score(s, p) for p in range(4)] == [20, 25, 25, 40]
@@ -558,7 +558,7 @@ def test_md26_neutral_placement_cap():
     assert "neutral member to district 4" not in legal_names(s) and len(legal_names(s)) == 17
 
 
-# ------------------------------------------------------------------ phase 3 flow, end, neutral supply
+# ---------------------------------------------------------------- phase 3 flow, end, neutral supply
 
 
 def test_md27_phase3_flow():
@@ -683,7 +683,7 @@ def test_d8_exhausted_colour_gives_no_tile_and_tiles_go_clockwise_from_the_start
     assert tiles(s, 1)[P] == 1 and tiles(s, 0)[P] == 0 and s[L.TILE_SUPPLY + P] == 0
 
 
-# ------------------------------------------------------------------ alternative rulings offered as options
+# ----------------------------------------------------------- alternative rulings offered as options
 
 
 def md17_position(options=None):
@@ -829,13 +829,13 @@ def test_d15_discard_pile_sends_a_stayed_dragon_into_the_movement_deck():
 def test_d33_any_member_pays_a_dragon_with_another_players_member():
     """D33 alternative (``dragon_payment = any_member``): MD-14's player may also pay the
     dragon with a member of another seat from any province space; that member is boxed."""
-    kw = dict(
-        round=1,
-        start=0,
-        spaces={2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
-        hands={0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"},
-        phase=L.PH_CARDS,
-    )
+    kw = {
+        "round": 1,
+        "start": 0,
+        "spaces": {2: {0: 2}, 0: {1: 1, 2: 1, 3: 1}},
+        "hands": {0: "HBP", 1: "HHHHH", 2: "BBBBB", 3: "PPPPP"},
+        "phase": L.PH_CARDS,
+    }
     s = position(4, **kw, options={"dragon_payment": "any_member"})
     display = f"take {('Horse', 'Boat', 'Palanquin')[s[L.DISPLAY + 2]]} from display 2"
     assert legal_names(s) == [

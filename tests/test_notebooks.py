@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pyarrow.parquet as pq
 
-from experiments.run.config import from_dict
 from experiments.analysis.results import load_results
+from experiments.run.config import from_dict
 from experiments.run.runner import ChunkContext, job_of
 
 ROOT = Path(__file__).resolve().parents[1]

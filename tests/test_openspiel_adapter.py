@@ -5,12 +5,13 @@ ISMCTSBot and random bots playing."""
 import numpy as np
 import pytest
 
-pyspiel = pytest.importorskip("pyspiel")
-from open_spiel.python.algorithms import ismcts, mcts  # noqa: E402
+pytest.importorskip("pyspiel")
+import pyspiel
+from open_spiel.python.algorithms import ismcts, mcts
 
-from dynasty_lab.envs import openspiel as dos  # noqa: E402
-from sim.core import OptionError  # noqa: E402
-from sim.registry import game_names, get_game  # noqa: E402
+from dynasty_lab.envs import openspiel as dos
+from sim.core import OptionError
+from sim.registry import game_names, get_game
 
 SIMS = {"goofspiel": 4}
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-from pettingzoo.test import api_test, parallel_api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
-from dynasty_lab.envs import pettingzoo as dz  # noqa: E402
-from sim.core import IllegalActionError  # noqa: E402
-from sim.registry import game_names, get_game  # noqa: E402
+from dynasty_lab.envs import pettingzoo as dz
+from sim.core import IllegalActionError
+from sim.registry import game_names, get_game
 
 CYCLES = {
     "goofspiel": 60,
@@ -99,7 +99,7 @@ def test_a_whole_game_through_the_parallel_api(name):
     p = dz.parallel_env(name, players, seed=5)
     obs, _ = p.reset()
     rng = np.random.default_rng(5)
-    total = {a: 0.0 for a in p.possible_agents}
+    total = dict.fromkeys(p.possible_agents, 0.0)
     widest = 0
     while p.agents:
         acting = [a for a in p.agents if not obs[a]["action_mask"][p.wait]]
@@ -121,9 +121,8 @@ def test_waiting_seats_may_only_wait_and_deciding_seats_must_act():
     p = dz.parallel_env("middle_kingdom", 3, seed=1)
     obs, _ = p.reset()
     rng = np.random.default_rng(1)
-    while p.agents and all(
-        not obs[a]["action_mask"][p.wait] for a in p.agents
-    ):  # to a step where a seat waits
+    while p.agents and all(not obs[a]["action_mask"][p.wait] for a in p.agents):
+        # to a step where a seat waits
         obs, *_ = p.step(
             {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"]))) for a in p.agents}
         )
@@ -144,7 +143,7 @@ def test_rewards_are_win_shares_or_scores_and_illegal_actions_are_named():
             "goofspiel", 3, {"num_cards": 5, "returns_type": "total_points"}, seed=4, reward=reward
         )
         e.reset()
-        total = {a: 0.0 for a in e.possible_agents}
+        total = dict.fromkeys(e.possible_agents, 0.0)
         for a in e.agent_iter():
             obs, r, term, trunc, _ = e.last()
             total[a] += r
@@ -184,7 +183,7 @@ def test_a_whole_game_through_the_aec_api_pays_the_win_shares(name):
     e = dz.env(name, players, seed=5)
     e.reset()
     rng = np.random.default_rng(5)
-    total = {a: 0.0 for a in e.possible_agents}
+    total = dict.fromkeys(e.possible_agents, 0.0)
     steps = 0
     for a in e.agent_iter():
         obs, r, term, trunc, _ = e.last()

@@ -170,10 +170,10 @@ def test_ctrl_c_saves_the_game_so_far(tmp_path):
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path, args, needle):
-    from experiments.cli import main
-
     import io
     from contextlib import redirect_stderr
+
+    from experiments.cli import main
 
     err = io.StringIO()
     with redirect_stderr(err):

@@ -7,7 +7,6 @@ entries) and wherever the legal actions lie."""
 import numba as nb
 import numpy as np
 import pytest
-
 from llvmlite import binding
 
 from sim.core import (

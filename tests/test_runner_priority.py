@@ -96,9 +96,8 @@ def _cfg(tmp_path, name):
 def _seen_during_run(tmp_path, name, **kw) -> dict[int, int]:
     import ray
 
-    if (
-        ray.is_initialized()
-    ):  # another module's session: this test needs a Ray the run starts itself
+    if ray.is_initialized():
+        # another module's session: this test needs a Ray the run starts itself
         ray.shutdown()
     seen: dict[int, int] = {}
     listening: list = []

@@ -62,7 +62,8 @@ def _from_definition(leaders: list[int], winner: int) -> tuple[int, int, int]:
 
 
 def _replay_here(spec, seed, agent_seed, n, options):
-    """Re-play the arena's random game ``seed`` in Python; (leaders at the round ends, scores, wins)."""
+    """Re-play the arena's random game ``seed`` in Python;
+    (leaders at the round ends, scores, wins)."""
     K = spec.kernels
     state = K.new_state(np.int64(seed), np.int64(n), options)
     rngs = np.zeros(2 * n, np.int32)

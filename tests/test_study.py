@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from experiments.cli import main
-from experiments.study.study import load_study, run_study, study_from_dict
 from experiments.study.report import make_study_report
+from experiments.study.study import load_study, run_study, study_from_dict
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,7 +102,8 @@ def test_grid_and_explicit_cells(tmp_path):
         ),
         (
             {"axes": {"options": {"points_order": ["sideways"]}}},
-            "study.toml: axes.options.points_order[0]: option 'points_order': 'sideways' is not allowed",
+            "study.toml: axes.options.points_order[0]: option "
+            "'points_order': 'sideways' is not allowed",
         ),
         ({"axes": {"players": []}}, "study.toml: axes.players: empty sweep"),
         (
@@ -112,28 +113,32 @@ def test_grid_and_explicit_cells(tmp_path):
         ({"axes": {}}, "study.toml: axes: empty sweep"),
         (
             {"axes": {"components": {"goal_cards[*].vp": [1]}}},
-            "study.toml: axes.components.goal_cards[*].vp[0]: goofspiel: this game has no component data to change",
+            "study.toml: axes.components.goal_cards[*].vp[0]: "
+            "goofspiel: this game has no component data to change",
         ),
         (
             {
                 "base": {"game": "middle_kingdom", "players": 4, "agents": ["random"], "seed": 1},
                 "axes": {"components": {"goal_cards[*].vp": [4, 40]}},
             },
-            "study.toml: axes.components.goal_cards[*].vp[1]: middle_kingdom: 'goal_cards[*].vp': 40 is outside its declared range 0..12",
+            "study.toml: axes.components.goal_cards[*].vp[1]: middle_kingdom: "
+            "'goal_cards[*].vp': 40 is outside its declared range 0..12",
         ),
         (
             {
                 "base": {"game": "middle_kingdom", "players": 4, "agents": ["random"], "seed": 1},
                 "axes": {"components": {"goal_cards[9].vp": [4]}},
             },
-            "study.toml: axes.components.goal_cards[9].vp[0]: 'goal_cards[9].vp': goal_cards has no element [9]",
+            "study.toml: axes.components.goal_cards[9].vp[0]: "
+            "'goal_cards[9].vp': goal_cards has no element [9]",
         ),
         (
             {
                 "base": {"game": "middle_kingdom", "players": 4, "agents": ["random"], "seed": 1},
                 "axes": {"components": {"dynasty_cards[0].type": [4]}},
             },
-            "study.toml: axes.components.dynasty_cards[0].type[0]: middle_kingdom: 'dynasty_cards[0].type' is not a component value",
+            "study.toml: axes.components.dynasty_cards[0].type[0]: "
+            "middle_kingdom: 'dynasty_cards[0].type' is not a component value",
         ),
         ({"games": 0}, "study.toml: games: expected a positive integer"),
         (
@@ -303,14 +308,16 @@ def test_killed_study_resumes_mid_cell_without_loss_or_duplicates(ray_session, t
     s = load_study(p)
     release_workers()  # the subprocess needs the CPUs
     env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
-    log = open(tmp_path / "stderr.txt", "w")  # a file, not a pipe nobody reads while the study runs
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "experiments.cli", "study", str(p), "--quiet", "--workers", "2"],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-    )
+    # stderr to a file, not a pipe nobody reads while the study runs (the child keeps its own
+    # handle on the file once this one is closed)
+    with open(tmp_path / "stderr.txt", "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "experiments.cli", "study", str(p), "--quiet", "--workers", "2"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
     second = s.cells[1]
     deadline = time.time() + 300
     while (

@@ -18,7 +18,8 @@ from experiments.study.stats import look_alpha, sequential_estimate, t_half_widt
 
 @pytest.fixture(scope="module")
 def goofspiel_seat0():
-    """Seat 0's win shares in 120,000 two-player Goofspiel games between random players (truth: 0.5)."""
+    """Seat 0's win shares in 120,000 two-player Goofspiel games between
+    random players (truth: 0.5)."""
     cfg = from_dict(
         {
             "game": "goofspiel",

@@ -67,12 +67,10 @@ def test_schedule_is_balanced(kind, k, n):
     assert (
         len(set(seats.values())) == 1 and len(seats) == k * n
     )  # every agent, every seat, equally often
-    assert len(set(pairs.values())) == 1 and len(pairs) == k * (
-        k - 1
-    )  # every opponent equally often
-    if (
-        kind == "permutations" or n == 2
-    ):  # circular orders: every agent follows every other equally often
+    # every opponent equally often
+    assert len(set(pairs.values())) == 1 and len(pairs) == k * (k - 1)
+    if kind == "permutations" or n == 2:
+        # circular orders: every agent follows every other equally often
         assert len(set(follows.values())) == 1 and len(follows) == k * (k - 1)
 
 
@@ -133,10 +131,10 @@ def ray_session():
 
 
 def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
-    from experiments.run import store
     from experiments.analysis.report import make_report
     from experiments.analysis.results import load_results
-    from experiments.tournament.report import make_tournament_report, tournament_tables
+    from experiments.run import store
+    from experiments.tournament.report import tournament_tables
 
     path = write_toml(tmp_path / "t.toml", base(tmp_path))
     t = load_tournament(path)
@@ -165,9 +163,8 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
     assert "## 2 players: ratings" in md and "## 3 players: ratings" in md and "ms / decision" in md
     from experiments.analysis.ratings import alpharank_missing
 
-    if (
-        alpharank_missing() is None
-    ):  # OpenSpiel (the dev or alpharank extra): alpha-Rank with its plot
+    if alpharank_missing() is None:
+        # OpenSpiel (the dev or alpharank extra): alpha-Rank with its plot
         for n in (2, 3):
             assert f"### {n} players: alpha-Rank" in md and f"(alpharank_{n}p.png)" in md
             assert (tmp_path / "t" / "report" / f"alpharank_{n}p.png").stat().st_size > 0
@@ -202,7 +199,8 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
 
 
 def test_goofspiel_ladder_order_is_recovered(ray_session, tmp_path):
-    """random < mcts:10 < mcts:200 on 6-card Goofspiel (known from docs/mcts.md: more simulations win)."""
+    """random < mcts:10 < mcts:200 on 6-card Goofspiel (known from docs/mcts.md:
+    more simulations win)."""
     from experiments.tournament.report import tournament_tables
 
     t = tournament_from_dict(

@@ -41,8 +41,9 @@ def test_time_budget_parameters():
 
 
 def test_a_timed_search_spends_its_budget_in_cpu_time():
-    """CPU time per decision of mcts:2ms and mcts:8ms is close to the budget (the clock is read every
-    4 simulations, so the overshoot is a few simulations), and the larger budget runs more simulations."""
+    """CPU time per decision of mcts:2ms and mcts:8ms is close to the budget (the clock is read
+    every 4 simulations, so the overshoot is a few simulations), and the larger budget
+    runs more simulations."""
     spec = get_game(GAME)
     kinds = [MCTS, MCTS]
     params = np.vstack([mcts_params(time_ms=2), mcts_params(time_ms=8)])
@@ -143,9 +144,10 @@ def test_random_runs_get_the_chunks_cpu_time():
 
 
 def test_the_conversion_hands_out_the_chunks_cpu_time_in_proportion():
-    """``_in_cpu_time`` scales the first ``games`` rows by the CPU time over the monotonic time since
-    the chunk began: a chunk that spent 1 s waiting and almost no CPU time keeps almost none of its
-    runs' monotonic time; a factor above 1 (clock granularity) is capped; later rows are untouched."""
+    """``_in_cpu_time`` scales the first ``games`` rows by the CPU time over the monotonic time
+    since the chunk began: a chunk that spent 1 s waiting and almost no CPU time keeps almost none
+    of its runs' monotonic time; a factor above 1 (clock granularity) is capped;
+    later rows are untouched."""
     from agents.arena import _in_cpu_time
     from agents.clock import cpu_ns, now_ns
 
@@ -158,8 +160,8 @@ def test_the_conversion_hands_out_the_chunks_cpu_time_in_proportion():
 
 
 def test_the_heuristic_prior_is_tried_first():
-    """With a prior, the root's first simulation goes to the heuristic's action; without it the search
-    is the plain one (the prior slot is 0 in every label-less row)."""
+    """With a prior, the root's first simulation goes to the heuristic's action; without it the
+    search is the plain one (the prior slot is 0 in every label-less row)."""
     spec = get_game(GAME)
     state = spec.kernels.new_state(np.int64(5), np.int64(2), spec.encode_options({"num_cards": 8}))
     from sim.core import new_rng

@@ -31,7 +31,10 @@ def test_search_recovers_a_known_optimum_of_a_noisy_parameter():
         seed=3,
     )
     rng = np.random.default_rng(5)
-    evaluate = lambda v: abs(v["x"] - 13) / 100 + rng.normal(0, 0.01)
+
+    def evaluate(v):
+        return abs(v["x"] - 13) / 100 + rng.normal(0, 0.01)
+
     study = search(tune, evaluate)
     cands = best_candidates(study, 3)
     assert len({c.params["x"] for c in cands}) == 3
@@ -47,11 +50,13 @@ def test_search_recovers_a_known_optimum_of_a_noisy_parameter():
         ({"search": {}}, "tune.toml: search: empty search"),
         (
             {"search": {"goal_cards[*].vp": [1, 40]}},
-            "tune.toml: search.goal_cards[*].vp: middle_kingdom: 'goal_cards[*].vp': 40 is outside its declared range 0..12",
+            "tune.toml: search.goal_cards[*].vp: middle_kingdom: "
+            "'goal_cards[*].vp': 40 is outside its declared range 0..12",
         ),
         (
             {"search": {"goal_cards[*].colour": [1, 4]}},
-            "tune.toml: search.goal_cards[*].colour: middle_kingdom: 'goal_cards[*].colour' is not a component value",
+            "tune.toml: search.goal_cards[*].colour: middle_kingdom: "
+            "'goal_cards[*].colour' is not a component value",
         ),
         ({"objective": "fun"}, "tune.toml: objective: 'fun' is not known"),
     ],
@@ -109,8 +114,9 @@ seed = 4
 
 
 def test_a_trial_stopped_mid_run_is_asked_again_with_its_values(tmp_path):
-    """A trial left RUNNING in Optuna's storage (its process was killed) is marked failed on resume and
-    its values are the next ones asked, so its results folder continues instead of being orphaned."""
+    """A trial left RUNNING in Optuna's storage (its process was killed) is marked failed on resume
+    and its values are the next ones asked, so its results folder continues
+    instead of being orphaned."""
     import optuna
 
     storage = f"sqlite:///{tmp_path / 'o.db'}"
@@ -143,7 +149,7 @@ def test_tune_finds_the_optimum_of_a_real_game_known_from_every_value(tmp_path):
     the grid's minimum or within that minimum's interval, while the grid itself is not flat (its
     worst value lies outside the best value's interval), so a search that missed would fail."""
     from experiments.run import runner
-    from experiments.tune.tune import slug, cell_config, measure
+    from experiments.tune.tune import cell_config, measure, slug
 
     p = tmp_path / "tune.toml"
     p.write_text(f'''output = "{tmp_path / "tune"}"
@@ -234,11 +240,13 @@ def _agent_tune(tmp_path, **change):
         ),
         (
             {"search": {"agents[0].uct_c": [0.1, 2], "cards_per_player": [3, 9]}},
-            'tune.toml: search.cards_per_player: objective "agent_edge" searches one agent\'s parameters only',
+            "tune.toml: search.cards_per_player: objective "
+            '"agent_edge" searches one agent\'s parameters only',
         ),
         (
             {"objective": "seat_gap"},
-            'tune.toml: objective: a search over an agent\'s parameters (agents[0].uct_c) needs objective = "agent_edge"',
+            "tune.toml: objective: a search over an agent's parameters "
+            '(agents[0].uct_c) needs objective = "agent_edge"',
         ),
         (
             {
@@ -249,7 +257,8 @@ def _agent_tune(tmp_path, **change):
                     "seed": 1,
                 }
             },
-            "tune.toml: search.agents[0].uct_c: agents[0] is 'heuristic'; only an MCTS agent has parameters to tune",
+            "tune.toml: search.agents[0].uct_c: agents[0] is "
+            "'heuristic'; only an MCTS agent has parameters to tune",
         ),
         (
             {"base": {"game": "goofspiel", "players": 2, "agents": ["mcts:20"], "seed": 1}},
@@ -306,10 +315,10 @@ def test_agent_tune_cells_keep_the_tuned_agent_apart_and_round_floats(tmp_path):
 
 
 def test_agent_tune_finds_a_known_better_setting_and_rechecks_it(tmp_path):
-    """Goofspiel, MCTS at 20 simulations per decision against itself, the tuned copy's simulation count
-    searched in 2..200: more simulations are stronger, so the tuning must settle above 20, and its
-    re-check on fresh deals must show an edge whose interval excludes 0, while the control (the tuned
-    copy with its base parameters, 20 simulations) stays within its interval of 0."""
+    """Goofspiel, MCTS at 20 simulations per decision against itself, the tuned copy's simulation
+    count searched in 2..200: more simulations are stronger, so the tuning must settle above 20, and
+    its re-check on fresh deals must show an edge whose interval excludes 0, while the control (the
+    tuned copy with its base parameters, 20 simulations) stays within its interval of 0."""
     p = tmp_path / "tune.toml"
     p.write_text(f'''output = "{tmp_path / "tune"}"
 trials = 4
@@ -325,7 +334,7 @@ seed = 3
 "agents[0].simulations" = [2, 200]
 ''')
     assert main(["tune", str(p), "--quiet", "--workers", "2"]) == 0
-    from experiments.tune.tune import load_tune, measure, cell_config
+    from experiments.tune.tune import cell_config, load_tune, measure
 
     tune = load_tune(p)
     report = (tmp_path / "tune" / "report" / "report.md").read_text()
@@ -375,8 +384,9 @@ seed = 2
 def test_a_resumed_search_neither_repeats_its_first_samples_nor_drops_an_interrupted_trial(
     tmp_path,
 ):
-    """A tuning stopped by an interrupt (Optuna marks the trial failed) asks that trial's values again
-    when resumed, and the resumed sampler does not draw the first session's random samples again."""
+    """A tuning stopped by an interrupt (Optuna marks the trial failed) asks that trial's values
+    again when resumed, and the resumed sampler does not draw the first
+    session's random samples again."""
     import optuna
 
     storage = f"sqlite:///{tmp_path / 'o.db'}"

@@ -13,7 +13,8 @@ import sys
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from experiments.run.config import ConfigError, from_dict, load_config
 from sim import Game
@@ -366,11 +367,13 @@ def test_config_errors_name_the_file_and_field(tmp_path):
         (b"\xff\xfe", "not UTF-8 text"),
         (b"game = ", "not valid TOML"),
         (
-            b'game = "goofspiel"\nplayers = 2\nagents = ["random"]\ngames = 4\nseed = 1\noutput = "o"\nbogus = 1',
+            b'game = "goofspiel"\nplayers = 2\nagents = ["random"]\n'
+            b'games = 4\nseed = 1\noutput = "o"\nbogus = 1',
             "unknown key 'bogus'",
         ),
         (
-            b'game = "goofspiel"\nplayers = 2\nagents = ["mypkg.agents:greedy"]\ngames = 4\nseed = 1\noutput = "o"',
+            b'game = "goofspiel"\nplayers = 2\nagents = ["mypkg.agents:greedy"]\n'
+            b'games = 4\nseed = 1\noutput = "o"',
             r"agents\[0\]: 'mypkg.agents:greedy' is a user agent",
         ),
     ]

@@ -108,8 +108,8 @@ def _table(agents):
 
 
 def test_kernel_plays_like_the_python_path_and_errors_name_the_game():
-    """The same games whether the user kernel runs in the arena or decision by decision (a run with a
-    Python agent takes the slow path for every seat)."""
+    """The same games whether the user kernel runs in the arena or decision by decision (a run with
+    a Python agent takes the slow path for every seat)."""
     spec = get_game(GAME)
     from agents import examples
     from agents.user import play_python
@@ -206,7 +206,7 @@ def test_python_agent_failures_name_the_game_and_decision(agent, msg):
         )
 
 
-# --------------------------------------------------------------------------- through dynasty run / tournament
+# ----------------------------------------------------------------- through dynasty run / tournament
 
 
 @pytest.fixture(scope="module")
@@ -267,9 +267,9 @@ def test_a_failing_agent_stops_the_run_naming_the_game_and_keeps_finished_games(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1
     m = re.match(
-        r"dynasty: error: goofspiel game (\d+), decision (\d+) \(seat (\d), agent "
-        r"'tests.user_agents_bad:sometimes_illegal'\): the agent chose action 25, which is not legal; "
-        r"(\d+) of 400 games are saved$",
+        r"dynasty: error: goofspiel game (\d+), decision (\d+) \(seat (\d), "
+        r"agent 'tests.user_agents_bad:sometimes_illegal'\): the agent chose "
+        r"action 25, which is not legal; (\d+) of 400 games are saved$",
         err[0],
     )
     assert m, err

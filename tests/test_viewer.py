@@ -76,7 +76,8 @@ def test_steps_cover_every_decision_and_chance_batch(tmp_path):
     assert any(s["kind"] == "chance" for s in data["steps"])  # each round's reveal
     assert data["steps"][-1]["scores"] == rep["scores"]  # provisional scores end at the final ones
     assert set(data["steps"][0]["views"]) == {"full", "0", "1"}
-    # seat 0's first bid is laid face down: drawn in the full state and seat 0's view, '?' for seat 1
+    # seat 0's first bid is laid face down: drawn in the full state and seat 0's view,
+    # '?' for seat 1
     S, step = data["strings"], data["steps"][1]
     laid = f"laid this round: {rep['decisions'][0]['name'].split()[-1]}"
     assert laid in S[step["views"]["full"][0]] and laid in S[step["views"]["0"][0]]
@@ -170,7 +171,7 @@ def test_viewer_page_in_chromium(tmp_path, game, players, options, seed):
     assert r["start"].startswith(f"step 0/{n_steps - 1} — setup")
     first = rep["decisions"][0]
     assert r["one"].startswith(f"step 1/{n_steps - 1} — seat {first['player']}: {first['name']}")
-    assert r["two"].startswith(f"step 2/")
+    assert r["two"].startswith("step 2/")
     assert r["svg"] == 1 and r["log_rows"] == n_steps
     assert r["end"].startswith(f"step {n_steps - 1}/") and r["end"].endswith("(game over)")
     assert r["scores"] == "scores: " + ", ".join(
@@ -209,8 +210,8 @@ def test_seat_view_hides_a_secret_bid_in_chromium(tmp_path):
 def test_report_links_sample_and_notable_games_to_viewer_pages(tmp_path):
     import ray
 
-    from experiments.run.config import load_config
     from experiments.analysis.report import make_report
+    from experiments.run.config import load_config
     from experiments.run.runner import local_ray_options, run
 
     toml = tmp_path / "g.toml"

@@ -21,7 +21,8 @@ def returns_float(state, legal, rng):
 
 @nb.njit(cache=True)
 def sometimes_illegal(state, legal, rng):
-    """Illegal in about one game in 40 (decided by the deal's seed), at the seat's third decision."""
+    """Illegal in about one game in 40 (decided by the deal's seed),
+    at the seat's third decision."""
     if state[H_PLY] >= 4 and state[H_SEED_LO] % 40 == 0:
         return legal.shape[0] + 5
     for a in range(legal.shape[0]):

@@ -4,7 +4,8 @@
     >>> env = DynastyEnv("goofspiel", players=3, seat=0, opponents=["heuristic", "mcts:200"],
     ...                  options={"num_cards": 8})
     >>> obs, info = env.reset(seed=1)
-    >>> obs, reward, terminated, truncated, info = env.step(env.action_space.sample(info["action_mask"]))
+    >>> obs, reward, terminated, truncated, info = env.step(
+    ...     env.action_space.sample(info["action_mask"]))
 
 Observations are the learning seat's information-state tensor (float32, fixed shape;
 sim.observe); ``info["action_mask"]`` (int8) marks its legal actions (also
@@ -66,7 +67,8 @@ class DynastyEnv(gym.Env):
             opponents = opponents * (players - 1)
         if len(opponents) != players - 1:
             raise ValueError(
-                f"opponents: give one agent per other seat ({players - 1}) or one for all, got {len(opponents)}"
+                "opponents: give one agent per other seat "
+                f"({players - 1}) or one for all, got {len(opponents)}"
             )
         self.opponent_specs = opponents
         self.opponents = []
@@ -74,7 +76,8 @@ class DynastyEnv(gym.Env):
             kind, params, label = parse_agent(o)
             if kind not in AGENT_KINDS.values():
                 raise ValueError(
-                    f"opponent {o!r}: only built-in agents ({', '.join(AGENT_KINDS)}) can be opponents here"
+                    f"opponent {o!r}: only built-in agents "
+                    f"({', '.join(AGENT_KINDS)}) can be opponents here"
                 )
             self.opponents.append((int(kind), np.ascontiguousarray(params, np.float64), label))
         self.fixed_seat = seat
@@ -99,12 +102,9 @@ class DynastyEnv(gym.Env):
             p = t.current
             kind, params, _ = self._opponent(p)
             rng = self._rngs[p]
-            if (
-                kind == RANDOM
-            ):  # as the arena's agents decide (the same draws), without choose_action's
-                a = random_of_legal(
-                    self._mask, t.k.legal_mask(t.state, self._mask), rng, 0
-                )  # entry cost
+            if kind == RANDOM:
+                # as the arena's agents decide (the same draws), without choose_action's entry cost
+                a = random_of_legal(self._mask, t.k.legal_mask(t.state, self._mask), rng, 0)
             elif kind == HEURISTIC:
                 a = t.k.heuristic(t.state, rng)
             else:

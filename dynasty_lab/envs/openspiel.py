@@ -336,7 +336,8 @@ class DynastyState(pyspiel.State):
 
 
 class DynastyObserver:
-    """OpenSpiel's PyObserver over sim.observe: ``tensor``, ``dict``, ``set_from``, ``string_from``."""
+    """OpenSpiel's PyObserver over sim.observe: ``tensor``, ``dict``,
+    ``set_from``, ``string_from``."""
 
     def __init__(self, spec, public_only: bool):
         self.obs = spec.observation

@@ -5,7 +5,8 @@
     >>> e.reset()
     >>> for agent in e.agent_iter():
     ...     obs, reward, terminated, truncated, info = e.last()
-    ...     action = None if terminated or truncated else e.action_space(agent).sample(obs["action_mask"])
+    ...     mask = obs["action_mask"]
+    ...     action = None if terminated or truncated else e.action_space(agent).sample(mask)
     ...     e.step(action)
 
 An AEC environment: agents ``player_0`` ... ``player_{n-1}`` are the seats; the agent
@@ -139,10 +140,10 @@ class DynastyAEC(_TableViews, AECEnv):
             self._rng = np.random.default_rng(seed)
         self.table.new(int(self._rng.integers(2**62)))
         self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self._cycles = 0
         self._step_seats = self._plan()
@@ -171,7 +172,7 @@ class DynastyAEC(_TableViews, AECEnv):
         a = t.legal_or_remap(action, self.illegal_action)
         self._cumulative_rewards[agent] = 0.0
         t.apply(a)
-        self.rewards = {x: 0.0 for x in self.agents}
+        self.rewards = dict.fromkeys(self.agents, 0.0)
         if t.over:
             final = t.final()
             for x in self.agents:
@@ -273,7 +274,7 @@ class DynastyParallel(_TableViews, ParallelEnv):
     def _observe(self, agent):
         p = self._index[agent]
         mask = np.zeros(self.table.num_actions + 1, np.int8)
-        acting = {seat: m for seat, m in self.plan}
+        acting = dict(self.plan)
         if p in acting:
             mask[:-1] = acting[p]
         elif not self.table.over:
@@ -309,9 +310,9 @@ class DynastyParallel(_TableViews, ParallelEnv):
                 )
             t.apply(t.legal_or_remap(actions[agent], self.illegal_action))
         self.cycles += 1
-        rewards = {a: 0.0 for a in live}
-        terminations = {a: False for a in live}
-        truncations = {a: False for a in live}
+        rewards = dict.fromkeys(live, 0.0)
+        terminations = dict.fromkeys(live, False)
+        truncations = dict.fromkeys(live, False)
         if t.over:
             final = t.final()
             for a in live:
@@ -319,7 +320,7 @@ class DynastyParallel(_TableViews, ParallelEnv):
                 terminations[a] = True
             self.plan = []
         elif self.max_cycles is not None and self.cycles >= self.max_cycles:
-            truncations = {a: True for a in live}
+            truncations = dict.fromkeys(live, True)
             self.plan = []
         else:
             self.plan = t.plan_step()

@@ -38,9 +38,9 @@ The per-deal counts are one DuckDB query over the lineups' Parquet parts
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
 
 import numpy as np
 import pandas as pd
@@ -105,7 +105,8 @@ def per_deal_counts(
     t = res.sql(
         f"SELECT a.deal AS deal, a.agent AS i, b.agent AS j, "
         f"sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5 ELSE 0.0 END) AS w, "
-        f"count(*) AS n FROM {view} a JOIN {view} b ON a.lineup = b.lineup AND a.game_index = b.game_index "
+        f"count(*) AS n FROM {view} a JOIN {view} b "
+        f"ON a.lineup = b.lineup AND a.game_index = b.game_index "
         f"AND a.seat <> b.seat AND a.agent <> b.agent {cond}GROUP BY ALL"
     )
     index = {a: k for k, a in enumerate(agents)}
@@ -137,7 +138,7 @@ class Ratings:
     confidence: float = CONFIDENCE
     win_samples: np.ndarray | None = None  # [B, K, K]: the win matrix of each bootstrap resample
 
-    def alpha_rank(self, **kw) -> "AlphaRank":
+    def alpha_rank(self, **kw) -> AlphaRank:
         """alpha-Rank of the pool from its win matrix, intervals from the same bootstrap resamples
         (:func:`alpha_rank`; needs OpenSpiel, see :func:`alpharank_missing`)."""
         return alpha_rank(
@@ -161,7 +162,8 @@ class Ratings:
         )
 
     def win_matrix(self) -> pd.DataFrame:
-        """Long table of every ordered pair: comparisons n, wins of the row agent, rate, Wilson interval."""
+        """Long table of every ordered pair: comparisons n, wins of the row agent,
+        rate, Wilson interval."""
         rows = []
         for i, a in enumerate(self.agents):
             for j, b in enumerate(self.agents):
@@ -240,12 +242,11 @@ def fit_ratings(
 
 # --------------------------------------------------------------------------- alpha-Rank (optional)
 
-ALPHARANK_M = (
-    50  # population size of alpha-Rank's Moran process: OpenSpiel's default, the paper's m
-)
+# population size of alpha-Rank's Moran process: OpenSpiel's default, the paper's m
+ALPHARANK_M = 50
 ALPHARANK_EXTRA = (
-    "alpha-Rank needs OpenSpiel and networkx, the `alpharank` extra (`pip install -e '.[alpharank]'`; "
-    "also in `dev`)"
+    "alpha-Rank needs OpenSpiel and networkx, the `alpharank` "
+    "extra (`pip install -e '.[alpharank]'`; also in `dev`)"
 )
 
 
@@ -285,9 +286,8 @@ class AlphaRank:
     alpha: float
     m: int
     samples: np.ndarray  # [B, K]
-    lowered: int = (
-        0  # resamples whose chain was numerically reducible at alpha: computed at alpha / 2^k
-    )
+    # resamples whose chain was numerically reducible at alpha: computed at alpha / 2^k
+    lowered: int = 0
     confidence: float = CONFIDENCE
 
     def table(self) -> pd.DataFrame:
@@ -299,9 +299,8 @@ class AlphaRank:
 
 
 def _stationary(ar, payoff: np.ndarray, alpha: float, m: int) -> np.ndarray:
-    with np.errstate(
-        over="ignore", divide="ignore", invalid="ignore"
-    ):  # exp() of large alpha: 0 or inf, as meant
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        # exp() of large alpha: 0 or inf, as meant
         pi = np.real(ar.compute([payoff], m=m, alpha=alpha)[2])
     if not np.all(np.isfinite(pi)):
         raise ValueError(f"alpha-Rank: no stationary distribution at alpha = {alpha:g}")
@@ -310,8 +309,8 @@ def _stationary(ar, payoff: np.ndarray, alpha: float, m: int) -> np.ndarray:
 
 
 def _settle(ar, payoff: np.ndarray, alpha: float, m: int) -> tuple[np.ndarray, float]:
-    """The distribution at ``alpha``, or at the first of alpha/2, alpha/4, ... whose Markov chain is not
-    numerically reducible (at very large alpha the chance of leaving a state underflows)."""
+    """The distribution at ``alpha``, or at the first of alpha/2, alpha/4, ... whose Markov chain is
+    not numerically reducible (at very large alpha the chance of leaving a state underflows)."""
     for _ in range(60):
         try:
             return _stationary(ar, payoff, alpha, m), alpha
@@ -346,7 +345,8 @@ def alpha_rank(
             ValueError,
             IndexError,
             np.linalg.LinAlgError,
-        ) as e:  # the sweep failed before it converged
+        ) as e:
+            # the sweep failed before it converged
             raise ValueError(f"alpha-Rank: OpenSpiel's sweep over alpha failed ({e})") from None
     mass, alpha = _settle(ar, payoff, float(alpha), m)
     k = len(agents)
@@ -386,15 +386,16 @@ class TournamentResults(Results):
         self.game_columns = [r[0] for r in self.con.execute("DESCRIBE games").fetchall()]
 
     def agent_time(self, where: str | None = None) -> pd.DataFrame:
-        """Per agent: decisions, total agent time and mean ms per decision (NaN where not measured)."""
+        """Per agent: decisions, total agent time and mean ms per decision
+        (NaN where not measured)."""
         w = f"WHERE {where}" if where else ""
         if "agent_ms" not in self.game_columns:
             t = self.sql(f"SELECT agent, count(*) AS rows FROM games {w} GROUP BY agent")
             t["decisions"], t["agent_ms"], t["ms_per_decision"] = 0, math.nan, math.nan
             return t
         t = self.sql(
-            f"SELECT agent, count(*) AS rows, sum(decisions) AS decisions, sum(agent_ms) AS agent_ms, "
-            f"count(agent_ms) AS timed FROM games {w} GROUP BY agent"
+            f"SELECT agent, count(*) AS rows, sum(decisions) AS decisions, "
+            f"sum(agent_ms) AS agent_ms, count(agent_ms) AS timed FROM games {w} GROUP BY agent"
         )
         t["ms_per_decision"] = [
             a / d if (d and timed) else math.nan

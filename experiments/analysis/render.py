@@ -66,8 +66,9 @@ def html_page(title: str, blocks: list) -> str:
     out = [
         f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>",
         "<style>body{font-family:sans-serif;max-width:60em;margin:2em auto;padding:0 1em}"
-        "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.2em .6em;"
-        "text-align:right}th{background:#f3f3f3}caption{text-align:left;font-style:italic}"
+        "table{border-collapse:collapse;margin:.5em 0}"
+        "td,th{border:1px solid #ccc;padding:.2em .6em;text-align:right}th{background:#f3f3f3}"
+        "caption{text-align:left;font-style:italic}"
         "img{max-width:100%}</style></head><body>",
     ]
     for b in blocks:

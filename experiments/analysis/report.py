@@ -1,11 +1,12 @@
-"""``dynasty report``: a Markdown and an HTML win-rate report, with PNG plots, from a results folder.
+"""``dynasty report``: a Markdown and an HTML win-rate report, with PNG plots, from a results
+folder.
 
 Every rate comes with its sample size and a Wilson 95% interval (``scipy.stats.binomtest``);
 seat fairness is tested with a chi-square goodness-of-fit test of wins per seat against equal
 shares.  Win shares of tied games are fractional; intervals use the rounded total of shares.
 Game-specific sections come from data the game declares (``GameSpec.report_groups``), so this
-module names no game.  Every number is a streamed aggregate (:mod:`experiments.analysis.results`): the
-report's memory does not grow with the number of games.
+module names no game.  Every number is a streamed aggregate (:mod:`experiments.analysis.results`):
+the report's memory does not grow with the number of games.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from experiments.run import store
 from experiments.analysis.render import Image, Table, html_page, markdown, pyplot
 from experiments.analysis.results import CONFIDENCE, SUMMARY_COLUMNS, Results, wilson
+from experiments.run import store
 from experiments.run.schema import FEATURE_PREFIX, OPTION_PREFIX
 
 ALPHA = 0.05
@@ -29,7 +30,8 @@ ALPHA = 0.05
 
 
 def seat_fairness(seat_rates: pd.DataFrame, players: int) -> dict[str, float]:
-    """Chi-square test that every seat wins an equal share of the games (from the per-seat rates)."""
+    """Chi-square test that every seat wins an equal share of the games
+    (from the per-seat rates)."""
     from scipy.stats import chisquare
 
     obs = seat_rates.set_index("seat")["wins"].reindex(range(players), fill_value=0.0).to_numpy()
@@ -168,7 +170,8 @@ def _summary_rows(t: pd.DataFrame, key: str | None) -> list[list[Any]]:
 
 
 def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[str, Path]:
-    """Write ``report.md``, ``report.html`` and the PNGs into ``out_dir`` (default RESULTS/report)."""
+    """Write ``report.md``, ``report.html`` and the PNGs into ``out_dir``
+    (default RESULTS/report)."""
     results = store.location(results)
     manifest = store.read_manifest(results)
     if manifest is None:
@@ -181,7 +184,7 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
 
         with tempfile.TemporaryDirectory(prefix="dynasty-report-") as tmp:
             local = make_report(results, tmp)
-            for name, path in local.items():
+            for path in local.values():
                 store.atomic_write(out / path.name, path.read_bytes())
             return {name: out / path.name for name, path in local.items()}
     out.mkdir(parents=True, exist_ok=True)
@@ -229,8 +232,9 @@ def _write_report(
     # ---- header
     agents_line = ", ".join(f"seat {p}: {cfg['agents'][a]}" for p, a in enumerate(cfg["lineup"]))
     seats_line = (
-        f"rotated — the lineup ({agents_line}) is rotated through the seats, and every rotation of a deal is "
-        "played with the deal's seed (mirrored games), so the luck of the deal cancels out of agent comparisons"
+        f"rotated — the lineup ({agents_line}) is rotated through the seats, "
+        "and every rotation of a deal is played with the deal's seed (mirrored "
+        "games), so the luck of the deal cancels out of agent comparisons"
         if cfg["seats"] == "rotate"
         else f"fixed — {agents_line} in every game"
     )
@@ -240,7 +244,8 @@ def _write_report(
         f"{cfg.get('description') or ''}".strip() or f"Experiment `{cfg['name']}`.",
         f"**Games:** {n_games:,} of {cfg['games']:,} requested"
         + ("" if manifest.get("complete") else " (the run is not complete; run it again to finish)")
-        + f"  \n**Seats:** {seats_line}  \n**Options:** {opts}  \n**Master seed:** {cfg['seed']}  \n"
+        + f"  \n**Seats:** {seats_line}  \n**Options:** {opts}  \n"
+        f"**Master seed:** {cfg['seed']}  \n"
         f"**Code:** commit {manifest.get('git', {}).get('commit') or 'unknown'}"
         + (" (with local changes)" if manifest.get("git", {}).get("dirty") else ""),
     ]
@@ -281,22 +286,21 @@ def _write_report(
             _rate_rows(seat_t, "seat"),
             f"n = games played from each seat; {n_games:,} games",
         ),
-        f"Seat fairness (chi-square test of wins per seat against equal shares of {fair:.4f}): "
-        f"chi2 = {fairness['chi2']:.2f}, df = {fairness['df']}, p = {fairness['p']:.4g} — {verdict} "
-        f"at the {ALPHA:.0%} level.{caveat}",
+        "Seat fairness (chi-square test of wins per seat against equal shares "
+        f"of {fair:.4f}): chi2 = {fairness['chi2']:.2f}, df = {fairness['df']}, "
+        f"p = {fairness['p']:.4g} — {verdict} at the {ALPHA:.0%} level.{caveat}",
         image("win_rate_by_seat.png", "win rate by seat"),
     ]
-    if (
-        can_all_lose
-    ):  # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
+    if can_all_lose:
+        # e.g. Eternal Dynasty, 2 players: the Eternal Emperor wins and both seats lose
         # every game's win shares add up to 1, or to 0 when no seat won
         lost = n_games - int(round(float(seat_t["wins"].sum())))
         lo, hi = wilson(lost, n_games)
         blocks.append(
-            f"Games no seat won (in this game every seat can lose, e.g. to Eternal Dynasty's Eternal "
-            f"Emperor): {lost:,} of {n_games:,} = {lost / n_games:.3f} (95% Wilson interval "
-            f"{lo:.3f}–{hi:.3f}); this is 1 minus the sum of the seats' win rates, and the seat "
-            "fairness test above compares the seats over the games a seat won."
+            "Games no seat won (in this game every seat can lose, e.g. to Eternal Dynasty's "
+            f"Eternal Emperor): {lost:,} of {n_games:,} = {lost / n_games:.3f} (95% Wilson "
+            f"interval {lo:.3f}–{hi:.3f}); this is 1 minus the sum of the seats' win rates, "
+            "and the seat fairness test above compares the seats over the games a seat won."
         )
 
     # ---- agents
@@ -392,7 +396,8 @@ def _write_report(
     ]
 
     # ---- the score trace: lead changes and when the winner is decided (agents/trace.py)
-    traced = "seat = 0 AND trace_points > 0"  # runs with score_trace (NULL in parts written before it existed)
+    # runs with score_trace (NULL in parts written before it existed)
+    traced = "seat = 0 AND trace_points > 0"
     n_traced = (
         int(res.con.execute(f"SELECT count(*) FROM results WHERE {traced}").fetchone()[0])
         if "trace_points" in res.columns
@@ -412,7 +417,8 @@ def _write_report(
             "SELECT avg(CASE WHEN decided_at = 1 THEN 1.0 ELSE 0.0 END), "
             "avg(CASE WHEN decided_at = trace_points THEN 1.0 ELSE 0.0 END), "
             "avg(CASE WHEN decided_at < 0 THEN 1.0 ELSE 0.0 END), "
-            "avg(CASE WHEN decided_at > 0 AND trace_points > 1 THEN (decided_at - 1.0) / (trace_points - 1) END) "
+            "avg(CASE WHEN decided_at > 0 AND trace_points > 1 "
+            "THEN (decided_at - 1.0) / (trace_points - 1) END) "
             f"FROM results WHERE {traced}"
         ).fetchone()
         blocks += [
@@ -420,8 +426,8 @@ def _write_report(
             Table(
                 ["measure"] + SUMMARY_COLUMNS,
                 [["lead changes per game"] + _summary_rows(changes_t, None)[0]],
-                f"n = games ({n_traced:,}); the provisional score leader at every round's end and the "
-                f"final result (docs/results-format.md, score trace)",
+                f"n = games ({n_traced:,}); the provisional score leader at every "
+                "round's end and the final result (docs/results-format.md, score trace)",
             ),
             Table(
                 ["games where the eventual winner ...", "share"],
@@ -430,7 +436,8 @@ def _write_report(
                     ["took the lead for good only in the final scoring", final],
                     ["(no sole winner: shared or no seat won)", none],
                     [
-                        "mean share of the game before the winner led for good (0 early, 1 at the end)",
+                        "mean share of the game before the winner "
+                        "led for good (0 early, 1 at the end)",
                         share,
                     ],
                 ],
@@ -504,20 +511,22 @@ def _write_report(
             ),
         ]
 
-    # ---- games to watch: viewer pages of the sample replays and of notable games (experiments/view/viewer.py)
+    # ---- games to watch: viewer pages of the sample replays and of notable games
+    # (experiments/view/viewer.py)
     from experiments.view.viewer import report_blocks
 
     blocks += report_blocks(res, results, manifest, out)
 
     blocks += [
         (2, "About this report"),
-        f"Made by `dynasty report` from {results}. Win rates are win shares (1/k for each of k tied "
-        f"winners); intervals are Wilson {CONFIDENCE:.0%} intervals of the rounded total of shares over n. "
-        "The intervals treat the rows of a group as independent samples. That holds for a seat's rows (one "
-        "per game, games independent) up to the mirrored rotations of a deal, which share the deal's "
-        "seed; an agent that sits in several seats of a game contributes dependent rows (one seat's win "
-        "is another's loss). Every figure is a streamed aggregate over all rows (DuckDB over the Parquet "
-        "parts): score and length distributions are exact histograms, not samples. Option columns: "
+        f"Made by `dynasty report` from {results}. Win rates are win shares (1/k for each of k "
+        f"tied winners); intervals are Wilson {CONFIDENCE:.0%} intervals of the rounded total "
+        "of shares over n. The intervals treat the rows of a group as independent samples. "
+        "That holds for a seat's rows (one per game, games independent) up to the mirrored "
+        "rotations of a deal, which share the deal's seed; an agent that sits in several "
+        "seats of a game contributes dependent rows (one seat's win is another's loss). Every "
+        "figure is a streamed aggregate over all rows (DuckDB over the Parquet parts): score "
+        "and length distributions are exact histograms, not samples. Option columns: "
         + ", ".join(option_cols)
         + ".",
     ]

@@ -11,7 +11,8 @@ docs/architecture.md ("Analysis at scale").
 
     res = Results("results/demo")
     res.games                               # games in the folder
-    res.rates(["agent", "seat"])            # n, wins, win_rate, Wilson interval, mean score and rank
+    res.rates(["agent", "seat"])            # n, wins, win_rate, Wilson interval, mean score
+                                            # and rank
     res.distribution("score", by="seat")    # value counts per seat (a streamed histogram)
     res.summary("score", by="seat")         # n, mean, sd, min, 5%, median, 95%, max per seat
     res.sql("SELECT ... FROM results ...")  # anything else, as long as its answer is small
@@ -24,9 +25,10 @@ from __future__ import annotations
 
 import math
 import os
+from collections.abc import Sequence
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -66,8 +68,9 @@ def _cols(by: str | Sequence[str] | None) -> list[str]:
 def histogram_summary(
     values: np.ndarray, counts: np.ndarray, quantiles: Sequence[float] = QUANTILES
 ) -> list[float]:
-    """n, mean, sd, min, the ``quantiles`` (5%, median, 95%), max of the data a histogram counts (exact:
-    the quantiles interpolate linearly between order statistics, as pandas and numpy do by default)."""
+    """n, mean, sd, min, the ``quantiles`` (5%, median, 95%), max of the data a histogram counts
+    (exact: the quantiles interpolate linearly between order statistics, as pandas
+    and numpy do by default)."""
     order = np.argsort(values, kind="stable")
     v, c = np.asarray(values, np.float64)[order], np.asarray(counts, np.int64)[order]
     n = int(c.sum())
@@ -109,7 +112,8 @@ def box_stats(values: np.ndarray, counts: np.ndarray, label: str) -> dict[str, A
 
 
 class Results:
-    """A results folder opened for streamed SQL aggregates (view ``results``: one row per game and seat)."""
+    """A results folder opened for streamed SQL aggregates (view ``results``:
+    one row per game and seat)."""
 
     def __init__(
         self, results: str | Path, *, memory_limit: str = MEMORY_LIMIT, threads: int | None = None
@@ -146,19 +150,19 @@ class Results:
                 "preserve_insertion_order": False,
             }
         )
-        if isinstance(
-            self.path, store.FsPath
-        ):  # any pyarrow filesystem: DuckDB scans the Arrow dataset
+        if isinstance(self.path, store.FsPath):
+            # any pyarrow filesystem: DuckDB scans the Arrow dataset
             self.con.register("parts", store.open_dataset(self.path))
             self.con.execute("CREATE VIEW results AS SELECT * FROM parts")
-        else:  # DuckDB's own Parquet reader, parallel over row groups, over the part files listed now (never
-            # .tmp- files; a run still writing to the folder adds none while this analysis reads it); by
-            # column name, so a folder continued by a later version (which adds columns) reads whole, the
-            # new columns NULL in the older parts
+        else:
+            # DuckDB's own Parquet reader, parallel over row groups, over the part files listed now
+            # (never .tmp- files; a run still writing to the folder adds none while this analysis
+            # reads it); by column name, so a folder continued by a later version (which adds
+            # columns) reads whole, the new columns NULL in the older parts
             files = ", ".join("'" + str(p).replace("'", "''") + "'" for p in sorted(parts, key=str))
             self.con.execute(
-                f"CREATE VIEW results AS SELECT * FROM read_parquet([{files}], hive_partitioning = true, "
-                f"union_by_name = true)"
+                f"CREATE VIEW results AS SELECT * FROM read_parquet([{files}], "
+                "hive_partitioning = true, union_by_name = true)"
             )
         self._histograms: dict[tuple, tuple[pd.DataFrame, bool]] = {}
         self.columns = [r[0] for r in self.con.execute("DESCRIBE results").fetchall()]
@@ -222,7 +226,8 @@ class Results:
         return t
 
     def _ordered(self, t: pd.DataFrame, cols: list[str]) -> pd.DataFrame:
-        """Rows sorted by ``cols``; the agent column in the config's order of agents, not alphabetically."""
+        """Rows sorted by ``cols``; the agent column in the config's order of
+        agents, not alphabetically."""
         agents = [
             a["label"] if isinstance(a, dict) else str(a)
             for a in ((self.manifest or {}).get("config", {}).get("agents") or [])
@@ -240,14 +245,13 @@ class Results:
     def distribution(
         self, column: str, by: str | Sequence[str] | None = None, where: str | None = None
     ) -> tuple[pd.DataFrame, bool]:
-        """A streamed histogram: (rows ``by..., value, count`` sorted, exact).  The flag is True when the
-        column has more than ``MAX_DISTINCT`` distinct values and the counts are of 60 equal-width bins
-        per group (``value`` = bin centre) instead."""
+        """A streamed histogram: (rows ``by..., value, count`` sorted, exact).  The flag is True
+        when the column has more than ``MAX_DISTINCT`` distinct values and the counts are of 60
+        equal-width bins per group (``value`` = bin centre) instead."""
         cols = _cols(by)
         memo = (column, tuple(cols), where)
-        if (
-            memo not in self._histograms
-        ):  # the report asks for some twice (table and plot): scan once
+        if memo not in self._histograms:
+            # the report asks for some twice (table and plot): scan once
             self._histograms[memo] = self._distribution(column, cols, where)
         hist, binned = self._histograms[memo]
         return hist.copy(), binned
@@ -267,8 +271,8 @@ class Results:
             lo, hi = self.con.execute(f"SELECT min({c}), max({c}) FROM results {w}").fetchone()
             width = (hi - lo) / 60 or 1.0
             t = self.sql(
-                f"SELECT {keys}{lo} + (least(floor(({c} - {lo}) / {width}), 59) + 0.5) * {width} AS value, "
-                f"count(*) AS count FROM results {w} GROUP BY ALL"
+                f"SELECT {keys}{lo} + (least(floor(({c} - {lo}) / {width}), 59) + 0.5) "
+                f"* {width} AS value, count(*) AS count FROM results {w} GROUP BY ALL"
             )
         t["count"] = t["count"].astype(np.int64)
         return self._ordered(t, cols + ["value"]), binned
@@ -276,8 +280,9 @@ class Results:
     def summary(
         self, column: str, by: str | Sequence[str] | None = None, where: str | None = None
     ) -> pd.DataFrame:
-        """Per group: n, mean, sd, min, 5%, median, 95%, max of ``column`` (exact from the histogram;
-        approximate quantiles, column ``approximate`` True, beyond ``MAX_DISTINCT`` values)."""
+        """Per group: n, mean, sd, min, 5%, median, 95%, max of ``column`` (exact from the
+        histogram; approximate quantiles, column ``approximate`` True, beyond
+        ``MAX_DISTINCT`` values)."""
         cols = _cols(by)
         hist, binned = self.distribution(column, cols, where)
         rows = []
@@ -286,9 +291,8 @@ class Results:
             key = key if isinstance(key, tuple) else (key,)
             rows.append(list(key) + histogram_summary(g["value"].to_numpy(), g["count"].to_numpy()))
         t = pd.DataFrame(rows, columns=cols + SUMMARY_COLUMNS)
-        if (
-            binned
-        ):  # bins blur the order statistics: take them from DuckDB's t-digest, the moments exactly
+        if binned:
+            # bins blur the order statistics: take them from DuckDB's t-digest, the moments exactly
             t = self._approximate_summary(column, cols, where)
         t["approximate"] = binned
         return t
@@ -298,15 +302,17 @@ class Results:
         c = quote_ident(column)
         qs = ", ".join(f"approx_quantile({c}, {q}) AS q{i}" for i, q in enumerate(QUANTILES))
         t = self.sql(
-            f"SELECT {keys + ', ' if keys else ''}count(*) AS n, avg({c}) AS mean, stddev_samp({c}) AS sd, "
-            f"min({c}) AS min, {qs}, max({c}) AS max FROM results {self._where(where)}"
+            f"SELECT {keys + ', ' if keys else ''}count(*) AS n, "
+            f"avg({c}) AS mean, stddev_samp({c}) AS sd, min({c}) AS min, "
+            f"{qs}, max({c}) AS max FROM results {self._where(where)}"
             + (f" GROUP BY {keys}" if keys else "")
         )
         t = t.rename(columns={"q0": "5%", "q1": "median", "q2": "95%"})
         return self._ordered(t, cols)[cols + SUMMARY_COLUMNS]
 
     def box_stats(self, column: str, by: str, where: str | None = None) -> list[dict[str, Any]]:
-        """Matplotlib ``bxp`` statistics of ``column`` per value of ``by`` (from the streamed histogram)."""
+        """Matplotlib ``bxp`` statistics of ``column`` per value of ``by``
+        (from the streamed histogram)."""
         hist, _ = self.distribution(column, by, where)
         return [
             box_stats(g["value"].to_numpy(), g["count"].to_numpy(), str(k))
@@ -341,7 +347,8 @@ class Results:
         )
 
     def feature_means(self, features: Sequence[str], where: str | None = None) -> pd.DataFrame:
-        """Per feature column: its mean over winning seats (win > 0), over the others, and over all."""
+        """Per feature column: its mean over winning seats (win > 0),
+        over the others, and over all."""
         parts = []
         for f in features:
             c = quote_ident(f)
@@ -372,9 +379,8 @@ def _row_bytes(t) -> int:
         t = t.index_type
     try:
         return max(1, t.bit_width // 8)
-    except (
-        ValueError
-    ):  # variable width (strings, the partition column): a pointer and a short value
+    except ValueError:
+        # variable width (strings, the partition column): a pointer and a short value
         return 16
 
 
@@ -398,9 +404,10 @@ def load_results(
     limit = LOAD_LIMIT if max_bytes is None else max_bytes
     if need > limit:
         raise store.ResultsError(
-            f"{results}: {rows:,} rows x {len(names)} columns would take about {need / 2**30:.1f} GiB in memory "
-            f"(limit {limit / 2**30:.1f} GiB, DYNASTY_LOAD_LIMIT_GB); select fewer columns, or aggregate without "
-            f"loading rows: experiments.analysis.results.Results({str(results)!r}).rates(['seat'])"
+            f"{results}: {rows:,} rows x {len(names)} columns would take about "
+            f"{need / 2**30:.1f} GiB in memory (limit {limit / 2**30:.1f} GiB, "
+            "DYNASTY_LOAD_LIMIT_GB); select fewer columns, or aggregate without loading "
+            f"rows: experiments.analysis.results.Results({str(results)!r}).rates(['seat'])"
         )
     df = dataset.to_table(columns=columns).to_pandas()
     return df.sort_values(["game_index", "seat"], kind="stable").reset_index(drop=True)

@@ -1,7 +1,7 @@
 """The RL adapters against the raw engine, and our MCTS against OpenSpiel's ISMCTSBot.
 
-    .venv/bin/python -m experiments.bench.adapters                 # the figures of docs/performance.md
-    dynasty bench adapters --seconds 1 --match-games 20            # a quicker run
+    .venv/bin/python -m experiments.bench.adapters         # the figures of docs/performance.md
+    dynasty bench adapters --seconds 1 --match-games 20    # a quicker run
 
 **Speed.**  Decisions per second of uniformly random play, one game after another, for
 each game at one player count, through: the arena (``play_games`` with random agents: the
@@ -95,7 +95,7 @@ def speeds(game, players, seconds):
         e = env(game, players, seed=int(rng.integers(2**31)))
         e.reset()
         n = 0
-        for a in e.agent_iter():
+        for _ in e.agent_iter():
             obs, _, term, trunc, _ = e.last()
             if term or trunc:
                 e.step(None)
@@ -154,7 +154,7 @@ def speeds(game, players, seconds):
 
 def match(games, sims, seed=0):
     """Our MCTS against OpenSpiel's ISMCTSBot on 2-player Goofspiel (13 cards)."""
-    import pyspiel  # noqa: F401
+    import pyspiel  # noqa: F401  (only checks that OpenSpiel is installed)
     from open_spiel.python.algorithms import ismcts, mcts
 
     from agents.decision import choose_action
@@ -242,9 +242,10 @@ def main(argv=None) -> int:
     if a.match_games > 0:
         m = match(a.match_games, a.match_sims)
         print(
-            f"\nGoofspiel (13 cards, 2 players), mcts:{m['sims']} against ISMCTSBot ({m['sims']} simulations), "
-            f"{m['games']} games: our mean win share {m['ours']:.3f} +- {m['half']:.3f} (95%); "
-            f"time per decision ours {m['ms_ours']:.2f} ms, ISMCTSBot {m['ms_theirs']:.2f} ms"
+            f"\nGoofspiel (13 cards, 2 players), mcts:{m['sims']} against ISMCTSBot "
+            f"({m['sims']} simulations), {m['games']} games: our mean win share "
+            f"{m['ours']:.3f} +- {m['half']:.3f} (95%); time per decision ours "
+            f"{m['ms_ours']:.2f} ms, ISMCTSBot {m['ms_theirs']:.2f} ms"
         )
     return 0
 

@@ -133,13 +133,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    ap = build_parser()
-    args = ap.parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if not args.base and not args.base_tree:
         print("dynasty bench compare: nothing to compare with (give --base REV or --base-tree DIR)")
         return 0
     if args.rounds < 1 or args.seconds <= 0:
-        ap.error("--rounds must be at least 1 and --seconds positive")
+        parser.error("--rounds must be at least 1 and --seconds positive")
     targets = _targets(args.game)
     with tempfile.TemporaryDirectory(prefix="dynasty-compare-") as tmp:
         if args.base_tree:
@@ -159,7 +159,8 @@ def main(argv=None) -> int:
         base, new = Worker(tree, cache), Worker(ROOT, new_cache)
         try:
             print(
-                f"base: {label}; this tree: {ROOT} ({args.kind} play, {args.rounds} rounds, CPU time)"
+                f"base: {label}; this tree: {ROOT} ({args.kind} "
+                f"play, {args.rounds} rounds, CPU time)"
             )
             print()
             print(
@@ -176,7 +177,8 @@ def main(argv=None) -> int:
                     q1, med, q3 = np.percentile(r, [25, 50, 75])
                     cells.append(f"{med:.3f} ({q1:.3f}-{q3:.3f})")
                 print(
-                    f"| {game} | {n} | {games:,} | {cells[0]} | {cells[1]} | {'yes' if same else 'NO'} |",
+                    f"| {game} | {n} | {games:,} | {cells[0]} | "
+                    f"{cells[1]} | {'yes' if same else 'NO'} |",
                     flush=True,
                 )
         finally:

@@ -142,7 +142,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--clock",
         choices=("wall", "cpu"),
         default="wall",
-        help="time by the wall clock (default) or by the process's CPU time (a busy shared machine)",
+        help="time by the wall clock (default) or by the process's CPU time "
+        "(a busy shared machine)",
     )
     ap.add_argument(
         "--no-versus", action="store_true", help="skip the heuristic-against-random table"
@@ -159,9 +160,9 @@ def main(argv=None) -> int:
     print(f"reference kernel: {ref:,.0f} shuffles/s (ratios below are games per 1,000 shuffles)")
     print()
     print(
-        "| game | players | compile or cache load (s) | random games/s (1 core) | decisions/s | ratio to reference "
-        "| heuristic self-play games/s | decisions/s | ratio to reference "
-        "| random / heuristic decisions/s: median over rounds (range) |"
+        "| game | players | compile or cache load (s) | random games/s (1 core) | "
+        "decisions/s | ratio to reference | heuristic self-play games/s | decisions/s | "
+        "ratio to reference | random / heuristic decisions/s: median over rounds (range) |"
     )
     print("|---|---|---|---|---|---|---|---|---|---|")
     for name in names:
@@ -175,16 +176,17 @@ def main(argv=None) -> int:
             r, h = rates[RANDOM], rates[HEURISTIC]
             med, lo, hi, rounds = h["ratio"]
             print(
-                f"| {name} | {n} | {first:.2f} | {r['games']:,.0f} | {r['decisions']:,.0f} "
-                f"| {1000 * r['games'] / ref:.2f} | {h['games']:,.0f} | {h['decisions']:,.0f} "
-                f"| {1000 * h['games'] / ref:.3f} | {med:.1f} ({lo:.1f}-{hi:.1f}, {rounds} rounds) |",
+                f"| {name} | {n} | {first:.2f} | {r['games']:,.0f} | {r['decisions']:,.0f} | "
+                f"{1000 * r['games'] / ref:.2f} | {h['games']:,.0f} | {h['decisions']:,.0f} | "
+                f"{1000 * h['games'] / ref:.3f} | {med:.1f} ({lo:.1f}-{hi:.1f}, {rounds} rounds) |",
                 flush=True,
             )
     if args.no_versus:
         return 0
     print()
     print(
-        f"| game | players | heuristic win rate vs random ({args.games:,} games, seats rotated) | 95% Wilson interval | parity |"
+        f"| game | players | heuristic win rate vs random ({args.games:,} "
+        "games, seats rotated) | 95% Wilson interval | parity |"
     )
     print("|---|---|---|---|---|")
     for name in names:

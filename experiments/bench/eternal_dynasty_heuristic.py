@@ -10,8 +10,8 @@ Leader's province ...).  The heuristic is then timed on a fresh copy of each kep
 time per call times its frequency in the games.  Random play of the same game, player count
 and number of games (``apply`` and the random pick per decision) is timed in the same
 process, so the table reads as multiples of it on a loaded machine too.  CPU time of this
-process; where the heuristic spends its time: docs/performance.md ("Issue 15: the Eternal
-Dynasty heuristic by decision kind").
+process; where the heuristic spends its time: docs/performance.md ("The Eternal Dynasty
+heuristic by decision kind").
 """
 
 from __future__ import annotations
@@ -145,29 +145,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = build_parser()
-    args = ap.parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
     if args.games < 1 or args.reps < 1:
-        ap.error("--games and --reps must be at least 1")
+        parser.error("--games and --reps must be at least 1")
     r = measure(args.players, args.games, args.reps)
     names = kind_names()
     ru = r["random_us"]
     print(
-        f"eternal_dynasty, {args.players} players, {args.games} heuristic games ({r['decisions']:,} decisions); "
-        f"CPU time; random play {ru:.3f} us per decision (apply included)"
+        f"eternal_dynasty, {args.players} players, {args.games} "
+        f"heuristic games ({r['decisions']:,} decisions); CPU time; "
+        f"random play {ru:.3f} us per decision (apply included)"
     )
     print(
         f"heuristic's choice (apply not included): {r['heuristic_us']:.3f} us per decision "
         f"= {r['heuristic_us'] / ru:.1f}x random play's decision\n"
     )
     print(
-        "| decision kind | share of decisions | us per call | us per decision | share of the heuristic's time "
-        "| states timed |"
+        "| decision kind | share of decisions | us per call | us per "
+        "decision | share of the heuristic's time | states timed |"
     )
     print("|---|---|---|---|---|---|")
     for row in r["rows"]:
         print(
-            f"| {names.get(row['kind'], row['kind'])} | {row['freq']:.3f} | {row['us']:.2f} | "
-            f"{row['us_per_decision']:.3f} | {row['us_per_decision'] / r['heuristic_us']:.1%} | {row['sampled']:,} |"
+            f"| {names.get(row['kind'], row['kind'])} | {row['freq']:.3f} | "
+            f"{row['us']:.2f} | {row['us_per_decision']:.3f} | "
+            f"{row['us_per_decision'] / r['heuristic_us']:.1%} | {row['sampled']:,} |"
         )
     return 0

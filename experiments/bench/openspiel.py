@@ -283,7 +283,8 @@ def main(argv: list[str] | None = None) -> int:
         print("open-spiel is not installed (pip install -e '.[dev]')")
         return 1
     print(
-        f"OpenSpiel {getattr(pyspiel, '__version__', '?')}, goofspiel {NUM_CARDS} cards, random points order"
+        f"OpenSpiel {getattr(pyspiel, '__version__', '?')}, "
+        f"goofspiel {NUM_CARDS} cards, random points order"
     )
     speeds = {}
     for n in (2, 3):
@@ -293,16 +294,18 @@ def main(argv: list[str] | None = None) -> int:
     print("random games per second (one core)")
     for n, (ours, theirs) in speeds.items():
         print(
-            f"  {n} players: ours {ours:,.0f}, OpenSpiel C++ loop {theirs:,.0f}, ratio {ours / theirs:.1f}x"
+            f"  {n} players: ours {ours:,.0f}, OpenSpiel C++ "
+            f"loop {theirs:,.0f}, ratio {ours / theirs:.1f}x"
         )
     ours = our_mcts_sims_per_s(args.sims, args.repeats)
     theirs = openspiel_mcts_sims_per_s(args.sims, args.repeats)
     print(
-        f"MCTS simulations per second, random rollouts, {args.sims:,} simulations from the same root "
-        f"(2 players, point card {ROOT_POINT_CARD} up)"
+        f"MCTS simulations per second, random rollouts, {args.sims:,} simulations "
+        f"from the same root (2 players, point card {ROOT_POINT_CARD} up)"
     )
     print(
-        f"  ours (IS-MCTS) {ours:,.0f}, OpenSpiel C++ MCTSBot {theirs:,.0f}, ratio {ours / theirs:.1f}x"
+        f"  ours (IS-MCTS) {ours:,.0f}, OpenSpiel C++ "
+        f"MCTSBot {theirs:,.0f}, ratio {ours / theirs:.1f}x"
     )
     if args.match_games > 0:
         m = match_against_openspiel(args.match_games, args.match_sims)

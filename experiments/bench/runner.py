@@ -17,8 +17,7 @@
 priority, runs for the length of steps 2 and 3 (each ends by itself after ``BUSY_LIMIT_S`` at
 the latest, and all are stopped at the end), so the runner's play rate per worker is compared
 with the raw kernel's under the same load.  ``--niceness N`` passes ``--niceness`` to the run
-(15 is Ray's own default, the figure before local runs started their workers at the driver's
-priority).
+(15 is Ray's own default).
 
 Numbers only; nothing is asserted.  Results go to docs/performance.md ("End-to-end runner
 throughput").
@@ -56,7 +55,8 @@ BUSY = "import time\nt = time.monotonic() + {limit}\nwhile time.monotonic() < t:
 
 
 def start_busy(n: int, limit_s: float = BUSY_LIMIT_S) -> list[subprocess.Popen]:
-    """``n`` processes that each keep one core busy (at the caller's priority) for at most ``limit_s``."""
+    """``n`` processes that each keep one core busy (at the caller's priority)
+    for at most ``limit_s``."""
     return [
         subprocess.Popen([sys.executable, "-c", BUSY.format(limit=float(limit_s))])
         for _ in range(n)
@@ -138,7 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         cmd += ["--niceness", str(args.niceness)]
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"machine: {os.cpu_count()} CPUs, python {platform.python_version()}, load average {load:.2f} at start"
+        f"machine: {os.cpu_count()} CPUs, python "
+        f"{platform.python_version()}, load average {load:.2f} at start"
     )
     cache_before = _cache_key(args.game)
     busy: list[subprocess.Popen] = []
@@ -181,18 +182,19 @@ def main(argv: list[str] | None = None) -> int:
             f"{size / 2**20:,.1f} MiB of Parquet ({played * args.players:,} rows)"
         )
         print(
-            f"  total (command wall time)  {wall:7.2f} s   {played / wall:10,.0f} games/s end to end"
+            f"  total (command wall time)  {wall:7.2f} s   "
+            f"{played / wall:10,.0f} games/s end to end"
         )
         rest = wall - t["total_s"]
         print(f"  Python start and imports   {rest:7.2f} s")
         print(
-            f"  start-up                   {t['startup_s']:7.2f} s   (driver kernel load {t['driver_warm_s']:.2f} s, "
-            f"Ray start {t['ray_start_s']:.2f} s, workers start and load kernels "
-            f"{t['startup_s'] - t['driver_warm_s'] - t['ray_start_s']:.2f} s)"
+            f"  start-up                   {t['startup_s']:7.2f} s   (driver kernel load "
+            f"{t['driver_warm_s']:.2f} s, Ray start {t['ray_start_s']:.2f} s, workers start "
+            f"and load kernels {t['startup_s'] - t['driver_warm_s'] - t['ray_start_s']:.2f} s)"
         )
         print(
-            f"  play and write             {t['play_wall_s']:7.2f} s   {played / t['play_wall_s']:10,.0f} games/s "
-            f"(workers ready -> last part written)"
+            f"  play and write             {t['play_wall_s']:7.2f} s   "
+            f"{played / t['play_wall_s']:10,.0f} games/s (workers ready -> last part written)"
         )
         print(
             f"    kernel, summed over workers   {t['worker_play_s']:7.2f} s   "
@@ -202,8 +204,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"    driver file writes            {t['write_s']:7.2f} s")
         print(f"  Ray shutdown               {t['shutdown_s']:7.2f} s")
         print(
-            f"  worker niceness            {', '.join(map(str, s.get('worker_niceness', []))) or '?'}"
-            f"   (this command: {os.getpriority(os.PRIO_PROCESS, 0)})"
+            "  worker niceness            "
+            f"{', '.join(map(str, s.get('worker_niceness', []))) or '?'}   "
+            f"(this command: {os.getpriority(os.PRIO_PROCESS, 0)})"
         )
 
         from experiments.run.config import from_dict
@@ -242,8 +245,9 @@ def main(argv: list[str] | None = None) -> int:
         f"play phase only: {played / t['play_wall_s'] / (raw * workers):.3f}"
     )
     print(
-        f"per worker{load}: runner play phase {played / t['play_wall_s'] / workers:,.0f} games/s, "
-        f"raw kernel {raw:,.0f} games/s: runner / raw = {played / t['play_wall_s'] / workers / raw:.2f}"
+        f"per worker{load}: runner play phase "
+        f"{played / t['play_wall_s'] / workers:,.0f} games/s, raw kernel {raw:,.0f} "
+        f"games/s: runner / raw = {played / t['play_wall_s'] / workers / raw:.2f}"
     )
     _cache._hash_files.cache_clear()
     if _cache_key(args.game) != cache_before:

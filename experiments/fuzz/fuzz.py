@@ -1,6 +1,7 @@
 """``dynasty fuzz``: many games with every invariant checked after every decision.
 
-    dynasty fuzz GAME --games N [--players P] [--seed S] [--mcts-share F] [--out DIR] [--time-limit S] [--quiet]
+    dynasty fuzz GAME --games N [--players P] [--seed S] [--mcts-share F] [--out DIR]
+                      [--time-limit S] [--quiet]
 
 Each game draws its player count (unless ``--players``), every rule option value (uniformly
 from the game's declared options, redrawn until the game's own player constraints accept
@@ -340,9 +341,9 @@ class Failure:
 
     def line(self, game: str) -> str:
         return (
-            f"{game} game {self.game_index} ({self.players} players, seed {self.seed}, agents "
-            f"{','.join(self.agents)}) broke an invariant after {self.decision} decisions: {self.invariant} "
-            f"(code {self.code}); replay: {self.replay}"
+            f"{game} game {self.game_index} ({self.players} players, seed {self.seed}, "
+            f"agents {','.join(self.agents)}) broke an invariant after {self.decision} "
+            f"decisions: {self.invariant} (code {self.code}); replay: {self.replay}"
         )
 
 
@@ -378,16 +379,17 @@ def fuzz(
     invariants: Invariants | None = None,
     time_limit: float | None = None,
 ) -> FuzzResult:
-    """Play ``games`` fuzz games of ``game``; stop at the first broken invariant and write its replay
-    into ``out``.  ``progress(done, games, seconds)`` is called after each chunk; with ``time_limit``
-    (seconds) the run also ends after the first chunk that passes it (``FuzzResult.games`` says
-    how many were played)."""
+    """Play ``games`` fuzz games of ``game``; stop at the first broken invariant and write its
+    replay into ``out``.  ``progress(done, games, seconds)`` is called after each chunk; with
+    ``time_limit`` (seconds) the run also ends after the first chunk that passes it
+    (``FuzzResult.games`` says how many were played)."""
     spec = get_game(game)
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise FuzzError(f"--games: expected a positive integer, got {games!r}")
     if players is not None and players not in spec.players():
         raise FuzzError(
-            f"--players: {game} is played by {', '.join(map(str, spec.players()))} players, not {players}"
+            f"--players: {game} is played by "
+            f"{', '.join(map(str, spec.players()))} players, not {players}"
         )
     if max(spec.players()) > MAX_SEATS:
         raise FuzzError(f"{game}: more than {MAX_SEATS} seats")
@@ -478,7 +480,8 @@ def write_replay(spec, f: Failure, actions: np.ndarray, out: Path, *, fuzz_seed:
 
 def recheck(replay, invariants: Invariants | None = None) -> tuple[int, int] | None:
     """Re-play a replay's decisions with the game's invariant check (and the generic header and
-    mask checks) after each: ``(decisions applied, error code)`` of the first broken one, or None."""
+    mask checks) after each: ``(decisions applied, error code)`` of the
+    first broken one, or None."""
     from sim.game import Game
 
     rep = replay if isinstance(replay, dict) else json.loads(Path(replay).read_text())
@@ -539,7 +542,7 @@ def main_args(args) -> int:
     if r.games < args.games:
         print(f"time limit: {r.games:,} of {args.games:,} games played", file=sys.stderr)
     print(
-        f"{args.game}: {r.games:,} games, every invariant held after every decision; {r.seconds:.1f} s, "
-        f"{r.rate:,.0f} games/s ({counts})"
+        f"{args.game}: {r.games:,} games, every invariant held after every "
+        f"decision; {r.seconds:.1f} s, {r.rate:,.0f} games/s ({counts})"
     )
     return 0

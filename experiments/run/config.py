@@ -81,9 +81,9 @@ class ExperimentConfig:
     source: str = field(default="", compare=False)
     # Component values changed from the game's data files ({path: value}, sim/components.py).
     components: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
-    # Keep the score trace (lead changes, when the winner is decided: agents/trace.py); off by default
-    # for runs, since it costs an ``evaluate`` per round (random Middle Kingdom plays 2-3x slower);
-    # studies and tunings turn it on.
+    # Keep the score trace (lead changes, when the winner is decided: agents/trace.py); off by
+    # default for runs, since it costs an ``evaluate`` per round (random Middle Kingdom plays 2-3x
+    # slower); studies and tunings turn it on.
     score_trace: bool = False
     # The model files of learned agents ({model name: hash of its bytes}; agents.model).
     models: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))
@@ -103,13 +103,11 @@ class ExperimentConfig:
             "seats": self.seats,
             "seed": self.seed,
         }
-        if (
-            self.components
-        ):  # only when changed, so folders of the printed components keep their identity
+        if self.components:
+            # only when changed, so folders of the printed components keep their identity
             out["components"] = dict(self.components)
-        if (
-            self.score_trace
-        ):  # likewise: only when on (its columns hold the trace, not "not traced")
+        if self.score_trace:
+            # likewise: only when on (its columns hold the trace, not "not traced")
             out["score_trace"] = True
         if self.models:  # a changed model file is another run
             out["models"] = dict(self.models)
@@ -199,7 +197,8 @@ def from_dict(
         players = data["players"]
         if isinstance(players, bool) or not isinstance(players, int):
             raise ConfigError(
-                f"players: expected an integer, got {players!r} (allowed: {', '.join(map(str, spec.players()))})"
+                f"players: expected an integer, got {players!r} "
+                f"(allowed: {', '.join(map(str, spec.players()))})"
             )
         try:
             spec.check_players(players, options)
@@ -211,13 +210,15 @@ def from_dict(
             raw_agents = [raw_agents]
         if not isinstance(raw_agents, list) or not raw_agents:
             raise ConfigError(
-                f"agents: expected a list of agents such as ['heuristic', 'random'], got {raw_agents!r}"
+                "agents: expected a list of agents such as "
+                f"['heuristic', 'random'], got {raw_agents!r}"
             )
         if len(raw_agents) == 1:
             raw_agents = raw_agents * players
         if len(raw_agents) != players:
             raise ConfigError(
-                f"agents: {len(raw_agents)} agents for {players} players (give one per seat, or one for every seat)"
+                f"agents: {len(raw_agents)} agents for {players} "
+                "players (give one per seat, or one for every seat)"
             )
         agents: list[Agent] = []
         lineup: list[int] = []
@@ -270,7 +271,8 @@ def from_dict(
             )
         if replays and components:
             raise ConfigError(
-                "replays: not available for a run with changed components (replays use the data files)"
+                "replays: not available for a run with changed "
+                "components (replays use the data files)"
             )
         score_trace = data.get("score_trace", False)
         if not isinstance(score_trace, bool):

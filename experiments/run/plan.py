@@ -69,7 +69,8 @@ class Plan:
         return len(self.rotations)
 
     def games_of(self, start: int, stop: int) -> dict[str, np.ndarray]:
-        """Per-game arrays of games ``start .. stop-1``: index, deal, rotation, seeds, seat agents."""
+        """Per-game arrays of games ``start .. stop-1``: index, deal,
+        rotation, seeds, seat agents."""
         idx = np.arange(start, stop, dtype=np.int64)
         deal = idx // self.n_rotations
         rot = idx % self.n_rotations
@@ -112,5 +113,6 @@ def chunk_ranges(ranges: list[tuple[int, int]], chunk_size: int) -> list[tuple[i
 
 
 def auto_chunk_size(games: int, workers: int) -> int:
-    """Enough chunks for progress, load balance and little lost work; few enough for low overhead."""
+    """Enough chunks for progress, load balance and little lost work;
+    few enough for low overhead."""
     return int(min(25_000, max(200, -(-games // (8 * max(1, workers))))))

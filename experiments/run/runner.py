@@ -26,9 +26,9 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +54,7 @@ class RunError(RuntimeError):
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def job_of(cfg) -> dict[str, Any]:
@@ -198,15 +198,15 @@ class ChunkContext:
         return rep
 
     def play_encoded(self, start: int, stop: int) -> tuple[int, int, bytes | str, dict[str, float]]:
-        """The chunk's Parquet bytes, or where the worker wrote them under a hidden name (``write_to``)."""
+        """The chunk's Parquet bytes, or where the worker wrote them under a
+        hidden name (``write_to``)."""
         t0 = time.perf_counter()
         chunk = self.play(start, stop)
         t1 = time.perf_counter()
         data = self.encode(chunk)
         t2 = time.perf_counter()
-        if self.job.get(
-            "write_to"
-        ):  # the driver alone renames it, so a stopped run publishes nothing late
+        if self.job.get("write_to"):
+            # the driver alone renames it, so a stopped run publishes nothing late
             data = str(
                 store.write_hidden(
                     store.data_dir(self.job["write_to"], self.spec.name)
@@ -257,9 +257,9 @@ def _actor_class():
 
     @ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)
     class ChunkPlayer:
-        """A worker of one game: compiles its kernels once (in ``__init__``), then plays chunk after chunk
-        of any run of that game (the compiled kernels depend on the game only, not on its options,
-        player count or agents)."""
+        """A worker of one game: compiles its kernels once (in ``__init__``), then plays chunk after
+        chunk of any run of that game (the compiled kernels depend on the game only, not on its
+        options, player count or agents)."""
 
         def __init__(self, job):
             t0 = time.perf_counter()
@@ -297,7 +297,8 @@ def _actor_class():
 
 
 def release_workers() -> None:
-    """Stop the warm actors this process keeps between runs (freeing their CPUs for other drivers)."""
+    """Stop the warm actors this process keeps between runs
+    (freeing their CPUs for other drivers)."""
     if _POOL["actors"]:
         import ray
 
@@ -311,7 +312,8 @@ def release_workers() -> None:
 
 
 def _workers(ray, job: dict[str, Any], n: int) -> tuple[list, list[dict[str, Any]]]:
-    """``n`` warm actors for ``job``'s game (reused from earlier runs of this session), and their info."""
+    """``n`` warm actors for ``job``'s game (reused from earlier runs of this
+    session), and their info."""
     rc = ray.get_runtime_context()
     key = (rc.gcs_address, rc.get_job_id(), job["game"])
     if _POOL["key"] != key:
@@ -350,16 +352,15 @@ class RunSummary:
 NICENESS_RANGE = (-20, 19)  # the operating system's range; below the driver's own needs privileges
 
 
-LOOPBACK_ENV = (
-    "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"  # "0": Ray's single-machine mode, every socket on loopback
-)
+# "0": Ray's single-machine mode, every socket on loopback
+LOOPBACK_ENV = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 def _loopback(on: bool) -> None:
-    """Make the next Ray this process starts (or joins) take its node address from loopback (``on``) or
-    from the network as Ray does by default.  Ray's own single-machine mode (its default on macOS and
-    Windows) binds the GCS, raylet, object manager, agents and workers to 127.0.0.1; the flag is read
-    when ray is imported, so the imported constant is set too."""
+    """Make the next Ray this process starts (or joins) take its node address from loopback (``on``)
+    or from the network as Ray does by default.  Ray's own single-machine mode (its default on macOS
+    and Windows) binds the GCS, raylet, object manager, agents and workers to 127.0.0.1; the flag is
+    read when ray is imported, so the imported constant is set too."""
     from ray._private import ray_constants
 
     if on:
@@ -372,46 +373,44 @@ def _loopback(on: bool) -> None:
 
 
 def local_ray_options(workers: int | None = None, niceness: int | None = None) -> dict[str, Any]:
-    """``ray.init`` arguments of a local Ray for runs: every socket on loopback (nothing reachable from the
-    network), dashboard off, and workers at ``niceness`` (default: the calling process's own), not at Ray's
-    default of 15.  Call it right before ``ray.init``: it sets the loopback mode for that start."""
+    """``ray.init`` arguments of a local Ray for runs: every socket on loopback (nothing reachable
+    from the network), dashboard off, and workers at ``niceness`` (default: the calling process's
+    own), not at Ray's default of 15.  Call it right before ``ray.init``: it sets the
+    loopback mode for that start."""
     _loopback(True)
     nice = os.getpriority(os.PRIO_PROCESS, 0) if niceness is None else int(niceness)
-    return dict(
-        num_cpus=workers or os.cpu_count() or 1,
-        include_dashboard=False,
-        logging_level=logging.WARNING,
-        log_to_driver=True,
-        _system_config={"worker_niceness": nice},
-    )
+    return {
+        "num_cpus": workers or os.cpu_count() or 1,
+        "include_dashboard": False,
+        "logging_level": logging.WARNING,
+        "log_to_driver": True,
+        "_system_config": {"worker_niceness": nice},
+    }
 
 
 def end_process(code: int) -> None:
-    """End this process with ``code`` once its work is done and written, skipping the interpreter's teardown
-    when Ray was imported.
+    """End this process with ``code`` once its work is done and written, skipping the interpreter's
+    teardown when Ray was imported.
 
-    ``ray.shutdown()`` leaves native threads running in the driver (Ray's GCS client I/O thread, gRPC's
-    timer and executor threads: /proc/PID/task names them).  At interpreter exit the C++ static destructors
-    of the loaded libraries run while those threads still use what they free, and the process now and then
-    dies of a segmentation fault after everything finished (seen once in a full test run: a thread in
-    libstdc++'s string hash).  So a process that imported Ray flushes its output and logs and leaves with
-    ``os._exit``: files, Parquet parts and manifests are closed by then, a Ray session still open is shut down
-    first, and nothing of the project runs at exit.  Used by the ``dynasty`` command and by the test
-    session (tests/conftest.py)."""
+    ``ray.shutdown()`` leaves native threads running in the driver (Ray's GCS client I/O thread,
+    gRPC's timer and executor threads: /proc/PID/task names them).  At interpreter exit the C++
+    static destructors of the loaded libraries run while those threads still use what they free, and
+    the process now and then dies of a segmentation fault after everything finished (seen once in a
+    full test run: a thread in libstdc++'s string hash).  So a process that imported Ray flushes its
+    output and logs and leaves with ``os._exit``: files, Parquet parts and manifests are closed by
+    then, a Ray session still open is shut down first, and nothing of the project runs at exit.
+    Used by the ``dynasty`` command and by the test session (tests/conftest.py)."""
     if "ray" not in sys.modules:
         sys.exit(code)
     import ray
 
-    if (
-        ray.is_initialized()
-    ):  # a joined cluster (left connected by the run) sees its driver leave, not vanish
+    if ray.is_initialized():
+        # a joined cluster (left connected by the run) sees its driver leave, not vanish
         ray.shutdown()
     logging.shutdown()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
     os._exit(code)
 
 
@@ -419,8 +418,9 @@ AUTH_MODE_ENV = "RAY_AUTH_MODE"
 
 
 def state_local_auth(address: str | None = None) -> None:
-    """Set ``RAY_AUTH_MODE=token`` for a local Ray when Ray is not imported yet (see :func:`_start_ray`);
-    studies, tournaments and tunings call it before their own ``import ray``."""
+    """Set ``RAY_AUTH_MODE=token`` for a local Ray when Ray is not imported yet (see
+    :func:`_start_ray`); studies, tournaments and tunings call it before
+    their own ``import ray``."""
     if (
         not (address or os.environ.get("RAY_ADDRESS"))
         and AUTH_MODE_ENV not in os.environ
@@ -453,12 +453,13 @@ def _start_ray(address: str | None, workers: int | None, niceness: int | None = 
     if address:
         if niceness is not None:
             raise RunError(
-                "niceness applies to a local Ray only; on a cluster the nodes' own setting stands "
-                "(start each node with RAY_worker_niceness=N ray start ..., see docs/experiments.md)"
+                "niceness applies to a local Ray only; on a cluster the "
+                "nodes' own setting stands (start each node with "
+                "RAY_worker_niceness=N ray start ..., see docs/experiments.md)"
             )
-        # a cluster: the nodes' addresses and Ray's token authentication as configured there; a Ray on this
-        # machine's loopback (another local run's) is joined in loopback mode, or Ray would rewrite 127.0.0.1
-        # to the machine's network address, where nothing listens
+        # a cluster: the nodes' addresses and Ray's token authentication as configured there; a Ray
+        # on this machine's loopback (another local run's) is joined in loopback mode, or Ray would
+        # rewrite 127.0.0.1 to the machine's network address, where nothing listens
         _loopback(
             address.split("://")[-1].rsplit(":", 1)[0] in ("127.0.0.1", "localhost", "[::1]", "::1")
         )
@@ -517,7 +518,8 @@ def run(
     on_chunk=None,
     niceness: int | None = None,
 ) -> RunSummary:
-    """Play every game of ``cfg`` not yet in ``cfg.output``; return what was done and how long it took.
+    """Play every game of ``cfg`` not yet in ``cfg.output``; return what was done and how long it
+    took.
 
     ``niceness`` starts a local Ray's workers at that niceness instead of the driver's own.
     ``stop_after`` (chunks) ends the session early as an interruption would, and
@@ -562,7 +564,8 @@ def _run_locked(
     for part, problem in store.damaged_parts(out, cfg.game, cfg.players):  # never counted as done
         aside = store.set_aside(part)
         print(
-            f"{part}: damaged part file ({problem}); set aside as {aside.name}, its games are played again",
+            f"{part}: damaged part file ({problem}); set aside "
+            f"as {aside.name}, its games are played again",
             file=sys.stderr,
             flush=True,
         )
@@ -571,7 +574,8 @@ def _run_locked(
     n_done = cfg.games - sum(b - a for a, b in todo_ranges)
     if done and any(b > cfg.games for _, b in done):
         raise RunError(
-            f"{out}: holds games beyond the {cfg.games} the config asks for; use another output folder"
+            f"{out}: holds games beyond the {cfg.games} the "
+            "config asks for; use another output folder"
         )
     out.mkdir(parents=True, exist_ok=True)
     if cfg.source and Path(cfg.source).is_file():
@@ -601,8 +605,9 @@ def _run_locked(
     played = 0
     try:
         if todo_ranges:
-            # Fill the on-disk numba cache from the driver, so workers load it instead of racing to write it:
-            # one game through the arena compiles the entry and the game kernels the run's agents call.
+            # Fill the on-disk numba cache from the driver, so workers load it instead of racing to
+            # write it: one game through the arena compiles the entry and the game kernels the run's
+            # agents call.
             t0 = time.perf_counter()
             ChunkContext(job).play(0, 1)
             t1 = time.perf_counter()
@@ -616,8 +621,9 @@ def _run_locked(
             chunks = deque(chunk_ranges(todo_ranges, size))
             if progress:
                 print(
-                    f"{cfg.name}: {cfg.games - n_done:,} games to play in {len(chunks)} chunks; "
-                    f"{min(n_workers, len(chunks))} workers are loading the game's kernels (compiled once per machine)...",
+                    f"{cfg.name}: {cfg.games - n_done:,} games to play in "
+                    f"{len(chunks)} chunks; {min(n_workers, len(chunks))} workers "
+                    "are loading the game's kernels (compiled once per machine)...",
                     file=sys.stderr,
                     flush=True,
                 )
@@ -671,9 +677,8 @@ def _run_locked(
                         release_workers()
                         from agents.table import AgentError
 
-                        if isinstance(
-                            getattr(e, "cause", None), AgentError
-                        ):  # a user agent failed: say where
+                        if isinstance(getattr(e, "cause", None), AgentError):
+                            # a user agent failed: say where
                             raise RunError(
                                 f"{e.cause}; {n_done + played} of {cfg.games} games are saved"
                             ) from None
@@ -681,25 +686,23 @@ def _run_locked(
                             str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
                         )
                         raise RunError(
-                            f"a worker failed ({type(e).__name__}: {first}); "
-                            f"{n_done + played} of {cfg.games} games are saved, run the same command to continue"
+                            f"a worker failed ({type(e).__name__}: {first}); {n_done + played} "
+                            f"of {cfg.games} games are saved, run the same command to continue"
                         ) from None
                     tw = time.perf_counter()
                     part = store.data_dir(out, cfg.game) / store.part_name(a, b)
                     try:
-                        if isinstance(
-                            data, str
-                        ):  # written by the worker under a hidden name: publish it
+                        if isinstance(data, str):
+                            # written by the worker under a hidden name: publish it
                             store.publish(store.location(data), part)
                         else:
                             store.atomic_write(part, data)
-                    except (
-                        OSError
-                    ) as e:  # e.g. a full disk: nothing of this chunk is under a part name
+                    except OSError as e:
+                        # e.g. a full disk: nothing of this chunk is under a part name
                         raise RunError(
-                            f"{part}: could not be written ({e.strerror or e}); {n_done + played} of "
-                            f"{cfg.games} games are saved: free space (or fix the storage) and run the "
-                            "same command to continue"
+                            f"{part}: could not be written ({e.strerror or e}); "
+                            f"{n_done + played} of {cfg.games} games are saved: free space "
+                            "(or fix the storage) and run the same command to continue"
                         ) from None
                     timings["write_s"] += time.perf_counter() - tw + t.get("write_s", 0.0)
                     timings["worker_play_s"] += t["play_s"]
@@ -714,15 +717,11 @@ def _run_locked(
                     submit(actor)
             finally:
                 bar.close()
-                for (
-                    ref
-                ) in pending:  # stopped early: drop the queued chunks (their games stay missing)
-                    try:
+                # stopped early: drop the queued chunks (their games stay missing); cancelling is
+                # best effort, a late result is simply not written
+                for ref in pending:
+                    with suppress(Exception):
                         ray.cancel(ref)
-                    except (
-                        Exception
-                    ):  # cancelling is best effort; a late result is simply not written
-                        pass
             timings["play_wall_s"] = time.perf_counter() - t_ready
             tr = time.perf_counter()
             if cfg.replays:
@@ -761,7 +760,8 @@ def replay_indices(games: int, k: int) -> list[int]:
 
 
 def export_replays(cfg, out: Path, actor=None) -> list[Path]:
-    """Save the replays of the sample games not saved yet (played by ``actor`` if given, else here)."""
+    """Save the replays of the sample games not saved yet
+    (played by ``actor`` if given, else here)."""
     todo = [
         i
         for i in replay_indices(cfg.games, cfg.replays)

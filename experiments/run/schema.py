@@ -9,8 +9,8 @@ docs/results-format.md describes the columns for readers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 import pyarrow as pa
@@ -172,8 +172,8 @@ class ResultsTable:
                 "decided_at",
                 pa.int16(),
                 "score trace: the first point (1 = end of the first round) from which "
-                "the eventual sole winner led alone to the end; trace_points if only the final scoring made it "
-                "the leader, -1 without a sole winner",
+                "the eventual sole winner led alone to the end; trace_points if only "
+                "the final scoring made it the leader, -1 without a sole winner",
                 _per_game("decided_at", np.int16),
             ),
             Column(
@@ -210,7 +210,7 @@ class ResultsTable:
                 )
             )
         for j, feat in enumerate(spec.feature_names):
-            fill = (lambda j: lambda c: c["feats"][:, :, j].reshape(-1).astype(np.float64))(j)
+            fill = (lambda k: lambda c: c["feats"][:, :, k].reshape(-1).astype(np.float64))(j)
             cols.append(
                 Column(
                     FEATURE_PREFIX + feat,

@@ -50,7 +50,8 @@ def is_uri(where) -> bool:
 
 
 class FsPath:
-    """A path on a pyarrow filesystem, with the part of ``pathlib.Path``'s interface the store uses."""
+    """A path on a pyarrow filesystem, with the part of ``pathlib.Path``'s
+    interface the store uses."""
 
     def __init__(self, uri: str, fs: pafs.FileSystem | None = None, path: str | None = None):
         if fs is None:
@@ -62,7 +63,7 @@ class FsPath:
                 ) from None
         self.uri, self.fs, self.path = uri.rstrip("/"), fs, path.rstrip("/")
 
-    def __truediv__(self, part: str) -> "FsPath":
+    def __truediv__(self, part: str) -> FsPath:
         return FsPath(f"{self.uri}/{part}", self.fs, f"{self.path}/{part}")
 
     def __str__(self) -> str:
@@ -81,7 +82,7 @@ class FsPath:
         return self.path.rsplit("/", 1)[-1]
 
     @property
-    def parent(self) -> "FsPath":
+    def parent(self) -> FsPath:
         return FsPath(self.uri.rsplit("/", 1)[0], self.fs, self.path.rsplit("/", 1)[0])
 
     def _type(self):
@@ -134,8 +135,8 @@ def part_name(start: int, stop: int) -> str:
 
 
 def atomic_write(path: Path | FsPath, data: bytes) -> None:
-    """Write ``data`` to ``path`` so that readers see either nothing or the whole file (a failed write,
-    e.g. a full disk, leaves nothing under ``path`` and removes its temporary file)."""
+    """Write ``data`` to ``path`` so that readers see either nothing or the whole file (a failed
+    write, e.g. a full disk, leaves nothing under ``path`` and removes its temporary file)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(path, FsPath):
         publish(write_hidden(path, data), path)
@@ -153,7 +154,8 @@ def atomic_write(path: Path | FsPath, data: bytes) -> None:
 
 
 def write_hidden(path: FsPath, data: bytes) -> FsPath:
-    """Write ``data`` under a temporary name beside ``path`` (readers ignore it); return that name."""
+    """Write ``data`` under a temporary name beside ``path``
+    (readers ignore it); return that name."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.parent / f"{TMP_PREFIX}{os.getpid()}-{path.name}"
     with path.fs.open_output_stream(tmp.path) as f:
@@ -162,7 +164,8 @@ def write_hidden(path: FsPath, data: bytes) -> FsPath:
 
 
 def publish(tmp: FsPath, path: FsPath) -> None:
-    """Give a file written by :func:`write_hidden` its final name (a rename, or an object store's copy)."""
+    """Give a file written by :func:`write_hidden` its final name (a rename,
+    or an object store's copy)."""
     path.fs.move(tmp.path, path.path)
 
 
@@ -176,14 +179,15 @@ def remove_partial_files(out: Path, game: str) -> None:
 
 
 def lock(out: Path):
-    """An exclusive lock on a results folder, held until the returned file is closed (or the process dies)."""
+    """An exclusive lock on a results folder, held until the returned file is closed
+    (or the process dies)."""
     import fcntl
 
     out = location(out)
     out.mkdir(parents=True, exist_ok=True)
     if isinstance(out, FsPath):  # no lock across machines; see the module's docstring
         return open(os.devnull, "w")
-    f = open(out / ".lock", "w")
+    f = open(out / ".lock", "w")  # noqa: SIM115  (returned open: the lock lasts until it is closed)
     try:
         fcntl.flock(f, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
@@ -215,8 +219,8 @@ DAMAGED_PREFIX = ".damaged-"
 
 
 def part_problem(path, players: int) -> str | None:
-    """Why the part file at ``path`` cannot be used (not Parquet, truncated, the wrong number of rows
-    for its games), or None.  Reads only the file's footer."""
+    """Why the part file at ``path`` cannot be used (not Parquet, truncated, the wrong number of
+    rows for its games), or None.  Reads only the file's footer."""
     import pyarrow.parquet as pq
 
     a, b = (int(x) for x in PART_RE.match(path.name).groups())
@@ -323,7 +327,8 @@ def read_manifest(out: Path) -> dict[str, Any] | None:
 
 
 def write_json(path, data: Any) -> None:
-    """Write a manifest (``manifest.json``, ``study.json``, ``tournament.json``) atomically, indented."""
+    """Write a manifest (``manifest.json``, ``study.json``,
+    ``tournament.json``) atomically, indented."""
     atomic_write(path, (json.dumps(data, indent=1) + "\n").encode())
 
 
@@ -350,7 +355,8 @@ def new_manifest(cfg) -> dict[str, Any]:
 
 
 def open_results(out: Path, cfg) -> dict[str, Any]:
-    """The manifest of ``out`` for ``cfg``: a new one, or the existing one if it is the same experiment."""
+    """The manifest of ``out`` for ``cfg``: a new one,
+    or the existing one if it is the same experiment."""
     m = read_manifest(out)
     if m is None:
         if data_dir(out, cfg.game).exists() and any(data_dir(out, cfg.game).iterdir()):
@@ -372,9 +378,10 @@ def open_results(out: Path, cfg) -> dict[str, Any]:
 def open_plan(
     out, manifest_name: str, fmt: str, identity: dict[str, Any], source: str, kind: str
 ) -> dict[str, Any] | None:
-    """The manifest ``out/manifest_name`` of a study or tournament folder if ``identity`` made it, None for a
-    new folder; a ResultsError (one line) for an unreadable manifest, another config's folder, or a non-empty
-    folder without one.  ``kind`` names the planner in messages ("study", "tournament")."""
+    """The manifest ``out/manifest_name`` of a study or tournament folder if ``identity`` made it,
+    None for a new folder; a ResultsError (one line) for an unreadable manifest, another config's
+    folder, or a non-empty folder without one.  ``kind`` names the planner in messages
+    ("study", "tournament")."""
     out = location(out)
     p = out / manifest_name
     ident = json.loads(json.dumps(identity))
@@ -396,7 +403,8 @@ def open_plan(
         return m
     if out.exists() and any(out.iterdir()):
         raise ResultsError(
-            f"{source}: output: {out} is not empty and holds no {manifest_name}; choose another output"
+            f"{source}: output: {out} is not empty and holds "
+            f"no {manifest_name}; choose another output"
         )
     return None
 

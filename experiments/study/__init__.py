@@ -1,4 +1,5 @@
-"""Balance studies: rule options, component values, player counts and lineups compared on shared deals.
+"""Balance studies: rule options, component values, player counts and lineups compared on shared
+deals.
 
 ``study`` (the config, its cells, the sequential stop), ``stats`` (paired effects, design
 metrics, intervals) and ``report`` (``dynasty study``'s report).

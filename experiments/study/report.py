@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from experiments.analysis.render import Image, Table, html_page, markdown, pyplot
-from experiments.study.study import Study, final_cells
 from experiments.study.stats import (
     METRIC_DOCS,
     cell_rates,
@@ -27,6 +26,7 @@ from experiments.study.stats import (
     look_alpha,
     open_cells,
 )
+from experiments.study.study import Study, final_cells
 
 
 def _ci(v: float, lo: float, hi: float) -> str:
@@ -76,25 +76,27 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     budget = (
         f"{study.games:,} games per cell"
         if study.stop is None
-        else f"batches of {study.stop.batch:,} games per cell up to {study.stop.max_games:,}, until every key "
-        f"interval's half-width is at most {study.stop.precision} (stopped: {manifest.get('stopped_by', '?')})"
+        else f"batches of {study.stop.batch:,} games per cell up to "
+        f"{study.stop.max_games:,}, until every key interval's half-width is at "
+        f"most {study.stop.precision} (stopped: {manifest.get('stopped_by', '?')})"
     )
     blocks.append(
         f"Game **{game}**; {len(cells)} cells varying {varied}; baseline cell **{base.name}**; "
-        f"{budget}. Every cell plays the same deals (master seed {base.config.seed}): game i of every "
-        f"cell has the same seeds, so cell differences are paired per deal."
+        f"{budget}. Every cell plays the same deals (master seed {base.config.seed}): game i "
+        "of every cell has the same seeds, so cell differences are paired per deal."
     )
     if study.stop is None:
         blocks.append(
-            f"Intervals: {level:.0%} t intervals over deals (n = deals; a deal's mirrored rotations are "
-            f"averaged first)."
+            f"Intervals: {level:.0%} t intervals over deals (n = "
+            "deals; a deal's mirrored rotations are averaged first)."
         )
     else:
         blocks.append(
-            f"Intervals: t intervals over deals at level 1 - {1 - study.confidence:.2g}/{looks_of(study)} = "
-            f"{level:.4f} per look (a pre-set uniform alpha-spending schedule over the "
-            f"{looks_of(study)} planned looks), so each stays valid at {study.confidence:.0%} whatever "
-            f"look the study stopped at (docs/studies.md)."
+            "Intervals: t intervals over deals at level 1 - "
+            f"{1 - study.confidence:.2g}/{looks_of(study)} = {level:.4f} per look "
+            f"(a pre-set uniform alpha-spending schedule over the {looks_of(study)} "
+            f"planned looks), so each stays valid at {study.confidence:.0%} "
+            "whatever look the study stopped at (docs/studies.md)."
         )
 
     def image(name: str, alt: str) -> Image:
@@ -180,9 +182,9 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
                 f"{c}: the paired interval is **{r:.2f}** of the unpaired width"
                 for c, r in per_cell.items()
             )
-            + f" (median over the {study.key}s of each cell; a ratio r means the shared deals give the width of "
-            f"1/r\u00b2 times the games; near 1 where the cells play different games on the same seeds, e.g. "
-            f"another player count)."
+            + f" (median over the {study.key}s of each cell; a ratio r means the shared "
+            "deals give the width of 1/r\u00b2 times the games; near 1 where the cells "
+            "play different games on the same seeds, e.g. another player count)."
         )
         rows = [
             [
@@ -201,8 +203,9 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
         ]
         blocks.append(
             Table(
-                caption="difference of advantage (win rate - 1/players), cell - baseline; paired over "
-                "shared deals (n = deals in both) against the unpaired interval of the same difference",
+                caption="difference of advantage (win rate - 1/players), "
+                "cell - baseline; paired over shared deals (n = deals in "
+                "both) against the unpaired interval of the same difference",
                 columns=["cell", "group", "n (deals)", "paired effect", "unpaired", "width ratio"],
                 rows=rows,
             )
@@ -249,7 +252,8 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
         ax.set_xlabel(a2)
         ax.set_ylabel(a1)
         ax.set_title(
-            f"largest seat gap (n = {min(m['seat_gap']['n'] for m in metrics.values()):,}+ deals per cell)"
+            "largest seat gap (n = "
+            f"{min(m['seat_gap']['n'] for m in metrics.values()):,}+ deals per cell)"
         )
         fig.colorbar(im, ax=ax)
         fig.tight_layout()

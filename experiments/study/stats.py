@@ -28,7 +28,8 @@ tests/test_study_stats.py.
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -91,13 +92,15 @@ ADVANTAGE = "avg(win) - 1.0 / any_value(players)"
 def deal_stats(
     res: Results, view: str, key: str, games: int, extra_where: str = "", advantage: bool = False
 ) -> pd.DataFrame:
-    """Per group of ``key``: D (deals), mean and variance of the per-deal win rate (or advantage)."""
+    """Per group of ``key``: D (deals), mean and variance of the per-deal
+    win rate (or advantage)."""
     g = _group_expr(key)
     w = f"AND {extra_where}" if extra_where else ""
     x = ADVANTAGE if advantage else "avg(win)"
     return res.sql(
         f"SELECT grp, count(*) AS d, avg(x) AS mean, var_samp(x) AS var FROM ("
-        f" SELECT deal, {g} AS grp, {x} AS x FROM {quote_ident(view)} WHERE game_index < {int(games)} {w}"
+        f" SELECT deal, {g} AS grp, {x} AS x FROM {quote_ident(view)}"
+        f" WHERE game_index < {int(games)} {w}"
         f" GROUP BY deal, grp) GROUP BY grp ORDER BY grp"
     )
 
@@ -109,9 +112,11 @@ def paired_stats(
     (win rate - 1/players) ``view - base``, one join on ``deal``."""
     g = _group_expr(key)
     return res.sql(
-        f"WITH a AS (SELECT deal, {g} AS grp, {ADVANTAGE} AS x FROM {quote_ident(view)} WHERE game_index < {int(games)} "
+        f"WITH a AS (SELECT deal, {g} AS grp, {ADVANTAGE} AS x FROM {quote_ident(view)} "
+        f"WHERE game_index < {int(games)} "
         f"           GROUP BY deal, grp),"
-        f" b AS (SELECT deal, {g} AS grp, {ADVANTAGE} AS x FROM {quote_ident(base)} WHERE game_index < {int(base_games)} "
+        f" b AS (SELECT deal, {g} AS grp, {ADVANTAGE} AS x FROM {quote_ident(base)} "
+        f"WHERE game_index < {int(base_games)} "
         f"           GROUP BY deal, grp)"
         f" SELECT grp, count(*) AS d, avg(a.x - b.x) AS mean, var_samp(a.x - b.x) AS var "
         f" FROM a JOIN b USING (deal, grp) GROUP BY grp ORDER BY grp"
@@ -143,8 +148,8 @@ def cell_rates(res: Results, cells: Sequence, key: str, alpha: float) -> pd.Data
 
 
 def effects(res: Results, cells: Sequence, baseline: int, key: str, alpha: float) -> pd.DataFrame:
-    """Each cell's paired effect on every group's advantage (win rate - 1/players; the plain win rate
-    between cells of one player count) against the baseline cell, with the
+    """Each cell's paired effect on every group's advantage (win rate - 1/players; the plain win
+    rate between cells of one player count) against the baseline cell, with the
     unpaired interval of the same difference and the measured width ratio paired / unpaired."""
     b = cells[baseline]
     bstats = deal_stats(res, f"cell{b.index}", key, b.config.games, advantage=True).set_index("grp")
@@ -215,22 +220,24 @@ def _mean_ci(d: int, mean: float, var: float, alpha: float) -> dict[str, float]:
 def design_metrics(
     res: Results, view: str, players: int, games: int, alpha: float
 ) -> dict[str, dict[str, float]]:
-    """Game-design metrics of one cell, each ``{n, value, low, high}`` (n = deals; intervals over deals):
+    """Game-design metrics of one cell, each ``{n, value, low, high}`` (n = deals; intervals over
+    deals):
 
     - ``seat_gap``: the largest seat gap, win rate of the best minus the worst seat, interval from
       their per-deal paired difference (the two seats are chosen from the data: the interval is of
       that difference, not of the maximum over all pairs);
     - ``seat_chi2_p``: p-value of the chi-square test of equal wins per seat (n = games);
     - ``tie_rate``: games whose win is shared by tied seats;
-    - ``no_winner_rate``: games won by no seat (a non-player side, e.g. Eternal Dynasty's Eternal Emperor);
+    - ``no_winner_rate``: games won by no seat (a non-player side, e.g. Eternal Dynasty's Eternal
+      Emperor);
     - ``margin``: the winner's margin, best score minus the second best;
     - ``length``: decisions per game;
     - ``lead_changes``: changes of the sole provisional leader per game, over the score trace (the
       round ends and the final result; agents/trace.py; runs with ``score_trace``);
-    - ``decided_share``: how late the winner is decided: the share of the trace's steps passed before
-      the eventual sole winner leads for good, ``(decided_at - 1) / (trace_points - 1)`` (0: it led
-      alone from the first round's end, 1: only the final scoring made it the leader), over games with
-      a sole winner;
+    - ``decided_share``: how late the winner is decided: the share of the trace's steps passed
+      before the eventual sole winner leads for good, ``(decided_at - 1) / (trace_points - 1)`` (0:
+      it led alone from the first round's end, 1: only the final scoring made it the leader), over
+      games with a sole winner;
     - ``skill_gap``: with different agents in the cell, the best agent's win rate minus the worst's
       (per-deal paired over the mirrored rotations).
     """
@@ -242,7 +249,8 @@ def design_metrics(
     if len(seats) >= 2:
         hi, lo = seats.loc[seats["mean"].idxmax(), "grp"], seats.loc[seats["mean"].idxmin(), "grp"]
         d, m, var = res.con.execute(
-            f"SELECT count(*), avg(x), var_samp(x) FROM (SELECT deal, avg(win) FILTER (WHERE seat = {int(hi)}) "
+            f"SELECT count(*), avg(x), var_samp(x) FROM (SELECT deal, "
+            f"avg(win) FILTER (WHERE seat = {int(hi)}) "
             f"- avg(win) FILTER (WHERE seat = {int(lo)}) AS x FROM {v} WHERE {w} GROUP BY deal)"
         ).fetchone()
         out["seat_gap"] = {
@@ -261,12 +269,16 @@ def design_metrics(
             "high": math.nan,
         }
     row = res.con.execute(
-        f"WITH g AS (SELECT deal, game_index, max(win) AS top, sum(win) AS total, any_value(length) AS len, "
-        f"           list_sort(list(score), 'DESC') AS s FROM {v} WHERE {w} GROUP BY deal, game_index),"
-        f" per AS (SELECT deal, avg(CASE WHEN top < 1 AND total > 0.5 THEN 1.0 ELSE 0.0 END) AS tie, "
+        f"WITH g AS (SELECT deal, game_index, max(win) AS top, sum(win) AS total, "
+        f"any_value(length) AS len, "
+        f"           list_sort(list(score), 'DESC') AS s FROM {v} WHERE {w} "
+        f"GROUP BY deal, game_index),"
+        f" per AS (SELECT deal, "
+        f"avg(CASE WHEN top < 1 AND total > 0.5 THEN 1.0 ELSE 0.0 END) AS tie, "
         f"         avg(CASE WHEN total < 0.5 THEN 1.0 ELSE 0.0 END) AS side, avg(len) AS len, "
         f"         avg(CASE WHEN len(s) >= 2 THEN s[1] - s[2] END) AS margin FROM g GROUP BY deal)"
-        f" SELECT count(*), avg(tie), var_samp(tie), avg(side), var_samp(side), avg(len), var_samp(len), "
+        f" SELECT count(*), avg(tie), var_samp(tie), avg(side), var_samp(side), "
+        f"avg(len), var_samp(len), "
         f" avg(margin), var_samp(margin) FROM per"
     ).fetchone()
     d = int(row[0])
@@ -276,9 +288,12 @@ def design_metrics(
         r[0] for r in res.con.execute(f"DESCRIBE {v}").fetchall()
     }:  # results written before the score trace lack it
         row = res.con.execute(
-            f"WITH g AS (SELECT deal, game_index, any_value(lead_changes) AS lc, any_value(decided_at) AS da, "
-            f"           any_value(trace_points) AS tp FROM {v} WHERE {w} AND trace_points > 0 GROUP BY deal, game_index),"
-            f" per AS (SELECT deal, avg(lc) AS lc, avg(CASE WHEN da > 0 AND tp > 1 THEN (da - 1.0) / (tp - 1) END) AS ds "
+            f"WITH g AS (SELECT deal, game_index, any_value(lead_changes) AS lc, "
+            f"any_value(decided_at) AS da, "
+            f"           any_value(trace_points) AS tp FROM {v} WHERE {w} AND trace_points > 0 "
+            f"GROUP BY deal, game_index),"
+            f" per AS (SELECT deal, avg(lc) AS lc, "
+            f"avg(CASE WHEN da > 0 AND tp > 1 THEN (da - 1.0) / (tp - 1) END) AS ds "
             f"         FROM g GROUP BY deal)"
             f" SELECT count(lc), avg(lc), var_samp(lc), count(ds), avg(ds), var_samp(ds) FROM per"
         ).fetchone()
@@ -293,8 +308,10 @@ def design_metrics(
             agents.loc[agents["mean"].idxmin(), "grp"],
         )
         d, m, var = res.con.execute(
-            f"SELECT count(*), avg(x), var_samp(x) FROM (SELECT deal, avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) "
-            f"- avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) AS x FROM {v} WHERE {w} GROUP BY deal)",
+            f"SELECT count(*), avg(x), var_samp(x) FROM (SELECT deal, "
+            f"avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) "
+            f"- avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) AS x FROM {v} WHERE {w} "
+            f"GROUP BY deal)",
             [hi, lo],
         ).fetchone()
         out["skill_gap"] = {**_mean_ci(int(d), m, var, alpha), "best_agent": hi, "worst_agent": lo}
@@ -306,8 +323,10 @@ def agent_edge(res: Results, view: str, label: str, games: int, alpha: float) ->
     mirrored rotations, with a t interval over deals (``dynasty tune``'s ``agent_edge``)."""
     v, w = quote_ident(view), f"game_index < {int(games)}"
     d, m, var = res.con.execute(
-        f"SELECT count(x), avg(x), var_samp(x) FROM (SELECT deal, avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) "
-        f"- avg(win) FILTER (WHERE CAST(agent AS VARCHAR) <> ?) AS x FROM {v} WHERE {w} GROUP BY deal)",
+        f"SELECT count(x), avg(x), var_samp(x) FROM (SELECT deal, "
+        f"avg(win) FILTER (WHERE CAST(agent AS VARCHAR) = ?) "
+        f"- avg(win) FILTER (WHERE CAST(agent AS VARCHAR) <> ?) AS x FROM {v} WHERE {w} "
+        f"GROUP BY deal)",
         [label, label],
     ).fetchone()
     return {**_mean_ci(int(d), m, var, alpha), "agent": label}
@@ -321,7 +340,8 @@ METRIC_DOCS = {
     "margin": "winner's margin (best score - second best)",
     "length": "decisions per game",
     "lead_changes": "changes of the provisional leader per game",
-    "decided_share": "share of the game before the winner leads for good (0 early, 1 at the final scoring)",
+    "decided_share": "share of the game before the winner "
+    "leads for good (0 early, 1 at the final scoring)",
     "skill_gap": "skill gap (best agent's win rate - worst agent's)",
     "agent_edge": "the tuned agent's win rate - the other agents'",
 }

@@ -1,4 +1,5 @@
-"""``dynasty study``: one base experiment, sweep axes -> cells, each an ordinary run on shared deals.
+"""``dynasty study``: one base experiment, sweep axes -> cells, each an ordinary run on shared
+deals.
 
 A study config (TOML) holds a base experiment (an experiment config without ``output`` and
 ``games``) and either sweep axes, whose every combination is a cell (a grid), or an explicit
@@ -38,7 +39,7 @@ import math
 import re
 import tomllib
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -108,7 +109,8 @@ class Study:
 
     @property
     def varied(self) -> list[str]:
-        """The axis names the cells vary, in order (``options.x``, ``components.p``, ``players``, ``agents``)."""
+        """The axis names the cells vary, in order (``options.x``, ``components.p``,
+        ``players``, ``agents``)."""
         seen: list[str] = []
         for c in self.cells:
             for k in c.values:
@@ -144,7 +146,8 @@ def _fail(source: str, where: str, msg: str) -> ConfigError:
 
 
 def _axis_values(source: str, axes: dict) -> list[tuple[str, list]]:
-    """The grid axes as (axis name, values): ``players``, ``agents``, ``options.<name>``, ``components.<path>``."""
+    """The grid axes as (axis name, values): ``players``, ``agents``, ``options.<name>``,
+    ``components.<path>``."""
     out: list[tuple[str, list]] = []
     unknown = sorted(set(axes) - set(AXIS_KEYS))
     if unknown:
@@ -194,7 +197,8 @@ def _check_axis_value(source: str, where: str, game: str, name: str, v: Any) -> 
             opt = {o.name: o for o in spec.options}.get(name[8:])
             if opt is None:
                 raise OptionError(
-                    f"{game}: unknown option {name[8:]!r} (known: {', '.join(o.name for o in spec.options)})"
+                    f"{game}: unknown option {name[8:]!r} (known: "
+                    f"{', '.join(o.name for o in spec.options)})"
                 )
             opt.encode(v)
         elif name.startswith("components."):
@@ -202,7 +206,8 @@ def _check_axis_value(source: str, where: str, game: str, name: str, v: Any) -> 
         elif name == "players":
             if isinstance(v, bool) or not isinstance(v, int) or v not in spec.players():
                 raise OptionError(
-                    f"{game}: {v!r} players is not allowed (allowed: {', '.join(map(str, spec.players()))})"
+                    f"{game}: {v!r} players is not allowed (allowed: "
+                    f"{', '.join(map(str, spec.players()))})"
                 )
         elif name == "agents":
             for a in v if isinstance(v, list) else [v]:
@@ -248,7 +253,8 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
             raise _fail(
                 source,
                 f"base.{k}",
-                f"set by the study, not the base ({'the study output' if k == 'output' else 'games or [stop]'})",
+                "set by the study, not the base "
+                f"({'the study output' if k == 'output' else 'games or [stop]'})",
             )
     if not isinstance(data["output"], str) or not data["output"].strip():
         raise _fail(source, "output", f"expected a folder name, got {data['output']!r}")
@@ -315,12 +321,11 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         items = _axis_values(source, data["axes"])
         if not items:
             raise _fail(source, "axes", "empty sweep: no axis given")
-        axes = {n: v for n, v in items}
+        axes = dict(items)
         for n, vals in items:
             for j, v in enumerate(vals):
-                if isinstance(
-                    game, str
-                ):  # (a bad base game is reported by the cell's config below)
+                if isinstance(game, str):
+                    # (a bad base game is reported by the cell's config below)
                     _check_axis_value(source, f"axes.{n}[{j}]", game, n, v)
         for combo in itertools.product(*[v for _, v in items]):
             values = {n: v for (n, _), v in zip(items, combo)}
@@ -426,7 +431,8 @@ def round_games(games: int, cfg: ExperimentConfig) -> int:
 
 
 def with_games(cell: Cell, games: int) -> Cell:
-    """The cell with another game budget (rounded to whole deals); same identity, so it extends the run."""
+    """The cell with another game budget (rounded to whole deals); same identity,
+    so it extends the run."""
     d = dict(cell.config.__dict__)
     d["games"] = round_games(games, cell.config)
     return Cell(cell.index, cell.name, cell.values, ExperimentConfig(**d))
@@ -436,11 +442,12 @@ def with_games(cell: Cell, games: int) -> Cell:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def open_study(study: Study) -> dict[str, Any]:
-    """The study's manifest: a new one, or the folder's own if it was made by the same study config."""
+    """The study's manifest: a new one, or the folder's own if it was made by
+    the same study config."""
     from experiments.run.store import open_plan
 
     m = open_plan(study.output, "study.json", FORMAT, study.identity(), study.source, "study")
@@ -493,7 +500,8 @@ def run_study(
     """Play every cell (resuming what is there); with ``[stop]``, batch after batch until precise.
 
     One Ray session serves every cell, so the workers compile the game once for the whole study.
-    ``stop_after_cells`` ends the session after that many cell runs, as an interruption would (tests).
+    ``stop_after_cells`` ends the session after that many cell runs, as an interruption would
+    (tests).
     """
     from experiments.run import runner, store
 
@@ -529,7 +537,6 @@ def run_study(
 def _play_study(study: Study, m: dict, workers, progress, stop_after_cells) -> str:
     """Play the study's cells (by looks when it stops at a precision); what stopped it."""
     from experiments.run import runner, store
-
     from experiments.run.plan import missing_ranges
 
     runs = 0
@@ -588,7 +595,8 @@ def _play_study(study: Study, m: dict, workers, progress, stop_after_cells) -> s
 
 
 def final_cells(study: Study) -> list[Cell]:
-    """The cells with the game budget the study played (after stopping at a precision: the final look's)."""
+    """The cells with the game budget the study played
+    (after stopping at a precision: the final look's)."""
     if study.stop is None:
         return list(study.cells)
     m = json.loads((study.output / "study.json").read_text())

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -49,8 +50,8 @@ FEW_DEALS = 30
 
 def _few(deals: int) -> str:
     return (
-        f" (only {deals} deals: a bootstrap over so few deals understates the uncertainty, so read the "
-        "intervals as rough)"
+        f" (only {deals} deals: a bootstrap over so few deals "
+        "understates the uncertainty, so read the intervals as rough)"
         if deals < FEW_DEALS
         else ""
     )
@@ -166,8 +167,8 @@ def _alpharank_plot(a: AlphaRank, path: Path, title: str) -> None:
 
 
 def alpharank_blocks(r: Ratings, n: int, out: Path, image) -> list:
-    """The alpha-Rank section of ``n`` players (needs OpenSpiel: check :func:`alpharank_missing` first);
-    one line instead if OpenSpiel finds no stationary distribution."""
+    """The alpha-Rank section of ``n`` players (needs OpenSpiel: check :func:`alpharank_missing`
+    first); one line instead if OpenSpiel finds no stationary distribution."""
     try:
         a = r.alpha_rank()
     except ValueError as e:
@@ -179,8 +180,8 @@ def alpharank_blocks(r: Ratings, n: int, out: Path, image) -> list:
         for i in order
     ]
     lowered = (
-        f"; {a.lowered:,} resamples whose chain was numerically reducible at that alpha were computed at "
-        "a smaller one"
+        f"; {a.lowered:,} resamples whose chain was numerically "
+        "reducible at that alpha were computed at a smaller one"
         if a.lowered
         else ""
     )
@@ -191,11 +192,12 @@ def alpharank_blocks(r: Ratings, n: int, out: Path, image) -> list:
         Table(
             ["agent", "alpha-Rank mass", "95% CI", "rating"],
             rows,
-            f"alpha-Rank (OpenSpiel, single population) of the meta-game whose payoff of the row agent "
-            f"against another is its win share in the pairwise results above; population m = {a.m}, "
-            f"alpha = {a.alpha:.4g} from OpenSpiel's sweep (raised until the stationary distribution stops "
-            f"changing); intervals: the stationary distribution of each of the {boot:,} bootstrap resamples "
-            f"of the deals at the same alpha{lowered}; rating: Bradley-Terry, from the table above",
+            "alpha-Rank (OpenSpiel, single population) of the meta-game whose payoff of "
+            "the row agent against another is its win share in the pairwise results above; "
+            f"population m = {a.m}, alpha = {a.alpha:.4g} from OpenSpiel's sweep (raised "
+            "until the stationary distribution stops changing); intervals: the stationary "
+            f"distribution of each of the {boot:,} bootstrap resamples of the deals at the "
+            f"same alpha{lowered}; rating: Bradley-Terry, from the table above",
         ),
         image(name, f"alpha-Rank, {n} players"),
     ]
@@ -218,7 +220,7 @@ def tournament_tables(
             if not any(games_done(x) for x in t.lineups_of(n)):
                 continue
             where = f"players = {n}"
-            agents = [a for a in t.pool]
+            agents = list(t.pool)
             r = res.ratings(
                 agents,
                 players=n,
@@ -251,7 +253,8 @@ def make_tournament_report(
         from experiments.run.config import ConfigError
 
         raise ConfigError(
-            f"--anchor: {anchor!r} is not in the pool of {t.source or t.name} (pool: {', '.join(t.pool)})"
+            f"--anchor: {anchor!r} is not in the pool of "
+            f"{t.source or t.name} (pool: {', '.join(t.pool)})"
         )
     out = Path(out_dir) if out_dir else t.output / "report"
     out.mkdir(parents=True, exist_ok=True)
@@ -274,8 +277,8 @@ def make_tournament_report(
         (1, f"Tournament {t.name}: {t.game}"),
         t.description or f"Tournament `{t.name}`.",
         f"**Pool:** {', '.join(t.pool)}  \n**Players:** {', '.join(map(str, t.players))}  \n"
-        f"**Schedule:** {t.schedule}: {len(t.lineups)} lineups, each played on {t.deals:,} deals in all its "
-        f"seat rotations with the deal's seed (the same deals in every lineup)  \n"
+        f"**Schedule:** {t.schedule}: {len(t.lineups)} lineups, each played on {t.deals:,} deals "
+        f"in all its seat rotations with the deal's seed (the same deals in every lineup)  \n"
         f"**Games:** {total:,} of {wanted:,}"
         + ("" if total >= wanted else " (not complete; run it again)")
         + f"  \n**Options:** {opts}  \n**Master seed:** {t.seed}",
@@ -285,7 +288,8 @@ def make_tournament_report(
     )
     if commits:
         blocks.append(
-            f"**Code:** commit{'s' if len(commits) > 1 else ''} {', '.join(c[:10] for c in commits)}"
+            f"**Code:** commit{'s' if len(commits) > 1 else ''} "
+            f"{', '.join(c[:10] for c in commits)}"
         )
     no_alpharank = alpharank_missing()
     for n, tab in tables.items():
@@ -330,9 +334,9 @@ def make_tournament_report(
                     "decisions timed",
                 ],
                 rows,
-                f"Bradley-Terry on rank-broken pairs, Elo-like scale {scale}; intervals: {bootstrap:,} "
-                f"bootstrap resamples of the {r.deals:,} deals; {tab['games']:,} games"
-                + _few(r.deals),
+                "Bradley-Terry on rank-broken pairs, Elo-like scale "
+                f"{scale}; intervals: {bootstrap:,} bootstrap resamples "
+                f"of the {r.deals:,} deals; {tab['games']:,} games" + _few(r.deals),
             ),
             image(name, f"ratings, {n} players"),
         ]
@@ -340,9 +344,9 @@ def make_tournament_report(
         tname = f"rating_vs_time_{n}p.png"
         if _time_plot(r, ms_map, out / tname, f"Rating against time per decision, {n} players"):
             blocks += [
-                "Rating against the agent's mean CPU time per decision (the worker thread's, on the machine that "
-                "played; random play's time is its share of the arena's random-move loop). Up and to the "
-                "left is stronger at equal cost.",
+                "Rating against the agent's mean CPU time per decision (the worker thread's, "
+                "on the machine that played; random play's time is its share of the arena's "
+                "random-move loop). Up and to the left is stronger at equal cost.",
                 image(tname, "rating against time per decision"),
             ]
         wm = r.win_matrix()
@@ -364,10 +368,10 @@ def make_tournament_report(
                         wm["ci_high"],
                     )
                 ],
-                "n = pairwise comparisons (each game gives one per pair of seats of the two agents; a "
-                "shared rank is half a win); the Wilson interval treats them as independent, which the "
-                "rotations of a deal are not quite: the ratings' bootstrap over deals is the safer "
-                "interval",
+                "n = pairwise comparisons (each game gives one per pair of seats of "
+                "the two agents; a shared rank is half a win); the Wilson interval "
+                "treats them as independent, which the rotations of a deal are not "
+                "quite: the ratings' bootstrap over deals is the safer interval",
             ),
             image(mname, "pairwise win matrix"),
         ]
@@ -380,14 +384,15 @@ def make_tournament_report(
     blocks += lineup_blocks(t.lineups, out)
     blocks += [
         (2, "About this report"),
-        f"Made by `dynasty tournament --report-only` from {t.output}. Each game's ranks are broken into "
-        "pairwise comparisons between seats of different agents and a Bradley-Terry model is fitted "
-        "(choix); for more than 2 players this estimates the Plackett-Luce strengths of the ranks. Every "
-        "pair of agents that met gets one virtual tie as a weak prior. Intervals are percentile intervals "
-        "of a bootstrap over deals (a deal's lineups and rotations are resampled together). alpha-Rank "
-        "(Omidshafiei et al. 2019, OpenSpiel) ranks the same pairwise win matrix by the stationary "
-        "distribution of an evolutionary process; docs/agents.md says how to read it. Each lineup "
-        "folder under lineups/ is an ordinary results folder with its own `dynasty report`.",
+        f"Made by `dynasty tournament --report-only` from {t.output}. Each game's ranks are "
+        "broken into pairwise comparisons between seats of different agents and a "
+        "Bradley-Terry model is fitted (choix); for more than 2 players this estimates the "
+        "Plackett-Luce strengths of the ranks. Every pair of agents that met gets one virtual "
+        "tie as a weak prior. Intervals are percentile intervals of a bootstrap over deals (a "
+        "deal's lineups and rotations are resampled together). alpha-Rank (Omidshafiei et al. "
+        "2019, OpenSpiel) ranks the same pairwise win matrix by the stationary distribution "
+        "of an evolutionary process; docs/agents.md says how to read it. Each lineup folder "
+        "under lineups/ is an ordinary results folder with its own `dynasty report`.",
     ]
     md_path, html_path = out / "report.md", out / "report.html"
     store.atomic_write(md_path, markdown(blocks).encode())
@@ -401,8 +406,9 @@ def ladder_markdown(
     compare: Sequence[tuple[str, str]] = (),
     bootstrap: int = BOOTSTRAP,
 ) -> str:
-    """A ladder table for docs/agents.md: rating [95% CI], ms per decision and n per agent (the first
-    player count), and the rating difference of each ``(variant, baseline)`` pair in ``compare``."""
+    """A ladder table for docs/agents.md: rating [95% CI], ms per decision and n per agent (the
+    first player count), and the rating difference of each
+    ``(variant, baseline)`` pair in ``compare``."""
     tabs = tournament_tables(t, bootstrap=bootstrap, anchor=anchor)
     n = min(tabs)
     tab = tabs[n]

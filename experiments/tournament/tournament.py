@@ -37,8 +37,8 @@ every lineup, so comparisons are paired per deal and ratings are bootstrapped ov
 ``OUT/tournament.json`` records the tournament; running the same config again resumes it, and a
 folder made by another config is refused.  The deals are played in rounds: every lineup plays the
 first ``round_deals`` deals, then every lineup the next ones, and so on (a run extends when its
-``games`` grow), so a tournament stopped at any point holds every lineup on about as many deals.  Ratings and the report: :mod:`experiments.analysis.ratings`,
-:mod:`experiments.tournament.report`.
+``games`` grow), so a tournament stopped at any point holds every lineup on about as many deals.
+Ratings and the report: :mod:`experiments.analysis.ratings`, :mod:`experiments.tournament.report`.
 """
 
 from __future__ import annotations
@@ -49,17 +49,18 @@ import json
 import math
 import tomllib
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from experiments.run.config import ConfigError, ExperimentConfig, MAX_SEED, from_dict
+from experiments.run.config import MAX_SEED, ConfigError, ExperimentConfig, from_dict
 
 FORMAT = "dynasty-lab-tournament"
 VERSION = 1
 REQUIRED = ("game", "players", "pool", "deals", "seed", "output")
 OPTIONAL = ("name", "description", "options", "schedule", "chunk_size", "round_deals")
-ROUNDS = 4  # default: the deals are played in about this many rounds (round_deals = ceil(deals / ROUNDS))
+# default: the deals are played in about this many rounds (round_deals = ceil(deals / ROUNDS))
+ROUNDS = 4
 SCHEDULES = ("combinations", "permutations")
 
 
@@ -116,7 +117,8 @@ class Tournament:
 
 
 def schedule(k: int, n: int, kind: str = "combinations") -> list[tuple[int, ...]]:
-    """The lineups (pool indices per seat, before rotation) of ``n`` players from a pool of ``k``."""
+    """The lineups (pool indices per seat, before rotation) of ``n``
+    players from a pool of ``k``."""
     out = []
     for combo in itertools.combinations(range(k), n):
         if kind == "combinations" or n <= 2:
@@ -223,7 +225,8 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
         if n > len(pool):
             raise _fail(
                 source,
-                f"players: {n} players need a pool of at least {n} agents (the pool has {len(pool)})",
+                f"players: {n} players need a pool of at "
+                f"least {n} agents (the pool has {len(pool)})",
             )
         for agents in schedule(len(pool), n, sched):
             idx = len(lineups)
@@ -241,7 +244,8 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
             }
             if "chunk_size" in data:
                 run["chunk_size"] = data["chunk_size"]
-            where = f"{source}, lineup {idx}"  # not a file: the lineup folder gets no copy of the tournament's TOML
+            # not a file: the lineup folder gets no copy of the tournament's TOML
+            where = f"{source}, lineup {idx}"
             try:
                 cfg = from_dict(run, where)
             except ConfigError as e:
@@ -267,7 +271,8 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
 
 
 def to_toml(table: dict[str, Any]) -> str:
-    """A flat run config (strings, numbers, lists, inline tables; ``options`` as a table) as TOML."""
+    """A flat run config (strings, numbers, lists, inline tables;
+    ``options`` as a table) as TOML."""
 
     def value(v: Any) -> str:
         if isinstance(v, bool):
@@ -294,7 +299,7 @@ def to_toml(table: dict[str, Any]) -> str:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def open_tournament(t: Tournament) -> dict[str, Any]:
@@ -372,8 +377,9 @@ def run_tournament(
     runs = played = 0
     try:
         with runner.ray_session(address, workers, niceness):
-            # In rounds: every lineup plays deals 0..round_deals-1, then every lineup the next round_deals
-            # ... (a run extends when its games grow), so a tournament stopped at any point is balanced.
+            # In rounds: every lineup plays deals 0..round_deals-1, then every lineup the next
+            # round_deals ... (a run extends when its games grow), so a tournament stopped at any
+            # point is balanced.
             targets = list(range(t.round_deals, t.deals, t.round_deals)) + [t.deals]
             for target in targets:
                 for i, x in enumerate(t.lineups):
@@ -386,8 +392,8 @@ def run_tournament(
                         import sys
 
                         print(
-                            f"deals up to {target} of {t.deals}, lineup {i + 1} of {len(t.lineups)} ({x.players} "
-                            f"players): {', '.join(x.labels)}",
+                            f"deals up to {target} of {t.deals}, lineup {i + 1} of "
+                            f"{len(t.lineups)} ({x.players} players): {', '.join(x.labels)}",
                             file=sys.stderr,
                             flush=True,
                         )

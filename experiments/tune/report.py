@@ -47,29 +47,31 @@ def _write(
     if tune.description:
         blocks.append(tune.description)
     blocks.append(
-        f"Game **{tune.base['game']}**, {tune.base.get('players')} players, agents {tune.base.get('agents')}; "
-        f"objective: {OBJECTIVE_TEXT.get(obj, obj)}"
+        f"Game **{tune.base['game']}**, {tune.base.get('players')} players, agents "
+        f"{tune.base.get('agents')}; objective: {OBJECTIVE_TEXT.get(obj, obj)}"
         + (
             f", with a skill gap of at least {tune.min_skill_gap}"
             if tune.min_skill_gap is not None
             else ""
         )
-        + f". Optuna TPE (seed {tune.seed}), {n_done} trials of {tune.games:,} games each, every "
-        f"trial on the same deals; the {len(rechecks)} best re-played on {tune.recheck_games:,} fresh deals "
-        f"(another master seed) next to {base_name}. Intervals: 95% over deals (n = deals)."
+        + f". Optuna TPE (seed {tune.seed}), {n_done} trials of {tune.games:,} "
+        f"games each, every trial on the same deals; the {len(rechecks)} best "
+        f"re-played on {tune.recheck_games:,} fresh deals (another master "
+        f"seed) next to {base_name}. Intervals: 95% over deals (n = deals)."
     )
     if rechecks:
         best = min(rechecks, key=lambda r: sign * r["metrics"][obj]["value"])
         blocks.append((2, "Tuned values"))
         blocks.append(
             ", ".join(f"`{k}` = **{v}**" for k, v in best["values"].items())
-            + f": {obj} {_ci(best['metrics'][obj])} on the fresh deals, against {_ci(printed[obj])} with "
-            f"{base_name} on the same deals."
+            + f": {obj} {_ci(best['metrics'][obj])} on the fresh deals, "
+            f"against {_ci(printed[obj])} with {base_name} on the same deals."
         )
         if tune.agent is not None:
             blocks.append(
-                f"The tuned agent (`agents[{tune.agent}]`) plays {tune.base['agents'][: tune.agent] + tune.base['agents'][tune.agent + 1 :]}; "
-                f"its edge is its win rate minus theirs (0 for an agent no better than they are)."
+                f"The tuned agent (`agents[{tune.agent}]`) plays "
+                f"{tune.base['agents'][: tune.agent] + tune.base['agents'][tune.agent + 1 :]}; "
+                "its edge is its win rate minus theirs (0 for an agent no better than they are)."
             )
         names = [k for k in METRIC_DOCS if k in printed]
         rows = [[base_name[4:]] + [_ci(printed.get(k)) for k in names]]
@@ -80,8 +82,8 @@ def _write(
         ]
         blocks.append(
             Table(
-                caption=f"re-check on {tune.recheck_games:,} fresh games: every design metric with its "
-                "95% interval; " + "; ".join(f"{k}: {METRIC_DOCS[k]}" for k in names),
+                caption=f"re-check on {tune.recheck_games:,} fresh games: every design metric "
+                "with its 95% interval; " + "; ".join(f"{k}: {METRIC_DOCS[k]}" for k in names),
                 columns=["candidate"] + names,
                 rows=rows,
             )
@@ -104,8 +106,8 @@ def _write(
             hi.append(m["high"] - m["value"])
     blocks.append(
         Table(
-            caption=f"every trial ({tune.games:,} games each, shared deals): {obj} with its 95% interval, "
-            "and the value Optuna minimised (with the constraint's penalty, if any)",
+            caption=f"every trial ({tune.games:,} games each, shared deals): {obj} with its 95% "
+            "interval, and the value Optuna minimised (with the constraint's penalty, if any)",
             columns=["trial"] + list(tune.search) + [obj, "objective"],
             rows=rows,
         )
@@ -170,5 +172,6 @@ OBJECTIVE_TEXT = {
     "seat_gap": "make the largest seat gap as small as possible",
     "tie_rate": "make shared wins as rare as possible",
     "no_winner_rate": "make games no seat wins as rare as possible",
-    "agent_edge": "make the tuned agent's edge over the other agents (win rate minus theirs) as large as possible",
+    "agent_edge": "make the tuned agent's edge over the other "
+    "agents (win rate minus theirs) as large as possible",
 }

@@ -5,18 +5,21 @@ A tuning config (TOML)::
 
     name = "mk_goal_vp"
     output = "results/tune/mk_goal_vp"
-    objective = "seat_gap"        # a design metric to minimise (experiments.study.stats.design_metrics)
+    objective = "seat_gap"        # a design metric to minimise
+                                  # (experiments.study.stats.design_metrics)
     trials = 24                   # Optuna trials (TPE, seeded)
     games = 20000                 # games per trial, on the same deals for every trial
     recheck = 3                   # best candidates re-played on fresh deals ...
     recheck_games = 100000        # ... with this many games, against the printed values
-    min_skill_gap = 0.05          # optional constraint: trials whose skill gap is below it are penalised
+    min_skill_gap = 0.05          # optional constraint: trials whose skill gap is below it
+                                  # are penalised
     [base]                        # an experiment config without output and games
     game = "middle_kingdom"
     players = 2
     agents = ["random"]
     seed = 1
-    [search]                      # component paths with their search range (inside the declared one)
+    [search]                      # component paths with their search range
+                                  # (inside the declared one)
     "goal_cards[*].vp" = [2, 8]
 
 **An agent's parameters.**  With ``objective = "agent_edge"`` the search is over one MCTS agent's
@@ -51,9 +54,10 @@ the ranking.  What remains (the selection of the luckiest trial, the "winner's c
 to the printed values on the same fresh deals, and only those numbers are reported as the result.
 
 The folder holds the tuning's config (``tune.toml``), one results folder per trial
-(``trials/<values>``, its run config in its manifest) and per re-check (``recheck/``), Optuna's study in ``optuna.db`` (so a stopped tuning resumes: finished trials are
-kept, a trial stopped mid-run is asked again with the same values and its run continues) and
-``report/`` (Markdown, HTML, the plot of the search).
+(``trials/<values>``, its run config in its manifest) and per re-check (``recheck/``), Optuna's
+study in ``optuna.db`` (so a stopped tuning resumes: finished trials are kept, a trial stopped
+mid-run is asked again with the same values and its run continues) and ``report/`` (Markdown, HTML,
+the plot of the search).
 """
 
 from __future__ import annotations
@@ -61,11 +65,12 @@ from __future__ import annotations
 import copy
 import json
 import math
-import tomllib
 import re
+import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import numpy as np
 
@@ -112,7 +117,8 @@ class Tune:
 
     @property
     def agent(self) -> int | None:
-        """The index in ``base.agents`` of the agent whose parameters are searched (None: component values)."""
+        """The index in ``base.agents`` of the agent whose parameters are searched
+        (None: component values)."""
         for k in self.search:
             m = AGENT_KEY.match(k)
             if m:
@@ -513,11 +519,13 @@ def _open_output(tune: Tune) -> None:
     if ident_file.exists():
         if json.loads(ident_file.read_text()).get("identity") != ident:
             raise ResultsError(
-                f"{tune.source}: output: {out} was made by another tuning config; choose another output"
+                f"{tune.source}: output: {out} was made by "
+                "another tuning config; choose another output"
             )
     elif any(out.iterdir()):
         raise ResultsError(
-            f"{tune.source}: output: {out} is not empty and holds no tune.json; choose another output"
+            f"{tune.source}: output: {out} is not empty "
+            "and holds no tune.json; choose another output"
         )
     atomic_write(ident_file, (json.dumps({"identity": ident}, indent=1) + "\n").encode())
     if tune.source and Path(tune.source).is_file():  # as studies and tournaments keep theirs

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
@@ -37,7 +37,8 @@ class PlayError(ValueError):
 
 
 def parse_opponents(text: str, n_opponents: int) -> list[tuple[int, np.ndarray, str]]:
-    """Agents for the other seats, in seat order after the human's; the list is repeated as needed."""
+    """Agents for the other seats, in seat order after the human's; the list is repeated as
+    needed."""
     from agents.spec import parse_agent
     from agents.table import HEURISTIC, MCTS, POLICY, RANDOM
 
@@ -150,7 +151,8 @@ def play(
         + ", ".join(f"seat {p}: {labels[p]}" for p in range(players))
     )
     say(
-        "Answer with the number or the name of a legal action; Ctrl-C saves the game so far and stops."
+        "Answer with the number or the name of a legal "
+        "action; Ctrl-C saves the game so far and stops."
     )
     try:
         while not g.is_over:
@@ -168,7 +170,7 @@ def play(
             say(seat_view(g, seat))
             say("your legal actions:")
             items = list(legal.items())
-            for i, (a, name) in enumerate(items, 1):
+            for i, (_, name) in enumerate(items, 1):
                 say(f"  {i:3d}) {name}")
             while True:
                 raw = ask(f"seat {seat}, your move [1-{len(items)} or a name]: ").strip()
@@ -177,7 +179,7 @@ def play(
                     break
                 say(
                     f"not a legal action: {raw!r}. Legal: "
-                    + "; ".join(f"{i}) {name}" for i, (a, name) in enumerate(items, 1))
+                    + "; ".join(f"{i}) {name}" for i, (_, name) in enumerate(items, 1))
                 )
             g.apply(choice)
     except (KeyboardInterrupt, EOFError):

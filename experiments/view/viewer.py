@@ -5,9 +5,10 @@
 
 A page steps through the game: the setup, every decision and every batch of chance
 outcomes a decision triggered (slider, arrow keys, Home/End, PageUp/PageDown by 10).
-For each step it shows the board as SVG (drawn by the game's ``GameSpec.board``, ``sim/<game>/board.py``, from the game's
-data files), the state as text (the game's ``render``), the decision names, the scores
-over time, and the table as each seat saw it or in full (keys ``f`` and ``0``-``4``).
+For each step it shows the board as SVG (drawn by the game's ``GameSpec.board``,
+``sim/<game>/board.py``, from the game's data files), the state as text (the game's
+``render``), the decision names, the scores over time, and the table as each seat saw it
+or in full (keys ``f`` and ``0``-``4``).
 
 What a seat could see is derived from the engine, not restated here: the game's
 ``determinize`` kernel resamples everything a seat cannot see, so the state words that
@@ -222,8 +223,10 @@ h1{font-size:1.3em;margin:0 0 4px}
 #main{display:flex;gap:12px;align-items:flex-start}
 #board{background:#fff;border:1px solid #ccc;min-width:200px}
 #side{flex:1;min-width:320px}
-pre#text{background:#fff;border:1px solid #ccc;padding:6px;font-size:12px;white-space:pre-wrap;max-height:420px;overflow:auto}
-#log{font-family:monospace;font-size:12px;max-height:260px;overflow:auto;background:#fff;border:1px solid #ccc}
+pre#text{background:#fff;border:1px solid #ccc;padding:6px;font-size:12px;white-space:pre-wrap;
+  max-height:420px;overflow:auto}
+#log{font-family:monospace;font-size:12px;max-height:260px;overflow:auto;background:#fff;
+  border:1px solid #ccc}
 #log div{padding:0 4px;cursor:pointer}
 #log div.cur{background:#ffe08a}
 #log div.chance{color:#777}
@@ -237,7 +240,9 @@ async function readData() {
   const stream = new Blob([bin]).stream().pipeThrough(new DecompressionStream('gzip'));
   return JSON.parse(await new Response(stream).text());
 }
-readData().then(start).catch(e => { document.getElementById('label').textContent = 'cannot read the replay data: ' + e; throw e; });
+readData().then(start).catch(e => {
+  document.getElementById('label').textContent = 'cannot read the replay data: ' + e; throw e;
+});
 function start(D) {
 const S = D.strings, steps = D.steps;
 let cur = 0, view = 'full';
@@ -270,7 +275,8 @@ function show(i) {
   document.querySelectorAll('#log div.cur').forEach(e => e.classList.remove('cur'));
   const e = document.getElementById('log' + cur);
   if (e) { e.classList.add('cur'); e.scrollIntoView({block: 'nearest'}); }
-  document.querySelectorAll('#views button').forEach(b => b.classList.toggle('on', b.dataset.view === view));
+  document.querySelectorAll('#views button')
+    .forEach(b => b.classList.toggle('on', b.dataset.view === view));
   document.getElementById('viewname').textContent =
     view === 'full' ? 'full state (everything, hidden information included)'
                     : 'what seat ' + view + ' could see (? = hidden from this seat)';
@@ -316,20 +322,24 @@ def _score_chart(steps: list[dict], n: int) -> tuple[str, dict]:
         return y0 + h - h * (v - lo) / (hi - lo)
 
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{x0 + w + 110}" height="{y0 + h + 30}" font-size="11">',
+        '<svg xmlns="http://www.w3.org/2000/svg" '
+        f'width="{x0 + w + 110}" height="{y0 + h + 30}" font-size="11">',
         f'<rect x="{x0}" y="{y0}" width="{w}" height="{h}" fill="#fff" stroke="#999"/>',
         f'<text x="2" y="{y0 + 8}">{hi:g}</text><text x="2" y="{y0 + h}">{lo:g}</text>',
-        f'<text x="{x0}" y="{y0 + h + 24}">step (decisions and chance) → ; scores (provisional during the game)</text>',
+        f'<text x="{x0}" y="{y0 + h + 24}">step (decisions and '
+        "chance) → ; scores (provisional during the game)</text>",
     ]
     for p in range(n):
         pts = " ".join(f"{X(i):.1f},{Y(y[p]):.1f}" for i, y in enumerate(ys))
         c = SEAT_COLOURS[p % len(SEAT_COLOURS)]
         parts.append(f'<polyline fill="none" stroke="{c}" stroke-width="1.5" points="{pts}"/>')
         parts.append(
-            f'<text x="{x0 + w + 6}" y="{y0 + 14 + 14 * p}" fill="{c}">seat {p}: {ys[-1][p]:g}</text>'
+            f'<text x="{x0 + w + 6}" y="{y0 + 14 + 14 * p}" '
+            f'fill="{c}">seat {p}: {ys[-1][p]:g}</text>'
         )
     parts.append(
-        f'<line id="cursor" x1="{x0}" x2="{x0}" y1="{y0}" y2="{y0 + h}" stroke="#000" stroke-dasharray="3,2"/>'
+        f'<line id="cursor" x1="{x0}" x2="{x0}" y1="{y0}" '
+        f'y2="{y0 + h}" stroke="#000" stroke-dasharray="3,2"/>'
     )
     parts.append("</svg>")
     return "".join(parts), {"x0": x0, "w": w}
@@ -367,9 +377,12 @@ def page_html(data: dict[str, Any]) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>{_CSS}</style></head><body>
 <h1>{html.escape(title)}</h1>
-<div id="meta">{html.escape("; ".join(meta))}<br><span class="hint">options: {html.escape(opts)}</span></div>
-<div id="controls"><button id="prev">&#9664;</button><input type="range" id="slider" min="0" value="0">
-<button id="next">&#9654;</button><span class="hint">keys: &larr; &rarr; step, PageUp/PageDown 10 steps, Home/End, f full state, 0-{n - 1} a seat's view</span></div>
+<div id="meta">{html.escape("; ".join(meta))}<br>\
+<span class="hint">options: {html.escape(opts)}</span></div>
+<div id="controls"><button id="prev">&#9664;</button>\
+<input type="range" id="slider" min="0" value="0">
+<button id="next">&#9654;</button><span class="hint">keys: &larr; &rarr; step, \
+PageUp/PageDown 10 steps, Home/End, f full state, 0-{n - 1} a seat's view</span></div>
 <div id="views">{buttons} <span id="viewname" class="hint"></span></div>
 <div id="label"></div>
 <div id="main"><div id="board"></div>
@@ -456,15 +469,16 @@ def notable_games(res) -> list[tuple[str, int]]:
         out.append((f"the longest game ({int(row[1])} decisions)", int(row[0])))
     row = res.con.execute("""
         WITH r AS (SELECT agent, avg(win) AS rate FROM results GROUP BY agent),
-             best AS (SELECT x.game_index, max(r.rate) AS top FROM results x JOIN r USING (agent) GROUP BY x.game_index)
+             best AS (SELECT x.game_index, max(r.rate) AS top FROM results x JOIN r USING (agent)
+                      GROUP BY x.game_index)
         SELECT w.game_index, best.top - r.rate AS gap, w.agent, r.rate, best.top
         FROM results w JOIN r USING (agent) JOIN best USING (game_index)
         WHERE w.win > 0 ORDER BY gap DESC, w.game_index LIMIT 1""").fetchone()
     if row and row[1] > 0:
         out.append(
             (
-                f"the biggest upset: {row[2]} (overall win rate {row[3]:.3f}) won at a table with an agent "
-                f"winning {row[4]:.3f} overall",
+                f"the biggest upset: {row[2]} (overall win rate {row[3]:.3f}) "
+                f"won at a table with an agent winning {row[4]:.3f} overall",
                 int(row[0]),
             )
         )
@@ -475,8 +489,9 @@ MAX_LINEUP_PAGES = 30  # a tournament report links a game of at most this many l
 
 
 def lineup_blocks(lineups, out: Path) -> list:
-    """A tournament report's section of viewer pages: the first game (game index 0, the first deal in its
-    first rotation) of each lineup that has played it, re-played from the lineup's run config."""
+    """A tournament report's section of viewer pages: the first game (game index 0, the first deal
+    in its first rotation) of each lineup that has played it, re-played from
+    the lineup's run config."""
     from experiments.run import store
     from experiments.run.runner import ChunkContext, job_of
 
@@ -492,11 +507,11 @@ def lineup_blocks(lineups, out: Path) -> list:
             path.write_text(json.dumps(rep, indent=1))
             page = write_page(path)
             lines.append(
-                f"- [lineup {x.index}: {' / '.join(x.labels)}](viewer/{page.name}): {_describe(rep)}"
+                f"- [lineup {x.index}: "
+                f"{' / '.join(x.labels)}](viewer/{page.name}): {_describe(rep)}"
             )
-        except (
-            Exception
-        ) as e:  # e.g. a user agent, whose games are not re-played: say why, keep the report
+        except Exception as e:
+            # e.g. a user agent, whose games are not re-played: say why, keep the report
             lines.append(
                 f"- lineup {x.index} ({' / '.join(x.labels)}): no page ({type(e).__name__}: {e})"
             )
