@@ -622,17 +622,19 @@ def tune_results(tune: Tune) -> TuneResults:
         raise ResultsError(f"{tune.output}: no trials yet; run `dynasty tune` first")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.load_study(study_name="tune", storage=_storage(tune))
+    finished = finished_trials(study)  # a value asked twice is two trials, one folder
+    if finished < tune.trials:
+        raise ResultsError(
+            f"{tune.output}: {finished} of {tune.trials} trials finished; run `dynasty tune` "
+            "again to go on"
+        )
     trials = {}
     for t in study.trials:
         if t.state == optuna.trial.TrialState.COMPLETE:
             values = trial_values(t.params)
-            cfg = cell_config(tune, values, tune.output / "trials" / slug(values), tune.games)
-            trials[slug(values)] = {"values": values, "metrics": measure(cfg, tune.objective)}
-    if len(trials) < tune.trials:
-        raise ResultsError(
-            f"{tune.output}: {len(trials)} of {tune.trials} trials finished; run `dynasty tune` "
-            "again to go on"
-        )
+            if slug(values) not in trials:
+                cfg = cell_config(tune, values, tune.output / "trials" / slug(values), tune.games)
+                trials[slug(values)] = {"values": values, "metrics": measure(cfg, tune.objective)}
     printed, best = recheck_configs(tune, study)
     for cfg in [printed] + [cfg for _, cfg in best]:
         if not _complete(cfg):
