@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,8 +107,8 @@ def load(name: str | Path) -> Model:
         with np.load(path, allow_pickle=False) as z:
             arrays = {k: z[k] for k in z.files if k != "card"}
             card = json.loads(str(z["card"]))
-    except (OSError, ValueError, KeyError) as e:
-        raise ModelError(f"{path}: not a model file ({type(e).__name__}: {e})") from None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+        raise ModelError(f"{path}: not a model file (a NumPy .npz archive with a card)") from None
     missing = [k for k in ("enc", *LAYER_NAMES) if k not in arrays]
     if missing or card.get("format") != FORMAT:
         raise ModelError(

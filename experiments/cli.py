@@ -6,6 +6,7 @@
     dynasty tournament T.toml [--workers N] [--address ADDR] [--niceness N] [--quiet]
                               [--report-only]
     dynasty tune TUNE.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
+    dynasty train TRAIN.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
     dynasty games
     dynasty view REPLAY.json|RESULTS_DIR ... [--out DIR]   (replay viewer pages, docs/viewer.md)
@@ -27,6 +28,7 @@ import signal
 import sys
 
 import experiments.bench
+from agents.model import ModelError, load, shipped_models
 from agents.table import AGENT_KINDS
 from experiments.analysis.report import make_report
 from experiments.fuzz import fuzz
@@ -39,6 +41,9 @@ from experiments.study.report import make_study_report
 from experiments.study.study import load_study, run_study
 from experiments.tournament.report import make_tournament_report
 from experiments.tournament.tournament import load_tournament, run_tournament
+from experiments.train.config import load_train
+from experiments.train.report import make_train_report
+from experiments.train.train import run_train
 from experiments.tune.report import make_tune_report
 from experiments.tune.tune import load_tune, run_tune
 from experiments.view import play, viewer
@@ -203,6 +208,30 @@ def cmd_tune(args) -> int:
     return 0
 
 
+def cmd_train(args) -> int:
+    cfg = load_train(args.config)
+    if not args.report_only:
+        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+        s = run_train(
+            cfg,
+            workers=args.workers,
+            address=args.address,
+            niceness=args.niceness,
+            progress=not args.quiet,
+        )
+        if s.status == "interrupted":
+            print(
+                f"interrupted: {s.generations} finished generations and every finished step are "
+                f"saved in {cfg.output}; run the same command to continue",
+                file=sys.stderr,
+            )
+            return EXIT_INTERRUPTED
+        print(f"{cfg.output}: {s.generations} generations; best: generation {s.best}")
+    paths = make_train_report(cfg)
+    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
+    return 0
+
+
 def bench_names() -> list[str]:
 
     return sorted(
@@ -283,9 +312,19 @@ def cmd_games(args) -> int:
     print(
         "agents: "
         + ", ".join(sorted(AGENT_KINDS))
-        + "  (e.g. 'random', 'heuristic', 'mcts:1000', 'mcts:50ms'), "
-        "or your own by module path, 'mypkg.agents:greedy' (docs/agents.md)"
+        + "  (e.g. 'random', 'heuristic', 'mcts:1000', 'mcts:50ms', 'policy:middle_kingdom', "
+        "'mcts:5ms,net=middle_kingdom'), or your own by module path, 'mypkg.agents:greedy' "
+        "(docs/agents.md)"
     )
+    models = shipped_models()
+    print("models: " + ("none shipped" if not models else ""))
+    for name in models:
+        card = load(name).card
+        print(
+            f"  {name}: {card['game']}, {', '.join(map(str, card['players']))} players, "
+            f"generation {card.get('generation', '?')}, trained "
+            f"{card.get('train_s', 0) / 3600:.1f} h  (policy:{name}, mcts:5ms,net={name})"
+        )
     return 0
 
 
@@ -363,6 +402,14 @@ def build_parser() -> argparse.ArgumentParser:
     tu.add_argument("config", help="tuning config (TOML, docs/studies.md)")
     _add_session_flags(tu)
     tu.set_defaults(func=cmd_tune)
+
+    tr = sub.add_parser(
+        "train",
+        help="train a learned agent by self-play (expert iteration) and write its report",
+    )
+    tr.add_argument("config", help="training config (TOML, docs/training.md)")
+    _add_session_flags(tr)
+    tr.set_defaults(func=cmd_train)
 
     b = sub.add_parser(
         "bench", help="run a benchmark from experiments/bench (all of them without NAME)"
@@ -443,6 +490,7 @@ def main(argv: list[str] | None = None) -> int:
         OptionError,
         UnknownGameError,
         GameContractError,
+        ModelError,
     ) as e:
         return _fail(str(e))
     except KeyboardInterrupt:

@@ -67,13 +67,9 @@ generic kernel serves every game and is cached on disk like any other.  (Passing
 namedtuple of dispatchers itself would compile one copy per game, and numba cannot cache
 those: its cache index cannot rebuild dispatcher types in another process.)
 
-Compiling costs far more than loading from the cache (docs/performance.md, "Cold and warm
-start"), so a process compiles only what it calls: an entry (:func:`entry`) is compiled at its
-first call, not at import, and turning the tuple into function pointers compiles each game
-kernel in it, so a caller that will not call some slots passes :func:`run_kernels`, the tuple
-with generic stand-ins (compiled once for every game) in those slots: a run without MCTS
-compiles neither the game's ``determinize``, ``info_key`` and ``rewind_secrets`` nor, without
-heuristic agents, its heuristic.
+A process compiles only what it calls (docs/architecture.md, "Generic kernels"): an entry
+(:func:`entry`) is compiled at its first call, and a caller that will not call some slots
+passes :func:`run_kernels`, the tuple with generic stand-ins in those slots.
 
 Randomness is explicit: the game's chance stream lives in the state header; agents
 carry their own two-word RNG arrays (``int32[2]``), seeded separately, so a search
@@ -112,21 +108,12 @@ MIX2 = np.uint64(0x94D049BB133111EB)
 
 def kernel(fn=None, *, inline=False, per_type=False):
     """``@njit(cache=True)`` for a kernel that allocates no arrays, compiled without numba's
-    reference counting (``_nrt=False``).
-
-    With reference counting on, every compiled function increments and decrements the
-    reference count of each array argument on entry and exit: two calls into numba's
-    runtime and two atomic operations per array per call, whatever the function does.
-    Game kernels are many small calls on one state array, so for Middle Kingdom's random
-    play that was about a third of the time (docs/performance.md).  A kernel without it
-    must not create arrays (``np.zeros``, ``.copy()``, slices are fine: they are views
-    of arrays that live in the caller).  ``inline=True`` also inlines it into its
-    callers (numba IR level): for small helpers, whose call passes each array as a
-    seven-word struct.  Kernels that do allocate keep ``@nb.njit(cache=True)``.
-
-    ``per_type=True`` compiles the kernel once per argument types, not once per combination
-    of integer constants its callers pass (:func:`_one_per_type`): for kernels called from
-    many places with constants, such as a task stack's ``push``.
+    reference counting (``_nrt=False``; why: docs/architecture.md, "Kernels without reference
+    counting").  Such a kernel must not create arrays (slices are fine: views of arrays that
+    live in the caller); numba refuses to compile one that does.  ``inline=True`` also inlines
+    it into its callers (for small helpers).  ``per_type=True`` compiles it once per argument
+    types, not once per combination of integer constants its callers pass
+    (:func:`_one_per_type`; for kernels called with many constants, e.g. a task stack's push).
     """
     opts = {"cache": True, "_nrt": False}
     if inline:
@@ -145,13 +132,10 @@ def _unliteral_int(t):
 
 def _one_per_type(disp):
     """Have ``disp`` compiled once per argument *types* when compiled code calls it, not once
-    per combination of integer constants: numba types a constant argument as a literal
-    (``Literal[int](3)``) and compiles a specialization for each combination, e.g. 63 of
-    Eternal Dynasty's ``push`` (6 of its 83 CPU seconds of cold compile).  A call with a
-    constant then uses the ``int64`` version; the constant still reaches the code wherever
-    LLVM inlines the call.  Not the default: a kernel's constant arguments also select its
-    branches at compile time, and random play of Ming Dynasty lost 2-3% without that.
-    Boolean constants stay literal (a flag is meant to specialize)."""
+    per combination of integer constants (numba types a constant argument as a literal and
+    specializes on it; a call with a constant then uses the ``int64`` version).  Not the
+    default: a kernel's constant arguments also select its branches at compile time.  Boolean
+    constants stay literal (a flag is meant to specialize)."""
     base = disp.get_call_template
 
     def get_call_template(args, kws):

@@ -62,3 +62,98 @@ def test_the_numba_forward_pass_equals_torch_within_1e_5(players, all_lose):
     slots = list(range(players)) + ([5] if all_lose else [])
     expect = torch.softmax(tv[:, slots], dim=1).numpy()[:, :players]
     assert np.allclose(values[:, :players], expect, rtol=1e-5, atol=1e-6)
+
+
+GAMES = ("middle_kingdom", "ming_dynasty", "emperors_choice", "eternal_dynasty", "goofspiel")
+
+
+def _states(name, players, games=6, every=7, seed=0):
+    """(state, seat to move) pairs from random games."""
+    from sim import Game
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for s in range(games):
+        g = Game(name, players, s)
+        step = 0
+        while not g.is_over:
+            if step % every == 0:
+                out.append((g.state.copy(), g.current_player))
+            g.apply(int(rng.choice(list(g.legal_actions()))))
+            step += 1
+    return out
+
+
+def _random_model(spec, states, hidden=32, seed=0):
+    from experiments.train.model import PolicyValueNet
+
+    obs = np.array([spec.observation.tensor(s, p) for s, p in states])
+    enc = net.fit_encoding(obs)
+    torch.manual_seed(seed)
+    m = PolicyValueNet(net.n_inputs(enc), hidden, spec.num_actions, spec.max_players + 1)
+    return {"enc": enc, **m.arrays(), "all_lose": int(spec.can_all_lose)}
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_network_reads_only_the_seats_information(name):
+    """Resampling what the seat cannot see (the game's determinize) leaves its observation
+    tensor, and so the network's policy and values, unchanged, while the states differ."""
+    from sim import get_game
+    from sim.core import new_rng
+
+    spec = get_game(name)
+    n = 3 if name != "goofspiel" else 2
+    n = max(n, spec.min_players)
+    states = _states(name, n)
+    table, enc, w = net.pack([_random_model(spec, states)])
+    changed = 0
+    for i, (s, p) in enumerate(states):
+        d = s.copy()
+        spec.kernels.determinize(d, np.int64(p), new_rng(np.int64(i + 1)))
+        changed += not np.array_equal(d, s)
+        o1, o2 = spec.observation.tensor(s, p), spec.observation.tensor(d, p)
+        assert np.array_equal(o1, o2)
+        mask = np.zeros(spec.num_actions, np.bool_)
+        spec.kernels.legal_mask(s, mask)
+        l1, v1 = net.forward_batch(table, 0, enc, w, o1[None], mask[None], np.int64(n), False)
+        l2, v2 = net.forward_batch(table, 0, enc, w, o2[None], mask[None], np.int64(n), False)
+        assert np.array_equal(l1, l2) and np.array_equal(v1, v2)
+    if name != "goofspiel":  # goofspiel hides only pending bids and the prize order
+        assert changed > len(states) // 4  # the resampling did change hidden information
+
+
+@pytest.mark.parametrize("name", ["middle_kingdom", "eternal_dynasty"])
+def test_policy_and_search_with_a_network_play_legal_games(name):
+    """policy:, policy: at a temperature and mcts with net= play whole games through the arena
+    (every action is checked legal there); greedy play is the same on the same deals, sampled
+    play differs from it."""
+    from agents.arena import play_games
+    from agents.model import observation_hash, save
+    from agents.spec import parse_agent
+    from sim import get_game
+
+    spec = get_game(name)
+    states = _states(name, 4, games=3)
+    path = f"/tmp/test-net-{name}.npz"
+    m = _random_model(spec, states)
+    card = {"game": name, "players": [4], "observation": observation_hash(spec)}
+    save(path, {k: v for k, v in m.items() if k != "all_lose"}, card)
+    from agents.model import run_nets
+
+    def play(labels, games=4):
+        rows = [parse_agent(x) for x in labels]
+        kinds = np.array([r[0] for r in rows])
+        params, nets = run_nets(
+            spec, 4, kinds, np.array([r[1] for r in rows]), [r[2] for r in rows]
+        )
+        seat_agent = np.tile(np.arange(4), (games, 1))
+        opts = spec.encode_options({})
+        return play_games(spec, np.arange(games), 4, opts, seat_agent, kinds, params, nets=nets)
+
+    greedy = [f"policy:{path}", "heuristic", f"policy:{path}", "random"]
+    a, b = play(greedy), play(greedy)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[3], b[3])
+    hot = play([f"policy:{path},temperature=5", "heuristic", f"policy:{path}", "random"])
+    assert not np.array_equal(a[3], hot[3])
+    s, w, f, lengths = play([f"mcts:8,net={path}", "heuristic", "random", "random"], games=1)
+    assert lengths[0] > 0 and abs(w.sum() - 1) < 1e-9 or spec.can_all_lose

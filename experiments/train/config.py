@@ -1,0 +1,219 @@
+"""The training config (``dynasty train TRAIN.toml``), validated into a :class:`TrainConfig`.
+
+::
+
+    name = "middle_kingdom"
+    game = "middle_kingdom"
+    players = 4                    # or a list: one network for every count listed
+    seed = 1
+    output = "results/train/middle_kingdom"
+    generations = 6                # generation 0 clones the heuristic; 1.. learn by self-play
+    [options]                      # rule options, as in a run config
+    [network]
+    hidden = 128                   # units of each of the two hidden layers
+    [warm_start]                   # generation 0: the heuristic's choices and outcomes
+    games = 2000
+    [selfplay]                     # generations 1..: the search with the current network
+    games = 400                    # games per generation
+    simulations = 100              # MCTS simulations per decision (with the network)
+    sample_decisions = 30          # a game's first decisions drawn from the visit counts
+    record_every = 1               # keep every k-th decision as a training example
+    [fit]
+    epochs = 4
+    batch = 256
+    lr = 0.001
+    weight_decay = 0.0001
+    window = 3                     # generations of data a fit reads (the newest ones)
+    threads = 1                    # PyTorch threads (the same weights for the same threads)
+    [gate]
+    deals = 100                    # shared deals of each gating match
+    against = ["best", "heuristic"]   # a candidate is kept if it beats these
+    agent = "policy"               # the candidate plays as its policy ("policy") or its search
+
+Every count and rate is checked; an unknown key, a wrong type or a value out of range is one
+line naming the key (:class:`experiments.run.config.ConfigError`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from experiments.run.config import MAX_SEED, ConfigError
+from sim.core import OptionError
+from sim.registry import UnknownGameError, get_game
+
+SECTIONS = {
+    "network": {"hidden": (int, 8, 1024, 128)},
+    "warm_start": {"games": (int, 10, 10**7, 2000)},
+    "selfplay": {
+        "games": (int, 1, 10**7, 400),
+        "simulations": (int, 2, 100_000, 100),
+        "sample_decisions": (int, 0, 10**6, 30),
+        "record_every": (int, 1, 10**6, 1),
+    },
+    "fit": {
+        "epochs": (int, 1, 1000, 4),
+        "batch": (int, 8, 65536, 256),
+        "lr": (float, 1e-6, 1.0, 1e-3),
+        "weight_decay": (float, 0.0, 1.0, 1e-4),
+        "window": (int, 1, 1000, 3),
+        "threads": (int, 1, 256, 1),
+    },
+    "gate": {"deals": (int, 10, 10**6, 100)},
+}
+GATE_AGAINST = ("best", "heuristic", "random")
+GATE_AGENTS = ("policy", "search")
+TOP = ("name", "description", "game", "players", "seed", "output", "generations", "options")
+REQUIRED = ("game", "players", "seed", "output", "generations")
+
+
+@dataclass(frozen=True)
+class TrainConfig:
+    name: str
+    game: str
+    players: tuple[int, ...]
+    seed: int
+    output: Path
+    generations: int
+    options: dict[str, Any]
+    hidden: int
+    warm_games: int
+    selfplay_games: int
+    simulations: int
+    sample_decisions: int
+    record_every: int
+    epochs: int
+    batch: int
+    lr: float
+    weight_decay: float
+    window: int
+    threads: int
+    gate_deals: int
+    gate_against: tuple[str, ...]
+    gate_agent: str
+    description: str = ""
+    source: str = field(default="", compare=False)
+
+    @property
+    def spec(self):
+        return get_game(self.game)
+
+    def identity(self) -> dict[str, Any]:
+        """What determines the training's data and weights (a resumed training must match it;
+        ``generations`` may grow)."""
+        d = {k: v for k, v in self.__dict__.items() if k not in ("source", "output", "name")}
+        d.pop("description", None)
+        d.pop("generations", None)
+        d["players"] = list(self.players)
+        d["gate_against"] = list(self.gate_against)
+        return d
+
+
+def load_train(path: str | Path) -> TrainConfig:
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    return train_from_dict(data, str(path))
+
+
+def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
+    def fail(where: str, msg: str) -> ConfigError:
+        return ConfigError(f"{source}: {where}: {msg}")
+
+    unknown = sorted(set(data) - set(TOP) - set(SECTIONS) - {"gate"})
+    if unknown:
+        raise fail(unknown[0], f"unknown key (allowed: {', '.join(TOP + tuple(SECTIONS))})")
+    for k in REQUIRED:
+        if k not in data:
+            raise ConfigError(f"{source}: missing key {k!r} (required: {', '.join(REQUIRED)})")
+    try:
+        spec = get_game(data["game"]) if isinstance(data["game"], str) else None
+    except UnknownGameError as e:
+        raise fail("game", str(e)) from None
+    if spec is None:
+        raise fail("game", f"expected a game name, got {data['game']!r}")
+    if spec.observation is None:
+        raise fail("game", f"{spec.name} has no observation tensor: no network can learn it")
+    players = data["players"]
+    players = tuple(players) if isinstance(players, list) else (players,)
+    for n in players:
+        if isinstance(n, bool) or not isinstance(n, int) or n not in spec.players():
+            raise fail("players", f"{n!r} is not a player count of {spec.name} ({spec.players()})")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise fail("options", "expected a table of option = value")
+    try:
+        options = spec.decode_options(spec.encode_options(options))
+        for n in players:
+            spec.check_players(n, options)
+    except OptionError as e:
+        raise fail("options", str(e)) from None
+
+    def integer(key, value, low, high):
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise fail(key, f"expected an integer from {low} to {high}, got {value!r}")
+        return value
+
+    seed = integer("seed", data["seed"], 0, MAX_SEED)
+    generations = integer("generations", data["generations"], 0, 10_000)
+    if not isinstance(data["output"], str) or not data["output"]:
+        raise fail("output", "expected a folder")
+    values: dict[str, Any] = {}
+    for section, keys in SECTIONS.items():
+        got = data.get(section, {})
+        if not isinstance(got, dict):
+            raise fail(section, "expected a table")
+        allowed = set(keys) | ({"against", "agent"} if section == "gate" else set())
+        bad = sorted(set(got) - allowed)
+        if bad:
+            raise fail(
+                f"{section}.{bad[0]}", f"unknown key (allowed: {', '.join(sorted(allowed))})"
+            )
+        for key, (kind, low, high, default) in keys.items():
+            v = got.get(key, default)
+            where = f"{section}.{key}"
+            if kind is int:
+                v = integer(where, v, low, high)
+            elif isinstance(v, bool) or not isinstance(v, (int, float)) or not low <= v <= high:
+                raise fail(where, f"expected a number from {low:g} to {high:g}, got {v!r}")
+            values[f"{section}.{key}"] = v
+    gate = data.get("gate", {})
+    against = gate.get("against", ["best", "heuristic"])
+    if not isinstance(against, list) or not against or any(a not in GATE_AGAINST for a in against):
+        raise fail("gate.against", f"expected a list of {', '.join(GATE_AGAINST)}")
+    agent = gate.get("agent", "policy")
+    if agent not in GATE_AGENTS:
+        raise fail("gate.agent", f"expected one of {', '.join(GATE_AGENTS)}, got {agent!r}")
+    return TrainConfig(
+        name=str(data.get("name", Path(data["output"]).name)),
+        description=str(data.get("description", "")),
+        game=spec.name,
+        players=players,
+        seed=seed,
+        output=Path(data["output"]),
+        generations=generations,
+        options=dict(options),
+        hidden=values["network.hidden"],
+        warm_games=values["warm_start.games"],
+        selfplay_games=values["selfplay.games"],
+        simulations=values["selfplay.simulations"],
+        sample_decisions=values["selfplay.sample_decisions"],
+        record_every=values["selfplay.record_every"],
+        epochs=values["fit.epochs"],
+        batch=values["fit.batch"],
+        lr=float(values["fit.lr"]),
+        weight_decay=float(values["fit.weight_decay"]),
+        window=values["fit.window"],
+        threads=values["fit.threads"],
+        gate_deals=values["gate.deals"],
+        gate_against=tuple(against),
+        gate_agent=agent,
+        source=source,
+    )

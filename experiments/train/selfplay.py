@@ -1,0 +1,156 @@
+"""Self-play games that make training examples: one example per kept decision, the seat's
+observation tensor, the legal mask, the target policy, and later the game's outcome.
+
+Generation 0 plays the game's heuristic in every seat (the targets are its choices: the network
+starts by cloning it); later generations play MCTS guided by the best network so far in every
+seat (the targets are the search's visit counts, AlphaZero's expert iteration).  A game's first
+``sample_decisions`` decisions are drawn in proportion to the visit counts, the later ones are
+the most visited action, so games differ beyond their deals.
+
+A chunk of games is a pure function of its job (the game seeds come from the master seed, the
+generation and the game's index; the search is bounded by simulations, not time), so the data
+are the same whatever the number of workers.  Each chunk is one ``.npz`` file (NumPy reads it;
+:data:`RECORD_FIELDS` documents its arrays).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+RECORD_FIELDS = {
+    "obs": "float32 [R, observation size]: the seat's observation tensor before the decision",
+    "mask": "bool [R, actions]: the legal actions",
+    "policy": "float32 [R, actions]: the target policy (visit share, or 1 for the heuristic's)",
+    "value": "float32 [R, max seats + 1]: the game's win shares of seats 0.., then 'no seat'",
+    "seat": "int8 [R]: the seat that decided",
+    "players": "int8 [R]: the game's seats",
+    "game": "int64 [R]: the game's index in its generation",
+    "step": "int32 [R]: the decision's number in its game",
+}
+GAME_FIELDS = {
+    "game_index": "int64 [G]: the games of the chunk",
+    "game_seed": "int64 [G]: their deals",
+    "game_players": "int8 [G]",
+    "game_wins": "float32 [G, max seats]: win shares",
+    "game_scores": "float32 [G, max seats]: scores",
+    "game_length": "int32 [G]: decisions",
+}
+GEN_SALT = 0x5E1F  # the salt of a generation's deals: hash64(hash64(seed, GEN_SALT + gen), i)
+
+
+def game_seeds(seed: int, gen: int, first: int, count: int) -> np.ndarray:
+    from sim.core import game_seed, hash64
+
+    master = int(hash64(np.int64(seed), np.int64(GEN_SALT + gen))) & (2**63 - 1)
+    return np.array([game_seed(np.int64(master), np.int64(i)) for i in range(first, first + count)])
+
+
+def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
+    """Play the games of ``job`` and return their examples (:data:`RECORD_FIELDS`) and outcomes
+    (:data:`GAME_FIELDS`)."""
+    from agents.mcts import P_NET, mcts_params, search
+    from agents.model import load
+    from agents.net import nets_of, no_nets
+    from sim.core import hash64, new_rng
+    from sim.registry import get_game
+
+    spec = get_game(job["game"])
+    K = tuple(spec.kernels)
+    k = spec.kernels
+    n = int(job["players"])
+    opts = spec.encode_options(job["options"])
+    num_actions = spec.num_actions
+    vslots = spec.max_players + 1
+    nets, params = no_nets(), None
+    if job.get("model"):
+        m = load(job["model"])
+        nets = nets_of([{**m.arrays, "all_lose": int(spec.can_all_lose)}], spec.observation.size)
+        params = mcts_params(int(job["simulations"]), net="best")
+        params[P_NET] = 1
+    seeds = game_seeds(job["seed"], job["gen"], job["first"], job["count"])
+    obs_l, mask_l, pol_l, seat_l, game_l, step_l, val_game = [], [], [], [], [], [], []
+    outcome = {f: [] for f in GAME_FIELDS}
+    mask = np.zeros(num_actions, np.bool_)
+    visits = np.zeros(num_actions, np.int64)
+    value = np.zeros(num_actions, np.float64)
+    for i, gseed in enumerate(seeds):
+        index = job["first"] + i
+        state = k.new_state(np.int64(gseed), np.int64(n), opts)
+        rng = new_rng(np.int64(hash64(np.int64(gseed), np.int64(7))))
+        pick = np.random.default_rng(int(gseed) & (2**63 - 1))
+        step = 0
+        first_record = len(seat_l)
+        while not k.is_terminal(state):
+            p = int(k.current_player(state))
+            k.legal_mask(state, mask)
+            target = np.zeros(num_actions, np.float32)
+            if params is None:
+                a = int(k.heuristic(state, rng))
+                target[a] = 1.0
+            else:
+                search(K, nets, state, params, rng, mask, visits, value)
+                k.legal_mask(state, mask)
+                total = visits.sum()
+                if total == 0:  # a single legal action is not searched
+                    target[mask] = 1.0 / mask.sum()
+                else:
+                    target[:] = visits / total
+                if step < job["sample_decisions"]:
+                    a = int(pick.choice(num_actions, p=target / target.sum()))
+                else:
+                    best = np.flatnonzero(target == target.max())
+                    a = int(best[pick.integers(len(best))])
+            if step % job["record_every"] == 0:
+                obs_l.append(spec.observation.tensor(state, p))
+                mask_l.append(mask.copy())
+                pol_l.append(target)
+                seat_l.append(p)
+                step_l.append(step)
+                game_l.append(index)
+            k.apply(state, np.int64(a))
+            step += 1
+        scores, wins = np.zeros(n), np.zeros(n)
+        k.returns(state, scores, wins)
+        v = np.zeros(vslots, np.float32)
+        v[:n] = wins
+        v[-1] = max(0.0, 1.0 - wins.sum())
+        val_game += [v] * (len(seat_l) - first_record)
+        for f, x in (
+            ("game_index", index),
+            ("game_seed", gseed),
+            ("game_players", n),
+            ("game_wins", np.pad(wins, (0, spec.max_players - n))),
+            ("game_scores", np.pad(scores, (0, spec.max_players - n))),
+            ("game_length", step),
+        ):
+            outcome[f].append(x)
+    size = spec.observation.size
+    return {
+        "obs": np.asarray(obs_l, np.float32).reshape(-1, size),
+        "mask": np.asarray(mask_l, np.bool_).reshape(-1, num_actions),
+        "policy": np.asarray(pol_l, np.float32).reshape(-1, num_actions),
+        "value": np.asarray(val_game, np.float32).reshape(-1, vslots),
+        "seat": np.asarray(seat_l, np.int8),
+        "players": np.full(len(seat_l), n, np.int8),
+        "game": np.asarray(game_l, np.int64),
+        "step": np.asarray(step_l, np.int32),
+        "game_index": np.asarray(outcome["game_index"], np.int64),
+        "game_seed": np.asarray(outcome["game_seed"], np.int64),
+        "game_players": np.asarray(outcome["game_players"], np.int8),
+        "game_wins": np.asarray(outcome["game_wins"], np.float32),
+        "game_scores": np.asarray(outcome["game_scores"], np.float32),
+        "game_length": np.asarray(outcome["game_length"], np.int32),
+    }
+
+
+def chunks(games: int, players: tuple[int, ...], size: int) -> list[tuple[int, int, int]]:
+    """(first game, games, players) of each chunk: the player counts take turns by chunk."""
+    out = []
+    first = 0
+    while first < games:
+        count = min(size, games - first)
+        out.append((first, count, players[len(out) % len(players)]))
+        first += count
+    return out

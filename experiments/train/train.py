@@ -1,0 +1,381 @@
+"""``dynasty train TRAIN.toml``: expert iteration, generation by generation, resumable.
+
+Each generation ``g`` (folder ``OUT/gen-<g>/``):
+
+1. **Self-play** (``data/chunk-*.npz``, experiments.train.selfplay): generation 0 plays the
+   heuristic in every seat, later ones MCTS guided by the best network so far; Ray workers
+   play chunks of games, the driver writes each chunk's file whole.
+2. **Fit** (``OUT/models/gen-<g>.npz``, experiments.train.fit): the network is fitted to the
+   examples of the newest ``window`` generations, starting from the best network's weights
+   (generation 0: from scratch, after fitting the input encoding to its examples).
+3. **Gate** (``gate-<opponent>/``, experiments.train.gate): the new network against the best
+   so far and the heuristic, on shared deals; it becomes the best (``OUT/best.npz``) only if it
+   beats every opponent of ``[gate] against`` with a 95% interval above parity.  Generation 0
+   becomes the first best whatever its gate says (there is nothing to compare it with); its
+   match against the heuristic is recorded.
+
+``OUT/train.json`` records the config's identity, and per generation what was done, the fit's
+history, the gate's results and the decision, and the time each step took.  Stopping anywhere
+loses nothing: running the same command again skips the finished chunks, fits and matches
+(a fit that did not finish is done again, giving the same weights), and goes on.  A folder made
+by another config is refused.  The same config and seed give the same data and weights on one
+machine (fixed seeds, simulation budgets, PyTorch threads).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import shutil
+import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from experiments.run.store import ResultsError, atomic_write
+from experiments.train.config import TrainConfig
+from experiments.train.selfplay import chunks
+
+MANIFEST = "train.json"
+FORMAT = "dynasty-lab-train"
+VERSION = 1
+CHUNK_GAMES = 10  # games per self-play task
+GATE_SALT = 0x6A7E
+
+
+@dataclass
+class TrainSummary:
+    output: Path
+    status: str  # "complete" | "interrupted"
+    generations: int  # finished generations
+    best: int | None  # the generation of the best network
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def gen_dir(cfg: TrainConfig, gen: int) -> Path:
+    return cfg.output / f"gen-{gen:03d}"
+
+
+def model_path(cfg: TrainConfig, gen: int) -> Path:
+    return cfg.output / "models" / f"gen-{gen:03d}.npz"
+
+
+def read_manifest(cfg: TrainConfig) -> dict[str, Any]:
+    path = cfg.output / MANIFEST
+    if not path.is_file():
+        raise ResultsError(f"{cfg.output}: no training here yet; run `dynasty train` first")
+    return json.loads(path.read_text())
+
+
+def _open(cfg: TrainConfig) -> dict[str, Any]:
+    """The training's manifest (a new one in an empty folder); refuses another config's folder."""
+    cfg.output.mkdir(parents=True, exist_ok=True)
+    path = cfg.output / MANIFEST
+    ident = json.loads(json.dumps(cfg.identity()))
+    if path.is_file():
+        m = json.loads(path.read_text())
+        if m.get("identity") != ident:
+            theirs = m.get("identity", {})
+            diff = sorted(k for k in set(ident) | set(theirs) if ident.get(k) != theirs.get(k))
+            raise ResultsError(
+                f"{cfg.source}: output: {cfg.output} holds a training of another config "
+                f"(differs in {', '.join(diff)}); choose another output"
+            )
+        return m
+    if any(cfg.output.iterdir()):
+        raise ResultsError(
+            f"{cfg.source}: output: {cfg.output} is not empty and holds no {MANIFEST}; "
+            "choose another output"
+        )
+    m = {"format": FORMAT, "version": VERSION, "identity": ident, "generations": [], "best": None}
+    _write(cfg, m)
+    if cfg.source and Path(cfg.source).is_file():
+        atomic_write(cfg.output / "train.toml", Path(cfg.source).read_bytes())
+    return m
+
+
+def _write(cfg: TrainConfig, m: dict[str, Any]) -> None:
+    atomic_write(cfg.output / MANIFEST, (json.dumps(m, indent=1) + "\n").encode())
+
+
+def _save_npz(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "wb") as f:
+        np.savez_compressed(f, **arrays)
+    tmp.replace(path)
+
+
+# --------------------------------------------------------------------------- the steps
+
+
+def _selfplay(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> float:
+    """Play the generation's missing chunks on the Ray workers; the seconds it took."""
+    import ray
+
+    from experiments.train.selfplay import play_chunk
+
+    t0 = time.perf_counter()
+    data = gen_dir(cfg, gen) / "data"
+    games = cfg.warm_games if gen == 0 else cfg.selfplay_games
+    todo = []
+    for first, count, players in chunks(games, cfg.players, CHUNK_GAMES):
+        path = data / f"chunk-{first:07d}.npz"
+        if path.is_file():
+            continue
+        todo.append(
+            (
+                path,
+                {
+                    "game": cfg.game,
+                    "players": players,
+                    "options": cfg.options,
+                    "seed": cfg.seed,
+                    "gen": gen,
+                    "first": first,
+                    "count": count,
+                    "model": str(best.resolve()) if gen > 0 and best else None,
+                    "simulations": cfg.simulations,
+                    "sample_decisions": cfg.sample_decisions,
+                    "record_every": cfg.record_every,
+                },
+            )
+        )
+    if not todo:
+        return 0.0
+    from tqdm import tqdm
+
+    task = ray.remote(num_cpus=1)(play_chunk)
+    bar = tqdm(
+        total=games,
+        initial=games - sum(j["count"] for _, j in todo),
+        unit="game",
+        desc=f"{cfg.name} gen {gen} self-play",
+        disable=not progress,
+    )
+    slots = max(1, int(ray.cluster_resources().get("CPU", 1))) * 2
+    pending: dict[Any, tuple[Path, dict]] = {}
+    queue = list(todo)
+    try:
+        while queue or pending:
+            while queue and len(pending) < slots:
+                path, job = queue.pop(0)
+                pending[task.remote(job)] = (path, job)
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            path, job = pending.pop(ready[0])
+            _save_npz(path, ray.get(ready[0]))
+            bar.update(job["count"])
+    finally:
+        bar.close()
+        for ref in pending:
+            ray.cancel(ref)
+    return time.perf_counter() - t0
+
+
+def _encoding(cfg: TrainConfig) -> np.ndarray:
+    """The input encoding, fitted once to generation 0's examples (``OUT/encoding.npy``)."""
+    from agents.net import fit_encoding
+    from experiments.train.fit import load_examples
+
+    path = cfg.output / "encoding.npy"
+    if path.is_file():
+        return np.load(path)
+    ex = load_examples(list((gen_dir(cfg, 0) / "data").glob("chunk-*.npz")))
+    enc = fit_encoding(ex["obs"])
+    tmp = path.with_name(".encoding.npy.tmp")
+    with open(tmp, "wb") as f:
+        np.save(f, enc)
+    tmp.replace(path)
+    return enc
+
+
+def data_hash(files: list[Path]) -> str:
+    h = hashlib.sha1()
+    for f in sorted(files):
+        h.update(f.name.encode() + f.read_bytes())
+    return h.hexdigest()[:16]
+
+
+def _fit(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> dict[str, Any]:
+    """Fit the generation's network (``OUT/models/gen-<g>.npz``); the fit's history."""
+    from agents.model import load, observation_hash, save
+    from experiments.run.store import git_commit
+    from experiments.train.fit import fit, load_examples
+    from sim.core import hash64
+
+    spec = cfg.spec
+    enc = _encoding(cfg)
+    files = [
+        f
+        for g in range(max(0, gen - cfg.window + 1), gen + 1)
+        for f in (gen_dir(cfg, g) / "data").glob("chunk-*.npz")
+    ]
+    examples = load_examples(files)
+    init = None
+    if gen > 0 and best is not None:
+        init = {k: v for k, v in load(best).arrays.items() if k != "enc"}
+
+    def say(epoch, h):
+        if progress:
+            print(
+                f"{cfg.name} gen {gen} fit: epoch {epoch + 1}/{cfg.epochs}, "
+                f"policy loss {h['policy_loss']:.4f}, value loss {h['value_loss']:.4f}",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    t0 = time.perf_counter()
+    arrays, history = fit(
+        examples,
+        enc,
+        cfg.hidden,
+        spec.num_actions,
+        spec.can_all_lose,
+        epochs=cfg.epochs,
+        batch=cfg.batch,
+        lr=cfg.lr,
+        weight_decay=cfg.weight_decay,
+        seed=int(hash64(np.int64(cfg.seed), np.int64(gen))) & (2**31 - 1),
+        threads=cfg.threads,
+        init=init,
+        progress=say,
+    )
+    history["fit_s"] = time.perf_counter() - t0
+    card = {
+        "name": f"{cfg.name}-gen-{gen:03d}",
+        "game": cfg.game,
+        "players": list(cfg.players),
+        "options": cfg.options,
+        "observation": observation_hash(spec),
+        "hidden": cfg.hidden,
+        "inputs": int(arrays["w1"].shape[0]),
+        "generation": gen,
+        "training": cfg.identity(),
+        "data": data_hash(files),
+        "examples": history["examples"],
+        "commit": git_commit(),
+        "created": _now(),
+    }
+    save(model_path(cfg, gen), {"enc": enc, **arrays}, card)
+    return history
+
+
+def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> dict[str, Any]:
+    """The generation's gating matches, each a resumable run; their results."""
+    from experiments.run import runner
+    from experiments.run.config import from_dict
+    from experiments.train.gate import match_config, match_result
+    from sim.core import hash64
+
+    n = cfg.players[0]
+    cand = str(model_path(cfg, gen).resolve())
+    candidate = (
+        f"policy:{cand}" if cfg.gate_agent == "policy" else f"mcts:{cfg.simulations},net={cand}"
+    )
+    seed = int(hash64(np.int64(cfg.seed), np.int64(GATE_SALT + gen))) & (2**63 - 1)
+    out = {}
+    for opp in cfg.gate_against:
+        if opp == "best":
+            if best is None:
+                continue
+            opponent = (
+                f"policy:{best.resolve()}"
+                if cfg.gate_agent == "policy"
+                else f"mcts:{cfg.simulations},net={best.resolve()}"
+            )
+        else:
+            opponent = opp
+        folder = gen_dir(cfg, gen) / f"gate-{opp}"
+        run_cfg = from_dict(
+            match_config(
+                cfg.game, n, cfg.options, candidate, opponent, cfg.gate_deals, seed, folder
+            ),
+            f"{cfg.source}: gate {opp}",
+        )
+        s = runner.run(run_cfg, workers=workers, progress=progress)
+        if s.status != "complete":
+            raise KeyboardInterrupt
+        out[opp] = {"opponent": opponent, **match_result(folder, run_cfg.agents[0].label, n, seed)}
+    return out
+
+
+# --------------------------------------------------------------------------- the loop
+
+
+def run_train(
+    cfg: TrainConfig,
+    *,
+    workers: int | None = None,
+    address: str | None = None,
+    niceness: int | None = None,
+    progress: bool = True,
+    stop_after: str | None = None,
+) -> TrainSummary:
+    """Train every generation of ``cfg`` not finished yet.  ``stop_after`` (tests) ends the
+    session as an interruption would, after the step named ``"<gen>:<step>"`` (selfplay, fit,
+    gate)."""
+    from experiments.run import runner
+
+    m = _open(cfg)
+    status = "complete"
+    try:
+        with runner.ray_session(address, workers, niceness):
+            for gen in range(cfg.generations):
+                _generation(cfg, m, gen, workers, progress, stop_after)
+    except KeyboardInterrupt:
+        status = "interrupted"
+    done = sum(1 for g in m["generations"] if g.get("status") == "done")
+    return TrainSummary(cfg.output, status, done, m["best"])
+
+
+def _generation(cfg: TrainConfig, m: dict, gen: int, workers, progress, stop_after) -> None:
+    while len(m["generations"]) <= gen:
+        m["generations"].append({"generation": len(m["generations"]), "status": "new"})
+    g = m["generations"][gen]
+    if g["status"] == "done":
+        return
+    best = model_path(cfg, m["best"]) if m["best"] is not None else None
+
+    def step_done(name: str) -> None:
+        _write(cfg, m)
+        if stop_after == f"{gen}:{name}":
+            raise KeyboardInterrupt
+
+    g.setdefault("started", _now())
+    g["selfplay_s"] = g.get("selfplay_s", 0.0) + _selfplay(cfg, gen, best, progress)
+    g["games"] = cfg.warm_games if gen == 0 else cfg.selfplay_games
+    g["data"] = "heuristic" if gen == 0 else f"mcts:{cfg.simulations},net=gen-{m['best']:03d}"
+    step_done("selfplay")
+    if not model_path(cfg, gen).is_file():
+        g["fit"] = _fit(cfg, gen, best, progress)
+    step_done("fit")
+    t0 = time.perf_counter()
+    g["gate"] = _gate(cfg, gen, best, workers, progress)
+    g["gate_s"] = g.get("gate_s", 0.0) + time.perf_counter() - t0
+    g["kept"] = gen == 0 or all(r["passed"] for r in g["gate"].values())
+    if g["kept"]:
+        m["best"] = gen
+        shutil.copyfile(model_path(cfg, gen), cfg.output / ".best.npz.tmp")
+        (cfg.output / ".best.npz.tmp").replace(cfg.output / "best.npz")
+    g["best_after"] = m["best"]
+    g["status"] = "done"
+    g["finished"] = _now()
+    step_done("gate")
+    if progress:
+        verdict = ", ".join(
+            f"{opp} {r['win_share']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+            for opp, r in g["gate"].items()
+        )
+        print(
+            f"{cfg.name} gen {gen}: {'kept' if g['kept'] else 'not kept'} ({verdict}); "
+            f"best: gen {m['best']}",
+            file=sys.stderr,
+            flush=True,
+        )

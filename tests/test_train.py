@@ -1,0 +1,173 @@
+"""Training learned agents (``dynasty train``): the same config and seed give the same weights,
+a training stopped and resumed gives the same weights as one that was not, the report is
+written, and bad configs and model files end in one line.  Tiny Goofspiel trainings (a few
+seconds of play) stand in for the real ones (docs/training.md)."""
+
+import subprocess
+import sys
+import tomllib
+
+import numpy as np
+import pytest
+
+from agents.model import load
+from experiments.cli import main
+from experiments.run.config import ConfigError
+from experiments.train.config import train_from_dict
+from experiments.train.train import model_path, run_train
+
+TINY = """
+name = "tiny"
+game = "goofspiel"
+players = 2
+seed = 3
+output = "{out}"
+generations = 2
+[options]
+num_cards = 5
+[network]
+hidden = 16
+[warm_start]
+games = 60
+[selfplay]
+games = 20
+simulations = 12
+sample_decisions = 3
+[fit]
+epochs = 2
+batch = 64
+[gate]
+deals = 10
+"""
+
+
+def _cfg(tmp_path, name="a", **change):
+    data = tomllib.loads(TINY.format(out=tmp_path / name))
+    for k, v in change.items():
+        data[k] = v
+    return train_from_dict(data, f"{name}.toml")
+
+
+@pytest.fixture(scope="module")
+def ray_session():
+    import ray
+
+    from experiments.run.runner import local_ray_options
+
+    ray.init(**local_ray_options(workers=2))
+    yield ray
+    ray.shutdown()
+
+
+def _weights(cfg, gen):
+    m = load(model_path(cfg, gen))
+    return dict(m.arrays)
+
+
+def test_same_config_same_weights_and_a_resumed_training_too(ray_session, tmp_path):
+    a = _cfg(tmp_path, "a")
+    s = run_train(a, workers=2, progress=False)
+    assert s.status == "complete" and s.generations == 2
+    b = _cfg(tmp_path, "b")  # the same config, stopped after generation 1's self-play
+    s = run_train(b, workers=2, progress=False, stop_after="1:selfplay")
+    assert s.status == "interrupted" and s.generations == 1
+    assert not model_path(b, 1).exists()
+    s = run_train(b, workers=2, progress=False)
+    assert s.status == "complete" and s.generations == 2
+    for gen in (0, 1):
+        wa, wb = _weights(a, gen), _weights(b, gen)
+        assert wa.keys() == wb.keys()
+        for k in wa:
+            assert np.array_equal(wa[k], wb[k]), (gen, k)
+    card = load(model_path(a, 1)).card
+    assert card["game"] == "goofspiel" and card["players"] == [2] and card["generation"] == 1
+    c = _cfg(tmp_path, "c", seed=4)  # another seed: other weights
+    run_train(c, workers=2, progress=False, stop_after="0:fit")
+    assert not np.array_equal(_weights(a, 0)["w1"], _weights(c, 0)["w1"])
+
+
+def test_dynasty_train_writes_its_report_and_refuses_another_config(ray_session, tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(TINY.format(out=tmp_path / "out").replace("generations = 2", "generations = 1"))
+    assert main(["train", str(path), "--quiet", "--workers", "2"]) == 0
+    report = (tmp_path / "out" / "report" / "report.md").read_text()
+    assert "| 0 | – | " in report and "gate.png" in report
+    assert (tmp_path / "out" / "best.npz").is_file()
+    other = tmp_path / "o.toml"
+    other.write_text(path.read_text().replace("seed = 3", "seed = 9"))
+    r = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "train", str(other), "--quiet"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        f"dynasty: error: {other}: output: {tmp_path / 'out'} holds a training of another "
+        "config (differs in seed); choose another output"
+    ]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"game": "chess"}, "game: unknown game 'chess'"),
+        ({"players": 7}, "players: 7 is not a player count of goofspiel"),
+        ({"bogus": 1}, "bogus: unknown key"),
+        ({"fit": {"lr": 5}}, "fit.lr: expected a number from 1e-06 to 1, got 5"),
+        ({"gate": {"against": ["nobody"]}}, "gate.against: expected a list of best, heuristic"),
+        ({"selfplay": {"simulations": 1}}, "selfplay.simulations: expected an integer from 2"),
+    ],
+)
+def test_bad_train_configs_are_one_line(tmp_path, change, message):
+    data = tomllib.loads(TINY.format(out=tmp_path / "x"))
+    data.update(change)
+    with pytest.raises(ConfigError, match="^t.toml: " + message.replace("[", r"\[")):
+        train_from_dict(data, "t.toml")
+
+
+def _run_cfg(tmp_path, agent):
+    p = tmp_path / "r.toml"
+    p.write_text(
+        f'game = "goofspiel"\nplayers = 2\nagents = ["{agent}", "random"]\ngames = 10\n'
+        f'seed = 1\noutput = "{tmp_path / "out"}"\n'
+    )
+    return p
+
+
+@pytest.mark.parametrize(
+    "agent, message",
+    [
+        ("policy:nowhere/m.npz", "nowhere/m.npz: no such model file (shipped models: "),
+        ("policy:{bad}", "not a model file"),
+        ("mcts:10,net={mk}", "a model of middle_kingdom, not of goofspiel"),
+    ],
+)
+def test_a_bad_model_file_is_one_line_and_exit_code_2(tmp_path, agent, message):
+    from agents.model import observation_hash, save
+    from sim import get_game
+
+    bad = tmp_path / "bad.npz"
+    bad.write_bytes(b"not a zip file")
+    mk = tmp_path / "mk.npz"
+    enc = np.zeros((0, 5), np.int32)
+    z = {k: np.zeros((1, 1), np.float32) for k in ("w1", "w2", "wp", "wv")}
+    z.update({k: np.zeros(1, np.float32) for k in ("b1", "b2", "bp", "bv")})
+    save(
+        mk,
+        {"enc": enc, **z},
+        {
+            "game": "middle_kingdom",
+            "players": [4],
+            "observation": observation_hash(get_game("middle_kingdom")),
+        },
+    )
+    cfg = _run_cfg(tmp_path, agent.format(bad=bad, mk=mk))
+    r = subprocess.run(
+        [sys.executable, "-m", "experiments.cli", "run", str(cfg), "--quiet"],
+        capture_output=True,
+        text=True,
+    )
+    assert r.returncode == 2
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith(f"dynasty: error: {cfg}: agents: ")
+    assert message in lines[0]
