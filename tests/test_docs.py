@@ -114,6 +114,7 @@ CONFIG_LOADERS = {
     "study": "experiments.study.study:load_study",
     "tournament": "experiments.tournament.tournament:load_tournament",
     "tune": "experiments.tune.tune:load_tune",
+    "train": "experiments.train.config:load_train",
 }
 
 
@@ -195,6 +196,7 @@ def test_every_toml_block_parses_and_complete_configs_load(tmp_path):
     from experiments.run.config import from_dict
     from experiments.study.study import study_from_dict
     from experiments.tournament.tournament import tournament_from_dict
+    from experiments.train.config import train_from_dict
     from experiments.tune.tune import tune_from_dict
 
     loaded = 0
@@ -206,7 +208,9 @@ def test_every_toml_block_parses_and_complete_configs_load(tmp_path):
             data = tomllib.loads(text)
             if "output" in data:
                 data["output"] = str(tmp_path / where.replace("/", "_"))
-            if "pool" in data:
+            if "generations" in data:
+                train_from_dict(data, where)
+            elif "pool" in data:
                 tournament_from_dict(data, where)
             elif "search" in data and "trials" in data:
                 tune_from_dict(data, where)
