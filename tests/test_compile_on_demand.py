@@ -44,7 +44,8 @@ def test_importing_the_agents_compiles_no_entry():
 def test_run_kernels_fill_only_the_slots_a_run_does_not_call():
     spec = get_game("middle_kingdom")
     k = spec.kernels
-    assert run_kernels(k) == tuple(k)
+    assert run_kernels(k, observe=True) == tuple(k)
+    assert run_kernels(k)[-1] is not k.observe  # observe only for learned agents
     lean = dict(
         zip(
             KERNEL_SIGNATURES._fields, run_kernels(k, heuristic=False, search=False, evaluate=False)
@@ -67,7 +68,8 @@ def test_run_kernels_fill_only_the_slots_a_run_does_not_call():
         dict(zip(KERNEL_SIGNATURES._fields, kernels_of_run(spec, [RANDOM, HEURISTIC])))["heuristic"]
         is k.heuristic
     )
-    assert kernels_of_run(spec, [RANDOM, MCTS]) == tuple(k)
+    assert kernels_of_run(spec, [RANDOM, MCTS], nets=True) == tuple(k)
+    assert kernels_of_run(spec, [RANDOM, MCTS])[-1] is not k.observe  # no network, no observe
 
 
 def _play(spec, n, kinds, seeds, trace):
@@ -100,7 +102,7 @@ def test_same_games_through_the_entry_with_and_without_search(game, monkeypatch)
     # the same games through the entry with the search and every kernel of the game
     monkeypatch.setattr(arena, "play_chunk_no_search", arena.play_chunk)
     monkeypatch.setattr(
-        arena, "kernels_of_run", lambda spec, kinds, trace=False: tuple(spec.kernels)
+        arena, "kernels_of_run", lambda spec, kinds, trace=False, nets=False: tuple(spec.kernels)
     )
     full = [_play(spec, n, kinds, seeds, trace) for kinds, trace in cases]
     for a, b in zip(lean, full):

@@ -139,7 +139,8 @@ def test_cli_lists_games_and_benchmarks(capsys):
     out = capsys.readouterr().out
     for name in game_names():
         assert out.count(f"{name} — ") == 1
-    assert "mcts" in out.splitlines()[-1]
+    assert any(line.startswith("agents: ") and "mcts" in line for line in out.splitlines())
+    assert "models: " in out
     assert main(["bench", "--list"]) == 0
     assert "runner" in capsys.readouterr().out.split()
     assert main(["bench", "no_such_bench"]) == 2

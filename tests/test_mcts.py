@@ -13,6 +13,7 @@ import pytest
 
 from agents.arena import play_games
 from agents.mcts import MCTSParameterError, mcts_label, mcts_params, search, search_root
+from agents.net import no_nets
 from agents.table import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM
 from sim import Game, get_game
 from sim.core import game_seed, hash64, new_rng
@@ -165,7 +166,7 @@ def _root_value(kernels, state, sims, seed):
     mask = np.zeros(GOOF.num_actions, np.bool_)
     visits = np.zeros(GOOF.num_actions, np.int64)
     value = np.zeros(GOOF.num_actions)
-    search(tuple(kernels), state, mcts_params(sims), new_rng(seed), mask, visits, value)
+    search(tuple(kernels), no_nets(), state, mcts_params(sims), new_rng(seed), mask, visits, value)
     return value.max()
 
 

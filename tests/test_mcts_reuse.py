@@ -23,6 +23,7 @@ from agents.mcts import (
     mcts_params,
     seat_trees,
 )
+from agents.net import no_nets
 from agents.spec import parse_agent
 from agents.table import MCTS
 from experiments.run.config import ConfigError, from_dict
@@ -33,7 +34,7 @@ GOOF = get_game("goofspiel")
 
 
 @nb.njit
-def _two_searches(K, root, params, rng, mask, trees):
+def _two_searches(K, N, root, params, rng, mask, trees):
     G = as_kernels(K)
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
@@ -53,6 +54,9 @@ def _two_searches(K, root, params, rng, mask, trees):
         trees[T_EDGE_VALUE][0],
         trees[T_TABLE][0],
         0,
+        N,
+        np.empty((0, mask.shape[0]), np.float32),
+        np.empty(0, np.float64),
     )
     out[0] = visits.sum()
     out[1] = n1
@@ -71,6 +75,9 @@ def _two_searches(K, root, params, rng, mask, trees):
         trees[T_EDGE_VALUE][0],
         trees[T_TABLE][0],
         n1,
+        N,
+        np.empty((0, mask.shape[0]), np.float32),
+        np.empty(0, np.float64),
     )
     out[2] = visits.sum()
     out[3] = n2
@@ -84,7 +91,9 @@ def test_a_second_search_in_the_same_tree_continues_its_statistics():
     trees = seat_trees(2, kinds, params[None, :], MCTS, GOOF.num_actions)
     assert trees[T_NODE_KEY].shape[1] >= 8 * 301  # room for REUSE_SEARCHES searches
     mask = np.zeros(GOOF.num_actions, np.bool_)
-    out = _two_searches(tuple(GOOF.kernels), g.state, params, new_rng(np.int64(1)), mask, trees)
+    out = _two_searches(
+        tuple(GOOF.kernels), no_nets(), g.state, params, new_rng(np.int64(1)), mask, trees
+    )
     assert out[0] == 300  # every simulation passes the searcher's own root node
     assert out[2] == 600  # the second search adds its 300 to the root's visits
     assert 1 < out[1] < out[3] <= 601

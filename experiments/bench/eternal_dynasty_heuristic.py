@@ -27,6 +27,7 @@ from sim import get_game
 from sim.core import new_rng
 from sim.eternal_dynasty import heuristic as H
 from sim.eternal_dynasty import rules
+from sim.eternal_dynasty.rules import tasks
 
 EVERY = 5
 ROUNDS = 3
@@ -76,7 +77,8 @@ def replay(states, reps, decide):
 
 
 def kind_names() -> dict[int, str]:
-    return {getattr(rules, n): n[3:].lower() for n in dir(rules) if n.startswith("TK_")}
+    """Task kind -> its name (the ``TK_*`` constants of the rules' task stack)."""
+    return {getattr(tasks, n): n[3:].lower() for n in dir(tasks) if n.startswith("TK_")}
 
 
 def measure(players: int, games: int, reps: int) -> dict:
