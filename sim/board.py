@@ -7,7 +7,7 @@ scores``.  ``draw`` builds its board with a :class:`Canvas`; ``hidden`` is None 
 state) or a bool mask of the state words the viewing seat cannot see (see
 experiments/view/viewer.py), which the drawing shows as ``?``.  No kernel may import a
 ``board.py``: the compile cache leaves those files out of the sources it hashes
-(sim/_cache.py), so a drawing change does not recompile the engine.
+(sim/compile_cache.py), so a drawing change does not recompile the engine.
 """
 
 from __future__ import annotations

@@ -36,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from sim import compile_cache
+
 ROOT = Path(__file__).resolve().parents[2]
 
 WARM = """
@@ -76,12 +78,9 @@ def _toml(cfg: dict) -> str:
 
 def _cache_key(game: str) -> tuple[str, ...]:
     """The numba cache folders the run's kernels live in (they change when their sources do)."""
-    from sim import _cache
-
-    files = [_cache.ROOT / "sim" / game / "__init__.py", _cache.ROOT / "agents" / "arena.py"]
-    return tuple(
-        f"{name}-{_cache._hash_files(deps)}" for name, deps in map(_cache.dependency_group, files)
-    )
+    root = compile_cache.ROOT
+    files = [root / "sim" / game / "__init__.py", root / "agents" / "arena.py"]
+    return tuple(compile_cache.cache_folder(f) for f in files)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -233,8 +232,6 @@ def main(argv: list[str] | None = None) -> int:
         stop_busy(busy)
         shutil.rmtree(tmp, ignore_errors=True)
 
-    from sim import _cache
-
     load = " under the same contention" if args.contention else ""
     print(
         f"raw kernel{load}: {args.raw_games:,} games in this process, no Ray, no Parquet: "
@@ -249,7 +246,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{played / t['play_wall_s'] / workers:,.0f} games/s, raw kernel {raw:,.0f} "
         f"games/s: runner / raw = {played / t['play_wall_s'] / workers / raw:.2f}"
     )
-    _cache._hash_files.cache_clear()
+    compile_cache.forget_hashes()
     if _cache_key(args.game) != cache_before:
         print(
             "note: the sources changed during the benchmark (new numba cache folder); "

@@ -70,13 +70,23 @@ def dependency_group(py_file: str | Path) -> tuple[str, tuple[Path, ...]]:
     return "all", tuple(f for d in EVERYTHING for f in _py(ROOT / d))
 
 
+def forget_hashes() -> None:
+    """Hash the sources afresh at the next look-up (they are hashed once per process)."""
+    _hash_files.cache_clear()
+
+
+def cache_folder(py_file: str | Path) -> str:
+    """The name of the cache folder (under BASE) of the kernels defined in ``py_file``."""
+    name, files = dependency_group(py_file)
+    return f"{name}-{_hash_files(files)}"
+
+
 class ProjectCacheLocator(UserProvidedCacheLocator):
     """Caches a project kernel under BASE/<group>-<hash of the group's sources>/."""
 
     def __init__(self, py_func, py_file):
         super().__init__(py_func, py_file)
-        name, files = dependency_group(py_file)
-        self._cache_path = str(BASE / f"{name}-{_hash_files(files)}")
+        self._cache_path = str(BASE / cache_folder(py_file))
 
     @classmethod
     def from_function(cls, py_func, py_file):
