@@ -157,3 +157,31 @@ def test_policy_and_search_with_a_network_play_legal_games(name):
     assert not np.array_equal(a[3], hot[3])
     s, w, f, lengths = play([f"mcts:8,net={path}", "heuristic", "random", "random"], games=1)
     assert lengths[0] > 0 and abs(w.sum() - 1) < 1e-9 or spec.can_all_lose
+
+
+def test_the_learned_agents_benchmark_prints_a_row_per_game(capsys):
+    """``dynasty bench learned`` times policy self-play against the heuristic and random play,
+    and MCTS with a network against MCTS without, in one row per game."""
+    from experiments.bench.learned import main
+
+    assert (
+        main(
+            [
+                "--game",
+                "goofspiel",
+                "--games",
+                "4",
+                "--searches",
+                "2",
+                "--simulations",
+                "8",
+                "--hidden",
+                "8",
+            ]
+        )
+        == 0
+    )
+    rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("goofspiel | ")]
+    assert len(rows) == 1
+    cells = rows[0].split(" | ")
+    assert len(cells) == 9 and all(float(c.replace(",", "")) > 0 for c in cells[1:])
