@@ -1,5 +1,5 @@
 """Every config shipped under experiments/configs loads with the loader its command uses (runs,
-studies, tunings, tournaments), so a config the docs point to never fails on its first line."""
+studies, tunings, tournaments, trainings), so a config the docs point to never fails on its first line."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ CONFIGS = Path(__file__).resolve().parents[1] / "experiments" / "configs"
 
 
 def _kind(path: Path) -> str:
+    if path.parent.name == "train":
+        return "train"
     if path.parent.name == "tournaments":
         return "tournament"
     if path.parent.name == "tunings" or "[search]" in path.read_text():
@@ -39,6 +41,10 @@ def test_shipped_config_loads(path):
 
         t = load_tune(path)
         assert t.search and t.trials > 0
+    elif kind == "train":
+        from experiments.train.config import load_train
+
+        assert load_train(path).generations > 0
     else:
         from experiments.tournament.tournament import load_tournament
 
@@ -47,4 +53,4 @@ def test_shipped_config_loads(path):
 
 def test_every_kind_is_shipped():
     kinds = {_kind(p) for p in CONFIGS.rglob("*.toml")}
-    assert kinds == {"run", "study", "tune", "tournament"}
+    assert kinds == {"run", "study", "tune", "tournament", "train"}
