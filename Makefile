@@ -23,8 +23,11 @@ format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
+# tests in TEST_WORKERS processes (pytest-xdist), a test file's tests in one of them
+TEST_WORKERS ?= 2
+
 test: $(STAMP)
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --durations=25
 
 demo: $(STAMP)
 	$(BIN)/dynasty run experiments/configs/demo.toml

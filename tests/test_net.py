@@ -123,7 +123,7 @@ def test_the_network_reads_only_the_seats_information(name):
 
 
 @pytest.mark.parametrize("name", ["middle_kingdom", "eternal_dynasty"])
-def test_policy_and_search_with_a_network_play_legal_games(name):
+def test_policy_and_search_with_a_network_play_legal_games(name, tmp_path):
     """policy:, policy: at a temperature and mcts with net= play whole games through the arena
     (every action is checked legal there); greedy play is the same on the same deals, sampled
     play differs from it."""
@@ -134,7 +134,7 @@ def test_policy_and_search_with_a_network_play_legal_games(name):
 
     spec = get_game(name)
     states = _states(name, 4, games=3)
-    path = f"/tmp/test-net-{name}.npz"
+    path = tmp_path / f"{name}.npz"
     m = _random_model(spec, states)
     card = {"game": name, "players": [4], "observation": observation_hash(spec)}
     save(path, {k: v for k, v in m.items() if k != "all_lose"}, card)
