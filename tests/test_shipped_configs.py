@@ -1,5 +1,6 @@
 """Every config shipped under experiments/configs loads with the loader its command uses (runs,
-studies, tunings, tournaments, trainings), so a config the docs point to never fails on its first line."""
+studies, tunings, tournaments, trainings), so a config the docs point to never fails on its
+first line."""
 
 from __future__ import annotations
 
