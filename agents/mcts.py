@@ -74,6 +74,10 @@ slot means that slot's default, so a row holding only the simulation count is va
                         vector (one expected win share per seat) instead of a rollout; selection
                         is argmax Q + c P sqrt(N) / (1 + n) with c = P_UCT_C (default
                         DEFAULT_PUCT_C) and an unvisited action's Q the node's own value.
+    P_LEAF           9  with a network: LEAF_NETWORK (0) values a new node by the value head;
+                        LEAF_ROLLOUT (1) takes only the priors from the network and values
+                        the node by a rollout (P_ROLLOUT, P_ROLLOUT_DEPTH), as AlphaGo's
+                        fast rollouts do; the node's own value is then its first rollout's.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
 the game's chance stream; the same state, parameters and RNG give the same action (a search
@@ -116,10 +120,14 @@ P_TIME_MS = 5
 P_PRIOR = 6
 P_REUSE = 7
 P_NET = 8
+P_LEAF = 9
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
 ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
+LEAF_NETWORK = 0
+LEAF_ROLLOUT = 1
+LEAF_KINDS = {"network": LEAF_NETWORK, "rollout": LEAF_ROLLOUT}
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
@@ -346,6 +354,7 @@ def _search_in(
     n = root[H_NPLAYERS]
     me = G.current_player(root)
     net = np.int64(params[P_NET]) - 1  # -1: no network
+    net_value = np.int64(params[P_LEAF]) == LEAF_NETWORK
     if net >= 0:
         uct_c = params[P_UCT_C] if params[P_UCT_C] > 0 else DEFAULT_PUCT_C
         all_lose = N.table[net, T_ALL_LOSE] > 0
@@ -381,6 +390,7 @@ def _search_in(
             G.determinize(work, me, rng)
         depth = 0
         evaluated = False  # the leaf's value came from the network
+        leaf = np.int64(-1)  # a new node whose own value is its first rollout's (LEAF_ROLLOUT)
         # Selection and expansion: walk the tree, add the first missing node, stop there.
         while not G.is_terminal(work):
             p = G.current_player(work)
@@ -406,7 +416,9 @@ def _search_in(
                     _evaluate_node(
                         G, N, net, work, p, mask, node, prior, node_value, reward, scratch, all_lose
                     )
-                    evaluated = True
+                    evaluated = net_value
+                    if not net_value:
+                        leaf = node
                     break
                 a = _select_puct(
                     node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, prior, node_value
@@ -437,6 +449,8 @@ def _search_in(
             G.returns(work, scores, reward)
         elif not evaluated:
             G.evaluate(work, reward)
+        if leaf >= 0:
+            node_value[leaf] = reward[node_player[leaf]]
         # Backpropagation: each node is credited with the reward of the seat that moves there.
         for i in range(depth):
             node = path_node[i]
@@ -586,6 +600,7 @@ PARAMETERS = (
     "prior",
     "reuse",
     "net",
+    "leaf",
 )
 
 
@@ -604,14 +619,20 @@ def mcts_params(
     prior: float = 0.0,
     reuse: bool = False,
     net: str | None = None,
+    leaf: str = "network",
 ) -> np.ndarray:
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
     ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget.
     ``net`` names a model (agents.model): the row marks P_NET, and the run that holds the
-    model sets the network's index there; ``uct_c`` then defaults to DEFAULT_PUCT_C."""
+    model sets the network's index there; ``uct_c`` then defaults to DEFAULT_PUCT_C, and
+    ``leaf="rollout"`` values new nodes by rollouts instead of the value head (P_LEAF)."""
     if net is not None and (not isinstance(net, str) or not net.strip()):
         raise MCTSParameterError(f"mcts net must name a model, got {net!r}")
+    if leaf not in LEAF_KINDS:
+        raise MCTSParameterError(f"mcts leaf must be one of {', '.join(LEAF_KINDS)}, got {leaf!r}")
+    if leaf != "network" and net is None:
+        raise MCTSParameterError("mcts leaf is a setting of a search with a net")
     if net is not None and reuse:
         raise MCTSParameterError("mcts reuse cannot be combined with a net (not implemented)")
     if uct_c is None:
@@ -664,6 +685,7 @@ def mcts_params(
         raise MCTSParameterError(f"mcts reuse must be true or false, got {reuse!r}")
     row[P_REUSE] = 1.0 if reuse else 0.0
     row[P_NET] = 1.0 if net is not None else 0.0
+    row[P_LEAF] = LEAF_KINDS[leaf]
     return row
 
 
@@ -691,6 +713,8 @@ def mcts_label(params: np.ndarray, net: str | None = None) -> str:
         parts.append("omniscient")
     if net is not None:
         parts.append(f"net={net}")
+    if int(params[P_LEAF]) == LEAF_ROLLOUT:
+        parts.append("leaf=rollout")
     return ",".join(parts)
 
 

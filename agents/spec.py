@@ -14,8 +14,9 @@ table or in the text form that :func:`agents.mcts.mcts_label` writes:
 
 A learned network's policy is ``policy:<model>`` (greedy) or ``policy:<model>,temperature=0.5``
 (or ``{kind = "policy", model = "...", temperature = 0.5}``), an MCTS guided by one
-``mcts:5ms,net=<model>``; a model is a shipped model's name or a path (agents.model).
-:func:`model_name` reads the model back from an agent's label.
+``mcts:5ms,net=<model>`` (``leaf=rollout``: the network's priors, rollouts' values); a model
+is a shipped model's name or a path (agents.model).  :func:`model_name` reads the model back
+from an agent's label.
 
 A user's own agent is named by its module path, ``"mypkg.agents:greedy"`` (or
 ``{kind = "mypkg.agents:MyAgent", timeout_s = 5}``); :mod:`agents.user` loads and checks it.

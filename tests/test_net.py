@@ -157,6 +157,22 @@ def test_policy_and_search_with_a_network_play_legal_games(name, tmp_path):
     assert not np.array_equal(a[3], hot[3])
     s, w, f, lengths = play([f"mcts:8,net={path}", "heuristic", "random", "random"], games=1)
     assert lengths[0] > 0 and abs(w.sum() - 1) < 1e-9 or spec.can_all_lose
+    net_leaf = play([f"mcts:16,net={path}", "heuristic", "random", "random"], games=2)
+    rollout_leaf = play([f"mcts:16,net={path},leaf=rollout", "heuristic", "random", "random"], 2)
+    assert rollout_leaf[3].min() > 0
+    assert not np.array_equal(net_leaf[3], rollout_leaf[3])  # the leaves are valued otherwise
+
+
+def test_leaf_rollout_is_a_setting_of_a_search_with_a_network():
+    from agents.spec import AgentSpecError, parse_agent
+
+    kind, params, label = parse_agent("mcts:40,net=m.npz,leaf=rollout")
+    assert label == "mcts:40,net=m.npz,leaf=rollout" and parse_agent(label)[2] == label
+    assert parse_agent("mcts:40,net=m.npz,leaf=network")[2] == "mcts:40,net=m.npz"
+    with pytest.raises(AgentSpecError, match="mcts leaf is a setting of a search with a net"):
+        parse_agent("mcts:40,leaf=rollout")
+    with pytest.raises(AgentSpecError, match="mcts leaf must be one of network, rollout"):
+        parse_agent("mcts:40,net=m.npz,leaf=value")
 
 
 def test_the_learned_agents_benchmark_prints_a_row_per_game(capsys):

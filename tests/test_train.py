@@ -37,7 +37,7 @@ sample_decisions = 3
 epochs = 2
 batch = 64
 [gate]
-deals = 10
+deals = 101   # 202 games a match: two chunks, so the gate leaves two warm actors behind
 """
 
 
@@ -116,6 +116,8 @@ def test_dynasty_train_writes_its_report_and_refuses_another_config(ray_session,
         ({"fit": {"lr": 5}}, "fit.lr: expected a number from 1e-06 to 1, got 5"),
         ({"gate": {"against": ["nobody"]}}, "gate.against: expected a list of best, heuristic"),
         ({"selfplay": {"simulations": 1}}, "selfplay.simulations: expected an integer from 2"),
+        ({"selfplay": {"leaf": "value"}}, "selfplay.leaf: expected one of network, rollout"),
+        ({"warm_start": {"agent": "mcts"}}, "warm_start.agent: expected one of heuristic, search"),
     ],
 )
 def test_bad_train_configs_are_one_line(tmp_path, change, message):
@@ -171,3 +173,35 @@ def test_a_bad_model_file_is_one_line_and_exit_code_2(tmp_path, agent, message):
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith(f"dynasty: error: {cfg}: agents: ")
     assert message in lines[0]
+
+
+def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_plays(tmp_path):
+    """``warm_start.agent = "search"``: generation 0's targets are plain MCTS's visit shares
+    (not one-hot choices); ``selfplay.leaf = "rollout"`` plays its generations with the
+    network's priors and rollouts' values."""
+    from experiments.train.selfplay import play_chunk
+
+    cfg = _cfg(tmp_path, "w", warm_start={"games": 20, "agent": "search"})
+    assert cfg.warm_agent == "search"
+    job = {
+        "game": "goofspiel",
+        "players": 2,
+        "options": {"num_cards": 5},
+        "seed": 3,
+        "gen": 0,
+        "first": 0,
+        "count": 3,
+        "model": None,
+        "simulations": 30,
+        "sample_decisions": 2,
+        "record_every": 1,
+        "warm": "search",
+    }
+    warm = play_chunk(job)
+    assert np.allclose(warm["policy"].sum(axis=1), 1)
+    assert (warm["policy"].max(axis=1) < 1).any()  # visit shares, not the heuristic's choice
+    assert not (warm["policy"][~warm["mask"]] > 0).any()
+    heur = play_chunk({**job, "warm": "heuristic"})
+    assert (heur["policy"].max(axis=1) == 1).all()
+    tiny = _cfg(tmp_path, "r", selfplay={"games": 20, "simulations": 12, "leaf": "rollout"})
+    assert tiny.search("m.npz") == "mcts:12,net=m.npz,leaf=rollout"

@@ -13,11 +13,13 @@
     hidden = 128                   # units of each of the two hidden layers
     [warm_start]                   # generation 0: the heuristic's choices and outcomes
     games = 2000
+    agent = "heuristic"            # or "search": MCTS without a network (selfplay.simulations)
     [selfplay]                     # generations 1..: the search with the current network
     games = 400                    # games per generation
     simulations = 100              # MCTS simulations per decision (with the network)
     sample_decisions = 30          # a game's first decisions drawn from the visit counts
     record_every = 1               # keep every k-th decision as a training example
+    leaf = "network"               # the search values new nodes by the network, or "rollout"
     [fit]
     epochs = 4
     batch = 256
@@ -66,6 +68,8 @@ SECTIONS = {
 }
 GATE_AGAINST = ("best", "heuristic", "random")
 GATE_AGENTS = ("policy", "search")
+LEAVES = ("network", "rollout")
+WARM_AGENTS = ("heuristic", "search")
 TOP = ("name", "description", "game", "players", "seed", "output", "generations", "options")
 REQUIRED = ("game", "players", "seed", "output", "generations")
 
@@ -81,10 +85,12 @@ class TrainConfig:
     options: dict[str, Any]
     hidden: int
     warm_games: int
+    warm_agent: str
     selfplay_games: int
     simulations: int
     sample_decisions: int
     record_every: int
+    leaf: str
     epochs: int
     batch: int
     lr: float
@@ -96,6 +102,11 @@ class TrainConfig:
     gate_agent: str
     description: str = ""
     source: str = field(default="", compare=False)
+
+    def search(self, model: str) -> str:
+        """The agent spec of the training's search guided by ``model``."""
+        leaf = ",leaf=rollout" if self.leaf == "rollout" else ""
+        return f"mcts:{self.simulations},net={model}{leaf}"
 
     @property
     def spec(self):
@@ -170,7 +181,11 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         got = data.get(section, {})
         if not isinstance(got, dict):
             raise fail(section, "expected a table")
-        allowed = set(keys) | ({"against", "agent"} if section == "gate" else set())
+        allowed = set(keys) | {
+            "gate": {"against", "agent"},
+            "selfplay": {"leaf"},
+            "warm_start": {"agent"},
+        }.get(section, set())
         bad = sorted(set(got) - allowed)
         if bad:
             raise fail(
@@ -191,6 +206,12 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
     agent = gate.get("agent", "policy")
     if agent not in GATE_AGENTS:
         raise fail("gate.agent", f"expected one of {', '.join(GATE_AGENTS)}, got {agent!r}")
+    leaf = data.get("selfplay", {}).get("leaf", "network")
+    if leaf not in LEAVES:
+        raise fail("selfplay.leaf", f"expected one of {', '.join(LEAVES)}, got {leaf!r}")
+    warm = data.get("warm_start", {}).get("agent", "heuristic")
+    if warm not in WARM_AGENTS:
+        raise fail("warm_start.agent", f"expected one of {', '.join(WARM_AGENTS)}, got {warm!r}")
     return TrainConfig(
         name=str(data.get("name", Path(data["output"]).name)),
         description=str(data.get("description", "")),
@@ -202,10 +223,12 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         options=dict(options),
         hidden=values["network.hidden"],
         warm_games=values["warm_start.games"],
+        warm_agent=warm,
         selfplay_games=values["selfplay.games"],
         simulations=values["selfplay.simulations"],
         sample_decisions=values["selfplay.sample_decisions"],
         record_every=values["selfplay.record_every"],
+        leaf=leaf,
         epochs=values["fit.epochs"],
         batch=values["fit.batch"],
         lr=float(values["fit.lr"]),

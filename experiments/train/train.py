@@ -145,6 +145,8 @@ def _selfplay(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> 
                     "simulations": cfg.simulations,
                     "sample_decisions": cfg.sample_decisions,
                     "record_every": cfg.record_every,
+                    "leaf": cfg.leaf,
+                    "warm": cfg.warm_agent,
                 },
             )
         )
@@ -152,6 +154,9 @@ def _selfplay(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> 
         return 0.0
     from tqdm import tqdm
 
+    from experiments.run.runner import release_workers
+
+    release_workers()  # the gate's warm actors hold the CPUs these tasks need
     task = ray.remote(num_cpus=1)(play_chunk)
     bar = tqdm(
         total=games,
@@ -276,9 +281,7 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
 
     n = cfg.players[0]
     cand = str(model_path(cfg, gen).resolve())
-    candidate = (
-        f"policy:{cand}" if cfg.gate_agent == "policy" else f"mcts:{cfg.simulations},net={cand}"
-    )
+    candidate = f"policy:{cand}" if cfg.gate_agent == "policy" else cfg.search(cand)
     seed = int(hash64(np.int64(cfg.seed), np.int64(GATE_SALT + gen))) & (2**63 - 1)
     out = {}
     for opp in cfg.gate_against:
@@ -288,7 +291,7 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
             opponent = (
                 f"policy:{best.resolve()}"
                 if cfg.gate_agent == "policy"
-                else f"mcts:{cfg.simulations},net={best.resolve()}"
+                else cfg.search(str(best.resolve()))
             )
         else:
             opponent = opp
@@ -351,7 +354,10 @@ def _generation(cfg: TrainConfig, m: dict, gen: int, workers, progress, stop_aft
     g.setdefault("started", _now())
     g["selfplay_s"] = g.get("selfplay_s", 0.0) + _selfplay(cfg, gen, best, progress)
     g["games"] = cfg.warm_games if gen == 0 else cfg.selfplay_games
-    g["data"] = "heuristic" if gen == 0 else f"mcts:{cfg.simulations},net=gen-{m['best']:03d}"
+    if gen > 0:
+        g["data"] = cfg.search(f"gen-{m['best']:03d}")
+    else:
+        g["data"] = "heuristic" if cfg.warm_agent == "heuristic" else f"mcts:{cfg.simulations}"
     step_done("selfplay")
     if not model_path(cfg, gen).is_file():
         g["fit"] = _fit(cfg, gen, best, progress)
