@@ -75,9 +75,11 @@ slot means that slot's default, so a row holding only the simulation count is va
                         is argmax Q + c P sqrt(N) / (1 + n) with c = P_UCT_C (default
                         DEFAULT_PUCT_C) and an unvisited action's Q the node's own value.
     P_LEAF           9  with a network: LEAF_NETWORK (0) values a new node by the value head;
-                        LEAF_ROLLOUT (1) takes only the priors from the network and values
-                        the node by a rollout (P_ROLLOUT, P_ROLLOUT_DEPTH), as AlphaGo's
-                        fast rollouts do; the node's own value is then its first rollout's.
+                        LEAF_ROLLOUT (1) values it by a rollout (P_ROLLOUT, P_ROLLOUT_DEPTH),
+                        as AlphaGo's fast rollouts do, and takes only priors from the
+                        network, at the node's second visit (most nodes of a search are
+                        visited once, and a rollout is cheaper than a forward pass in most
+                        games); the node's own value is then its first rollout's.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
 the game's chance stream; the same state, parameters and RNG give the same action (a search
@@ -128,6 +130,7 @@ ROLLOUT_KINDS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}
 LEAF_NETWORK = 0
 LEAF_ROLLOUT = 1
 LEAF_KINDS = {"network": LEAF_NETWORK, "rollout": LEAF_ROLLOUT}
+UNEVALUATED = -1.0  # prior[node, 0] of a LEAF_ROLLOUT node the network has not evaluated yet
 
 DEFAULT_SIMULATIONS = 1000
 DEFAULT_UCT_C = 0.4
@@ -412,14 +415,22 @@ def _search_in(
                 expanded = True
             G.legal_mask(work, mask)
             if net >= 0:
-                if expanded:  # the network evaluates the new node: priors, and the leaf's value
+                if expanded and net_value:  # the network values the new node, gives its priors
                     _evaluate_node(
                         G, N, net, work, p, mask, node, prior, node_value, reward, scratch, all_lose
                     )
-                    evaluated = net_value
-                    if not net_value:
-                        leaf = node
+                    evaluated = True
                     break
+                if expanded:  # LEAF_ROLLOUT: a rollout values it; priors at its second visit
+                    prior[node, 0] = UNEVALUATED
+                    leaf = node
+                    break
+                if prior[node, 0] == UNEVALUATED:
+                    own = node_value[node]
+                    _evaluate_node(
+                        G, N, net, work, p, mask, node, prior, node_value, reward, scratch, all_lose
+                    )
+                    node_value[node] = own
                 a = _select_puct(
                     node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, prior, node_value
                 )

@@ -81,6 +81,7 @@ def test_same_config_same_weights_and_a_resumed_training_too(ray_session, tmp_pa
             assert np.array_equal(wa[k], wb[k]), (gen, k)
     card = load(model_path(a, 1)).card
     assert card["game"] == "goofspiel" and card["players"] == [2] and card["generation"] == 1
+    assert card["train_s"] > load(model_path(a, 0)).card["train_s"] > 0  # time so far
     c = _cfg(tmp_path, "c", seed=4)  # another seed: other weights
     run_train(c, workers=2, progress=False, stop_after="0:fit")
     assert not np.array_equal(_weights(a, 0)["w1"], _weights(c, 0)["w1"])

@@ -208,8 +208,11 @@ def data_hash(files: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def _fit(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> dict[str, Any]:
-    """Fit the generation's network (``OUT/models/gen-<g>.npz``); the fit's history."""
+def _fit(
+    cfg: TrainConfig, gen: int, best: Path | None, progress: bool, elapsed: float = 0.0
+) -> dict[str, Any]:
+    """Fit the generation's network (``OUT/models/gen-<g>.npz``, its card's ``train_s`` the
+    training's seconds so far, ``elapsed`` before the fit); the fit's history."""
     from agents.model import load, observation_hash, save
     from experiments.run.store import git_commit
     from experiments.train.fit import fit, load_examples
@@ -267,9 +270,21 @@ def _fit(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> dict[
         "examples": history["examples"],
         "commit": git_commit(),
         "created": _now(),
+        "train_s": round(elapsed + history["fit_s"], 1),
     }
     save(model_path(cfg, gen), {"enc": enc, **arrays}, card)
     return history
+
+
+def _elapsed(m: dict, gen: int) -> float:
+    """Seconds the training spent before generation ``gen``'s fit (every step of the earlier
+    generations, and ``gen``'s self-play)."""
+    t = 0.0
+    for g in m["generations"][: gen + 1]:
+        t += g.get("selfplay_s", 0.0)
+        if g["generation"] < gen:
+            t += g.get("fit", {}).get("fit_s", 0.0) + g.get("gate_s", 0.0)
+    return t
 
 
 def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> dict[str, Any]:
@@ -360,7 +375,7 @@ def _generation(cfg: TrainConfig, m: dict, gen: int, workers, progress, stop_aft
         g["data"] = "heuristic" if cfg.warm_agent == "heuristic" else f"mcts:{cfg.simulations}"
     step_done("selfplay")
     if not model_path(cfg, gen).is_file():
-        g["fit"] = _fit(cfg, gen, best, progress)
+        g["fit"] = _fit(cfg, gen, best, progress, _elapsed(m, gen))
     step_done("fit")
     t0 = time.perf_counter()
     g["gate"] = _gate(cfg, gen, best, workers, progress)
