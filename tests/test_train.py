@@ -119,6 +119,8 @@ def test_dynasty_train_writes_its_report_and_refuses_another_config(ray_session,
         ({"selfplay": {"simulations": 1}}, "selfplay.simulations: expected an integer from 2"),
         ({"selfplay": {"leaf": "value"}}, "selfplay.leaf: expected one of network, rollout"),
         ({"warm_start": {"agent": "mcts"}}, "warm_start.agent: expected one of heuristic, search"),
+        ({"warm_start": {"agent": "mcts:5ms"}}, "warm_start.agent: expected one of heuristic, s"),
+        ({"warm_start": {"agent": "mcts:9,bogus=1"}}, "warm_start.agent: agent 'mcts' has no "),
     ],
 )
 def test_bad_train_configs_are_one_line(tmp_path, change, message):
@@ -204,5 +206,10 @@ def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_p
     assert not (warm["policy"][~warm["mask"]] > 0).any()
     heur = play_chunk({**job, "warm": "heuristic"})
     assert (heur["policy"].max(axis=1) == 1).all()
+    spelled = _cfg(tmp_path, "s", warm_start={"agent": "mcts:30,rollout=heuristic"})
+    assert spelled.warm_agent == "mcts:30,rollout=heuristic"
+    other = play_chunk({**job, "warm": spelled.warm_agent})  # heuristic rollouts: other visits
+    assert np.allclose(other["policy"].sum(axis=1), 1)
+    assert not np.array_equal(other["policy"], warm["policy"])
     tiny = _cfg(tmp_path, "r", selfplay={"games": 20, "simulations": 12, "leaf": "rollout"})
     assert tiny.search("m.npz") == "mcts:12,net=m.npz,leaf=rollout"

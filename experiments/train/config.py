@@ -13,7 +13,8 @@
     hidden = 128                   # units of each of the two hidden layers
     [warm_start]                   # generation 0: the heuristic's choices and outcomes
     games = 2000
-    agent = "heuristic"            # or "search": MCTS without a network (selfplay.simulations)
+    agent = "heuristic"            # or "search": MCTS without a network (selfplay.simulations),
+                                   # or such a search spelled out: "mcts:100,rollout=heuristic"
     [selfplay]                     # generations 1..: the search with the current network
     games = 400                    # games per generation
     simulations = 100              # MCTS simulations per decision (with the network)
@@ -123,6 +124,28 @@ class TrainConfig:
         return d
 
 
+def _warm_search(text: Any, fail) -> str:
+    """The canonical label of a warm start's MCTS spec (no network, a simulation budget)."""
+    from agents.mcts import P_NET, P_TIME_MS
+    from agents.spec import AgentSpecError, parse_agent
+    from agents.table import MCTS
+
+    expected = f"expected one of {', '.join(WARM_AGENTS)} or an MCTS spec such as 'mcts:100'"
+    if not isinstance(text, str) or not text.startswith("mcts:"):
+        raise fail("warm_start.agent", f"{expected}, got {text!r}")
+    try:
+        kind, params, label = parse_agent(text)
+    except AgentSpecError as e:
+        raise fail("warm_start.agent", str(e)) from None
+    if kind != MCTS or params[P_NET] > 0 or params[P_TIME_MS] > 0:
+        raise fail(
+            "warm_start.agent",
+            f"{expected} without a network or a time budget (the data must be reproducible), "
+            f"got {text!r}",
+        )
+    return label
+
+
 def load_train(path: str | Path) -> TrainConfig:
     path = Path(path)
     try:
@@ -211,7 +234,7 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         raise fail("selfplay.leaf", f"expected one of {', '.join(LEAVES)}, got {leaf!r}")
     warm = data.get("warm_start", {}).get("agent", "heuristic")
     if warm not in WARM_AGENTS:
-        raise fail("warm_start.agent", f"expected one of {', '.join(WARM_AGENTS)}, got {warm!r}")
+        warm = _warm_search(warm, fail)
     return TrainConfig(
         name=str(data.get("name", Path(data["output"]).name)),
         description=str(data.get("description", "")),

@@ -2,12 +2,13 @@
 observation tensor, the legal mask, the target policy, and later the game's outcome.
 
 Generation 0 plays the game's heuristic in every seat (the targets are its choices: the network
-starts by cloning it), or MCTS without a network (``warm = "search"``: the targets are its
-visit counts); later generations play MCTS guided by the best network so far in every seat (the
-targets are the search's visit counts, AlphaZero's expert iteration), which values new nodes by
-the network's value head or by rollouts (``leaf = "rollout"``).  A game's first
-``sample_decisions`` decisions are drawn in proportion to the visit counts, the later ones are
-the most visited action, so games differ beyond their deals.
+starts by cloning it), or MCTS without a network (``warm = "search"``, or the one a
+``warm = "mcts:..."`` spells out; the targets are its visit counts).  Later generations play
+MCTS guided by the best network so far in every seat (the targets are the search's visit
+counts, AlphaZero's expert iteration), which values new nodes by the network's value head or by
+rollouts (``leaf = "rollout"``).  A game's first ``sample_decisions`` decisions are drawn in
+proportion to the visit counts, the later ones are the most visited action, so games differ
+beyond their deals.
 
 A chunk of games is a pure function of its job (the game seeds come from the master seed, the
 generation and the game's index; the search is bounded by simulations, not time), so the data
@@ -55,6 +56,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
     from agents.mcts import P_NET, mcts_params, search
     from agents.model import load
     from agents.net import nets_of, no_nets
+    from agents.spec import parse_agent
     from sim.core import hash64, new_rng
     from sim.registry import get_game
 
@@ -73,6 +75,8 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         params[P_NET] = 1
     elif job.get("warm") == "search":  # generation 0 by MCTS without a network
         params = mcts_params(int(job["simulations"]))
+    elif str(job.get("warm", "")).startswith("mcts:"):  # ... or by the one it spells out
+        params = parse_agent(job["warm"])[1]
     seeds = game_seeds(job["seed"], job["gen"], job["first"], job["count"])
     obs_l, mask_l, pol_l, seat_l, game_l, step_l, val_game = [], [], [], [], [], [], []
     outcome = {f: [] for f in GAME_FIELDS}

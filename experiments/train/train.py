@@ -372,7 +372,9 @@ def _generation(cfg: TrainConfig, m: dict, gen: int, workers, progress, stop_aft
     if gen > 0:
         g["data"] = cfg.search(f"gen-{m['best']:03d}")
     else:
-        g["data"] = "heuristic" if cfg.warm_agent == "heuristic" else f"mcts:{cfg.simulations}"
+        g["data"] = {"heuristic": "heuristic", "search": f"mcts:{cfg.simulations}"}.get(
+            cfg.warm_agent, cfg.warm_agent
+        )
     step_done("selfplay")
     if not model_path(cfg, gen).is_file():
         g["fit"] = _fit(cfg, gen, best, progress, _elapsed(m, gen))
