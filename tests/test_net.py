@@ -200,4 +200,4 @@ def test_the_learned_agents_benchmark_prints_a_row_per_game(capsys):
     rows = [r for r in capsys.readouterr().out.splitlines() if r.startswith("goofspiel | ")]
     assert len(rows) == 1
     cells = rows[0].split(" | ")
-    assert len(cells) == 9 and all(float(c.replace(",", "")) > 0 for c in cells[1:])
+    assert len(cells) == 11 and all(float(c.replace(",", "")) > 0 for c in cells[1:])

@@ -1,6 +1,6 @@
 """Learned agents' speed: decisions per second of ``policy:<model>`` self-play against the
 heuristic's and random play's in the same process, and simulations per second of MCTS with the
-network against MCTS without it, for every game.
+network (its value head, or rollouts at the leaves) against MCTS without it, for every game.
 
 The network's weights do not change its speed, only its sizes do: without ``--model`` each game
 gets a network of ``--hidden`` units with random weights over an encoding fitted to states of
@@ -103,7 +103,8 @@ def main(argv: list[str] | None = None) -> int:
     games = args.game or [g for g in game_names() if get_game(g).observation is not None]
     print(
         "game | policy dec/s | heuristic dec/s | random dec/s | policy/heuristic | "
-        "us per policy decision | mcts sims/s | mcts+net sims/s | net/plain"
+        "us per policy decision | mcts sims/s | mcts+net sims/s | net/plain | "
+        "mcts+net,leaf=rollout sims/s | rollout-leaf/plain"
     )
     with tempfile.TemporaryDirectory() as tmp:
         for name in games:
@@ -125,9 +126,13 @@ def main(argv: list[str] | None = None) -> int:
                         g.apply(int(rng.choice(list(g.legal_actions()))))
             plain = search_rate(spec, n, f"mcts:{args.simulations}", states, None)
             withnet = search_rate(spec, n, f"mcts:{args.simulations},net={model}", states, model)
+            rollout = search_rate(
+                spec, n, f"mcts:{args.simulations},net={model},leaf=rollout", states, model
+            )
             print(
                 f"{name} | {pol:,.0f} | {heu:,.0f} | {rnd:,.0f} | {pol / heu:.2f} | "
-                f"{1e6 / pol:.1f} | {plain:,.0f} | {withnet:,.0f} | {withnet / plain:.2f}",
+                f"{1e6 / pol:.1f} | {plain:,.0f} | {withnet:,.0f} | {withnet / plain:.2f} | "
+                f"{rollout:,.0f} | {rollout / plain:.2f}",
                 flush=True,
             )
     return 0
