@@ -130,106 +130,87 @@ def cmd_report(args) -> int:
     return 0
 
 
-def cmd_study(args) -> int:
+def _resumable(args, run, cfg, saved, finished=None) -> int | None:
+    """Run a resumable command's session (study, tournament, tune, train) unless
+    ``--report-only``: a SIGTERM stops it as Ctrl-C does; an interruption says what is saved
+    (``saved(summary)``) and gives EXIT_INTERRUPTED, a finished session prints
+    ``finished(summary)``.  None: go on to the report."""
+    if args.report_only:
+        return None
+    signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
+    s = run(
+        cfg,
+        workers=args.workers,
+        address=args.address,
+        niceness=args.niceness,
+        progress=not args.quiet,
+    )
+    if s.status == "interrupted":
+        print(f"interrupted: {saved(s)}; run the same command to continue", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    if finished is not None:
+        print(finished(s))
+    return None
 
-    study = load_study(args.config)
-    if not args.report_only:
-        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-        s = run_study(
-            study,
-            workers=args.workers,
-            address=args.address,
-            progress=not args.quiet,
-            niceness=args.niceness,
-        )
-        if s.status == "interrupted":
-            print(
-                f"interrupted: the finished games of every cell are saved in {study.output}; "
-                f"run the same command to continue",
-                file=sys.stderr,
-            )
-            return EXIT_INTERRUPTED
-        print(
-            f"{study.output}: {len(study.cells)} cells, "
-            f"{sum(s.games.values()):,} games in all; {s.stopped_by}"
-        )
-    paths = make_study_report(study)
+
+def _wrote(paths: dict) -> int:
     print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
     return 0
+
+
+def cmd_study(args) -> int:
+    study = load_study(args.config)
+    code = _resumable(
+        args,
+        run_study,
+        study,
+        lambda s: f"the finished games of every cell are saved in {study.output}",
+        lambda s: (
+            f"{study.output}: {len(study.cells)} cells, "
+            f"{sum(s.games.values()):,} games in all; {s.stopped_by}"
+        ),
+    )
+    return code if code is not None else _wrote(make_study_report(study))
 
 
 def cmd_tournament(args) -> int:
-
     t = load_tournament(args.config)
-    if not args.report_only:
-        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-        s = run_tournament(
-            t,
-            workers=args.workers,
-            address=args.address,
-            progress=not args.quiet,
-            niceness=args.niceness,
-        )
-        if s.status == "interrupted":
-            print(
-                f"interrupted: {s.games:,} games of {s.lineups} lineups are saved in {t.output}; "
-                f"run the same command to continue",
-                file=sys.stderr,
-            )
-            return EXIT_INTERRUPTED
-        print(
+    code = _resumable(
+        args,
+        run_tournament,
+        t,
+        lambda s: f"{s.games:,} games of {s.lineups} lineups are saved in {t.output}",
+        lambda s: (
             f"{t.output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)"
-        )
-    paths = make_tournament_report(t, anchor=args.anchor)
-    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
-    return 0
+        ),
+    )
+    return code if code is not None else _wrote(make_tournament_report(t, anchor=args.anchor))
 
 
 def cmd_tune(args) -> int:
     tune = load_tune(args.config)
-    if not args.report_only:
-        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-        s = run_tune(
-            tune,
-            workers=args.workers,
-            address=args.address,
-            niceness=args.niceness,
-            progress=not args.quiet,
-        )
-        if s.status == "interrupted":
-            print(
-                f"interrupted: {s.trials} finished trials and every finished game are saved in "
-                f"{tune.output}; run the same command to continue",
-                file=sys.stderr,
-            )
-            return EXIT_INTERRUPTED
-    paths = make_tune_report(tune)
-    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
-    return 0
+    code = _resumable(
+        args,
+        run_tune,
+        tune,
+        lambda s: f"{s.trials} finished trials and every finished game are saved in {tune.output}",
+    )
+    return code if code is not None else _wrote(make_tune_report(tune))
 
 
 def cmd_train(args) -> int:
     cfg = load_train(args.config)
-    if not args.report_only:
-        signal.signal(signal.SIGTERM, _sigterm_as_interrupt)
-        s = run_train(
-            cfg,
-            workers=args.workers,
-            address=args.address,
-            niceness=args.niceness,
-            progress=not args.quiet,
-        )
-        if s.status == "interrupted":
-            print(
-                f"interrupted: {s.generations} finished generations and every finished step are "
-                f"saved in {cfg.output}; run the same command to continue",
-                file=sys.stderr,
-            )
-            return EXIT_INTERRUPTED
-        print(f"{cfg.output}: {s.generations} generations; best: generation {s.best}")
-    paths = make_train_report(cfg)
-    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
-    return 0
+    code = _resumable(
+        args,
+        run_train,
+        cfg,
+        lambda s: (
+            f"{s.generations} finished generations and every finished step are saved in "
+            f"{cfg.output}"
+        ),
+        lambda s: f"{cfg.output}: {s.generations} generations; best: generation {s.best}",
+    )
+    return code if code is not None else _wrote(make_train_report(cfg))
 
 
 def bench_names() -> list[str]:
@@ -320,10 +301,11 @@ def cmd_games(args) -> int:
     print("models: " + ("none shipped" if not models else ""))
     for name in models:
         card = load(name).card
+        leaf = ",leaf=rollout" if card.get("training", {}).get("leaf") == "rollout" else ""
         print(
             f"  {name}: {card['game']}, {', '.join(map(str, card['players']))} players, "
             f"generation {card.get('generation', '?')}, trained "
-            f"{card.get('train_s', 0) / 3600:.1f} h  (policy:{name}, mcts:5ms,net={name})"
+            f"{card.get('train_s', 0) / 3600:.1f} h  (policy:{name}, mcts:5ms,net={name}{leaf})"
         )
     return 0
 
