@@ -141,6 +141,8 @@ def test_cli_lists_games_and_benchmarks(capsys):
         assert out.count(f"{name} — ") == 1
     assert any(line.startswith("agents: ") and "mcts" in line for line in out.splitlines())
     assert "models: " in out
+    assert "  middle_kingdom: middle_kingdom, 4 players, generation " in out
+    assert "(policy:middle_kingdom, mcts:5ms,net=middle_kingdom,leaf=rollout)" in out
     assert main(["bench", "--list"]) == 0
     assert "runner" in capsys.readouterr().out.split()
     assert main(["bench", "no_such_bench"]) == 2
