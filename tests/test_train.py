@@ -3,6 +3,7 @@ a training stopped and resumed gives the same weights as one that was not, the r
 written, and bad configs and model files end in one line.  Tiny Goofspiel trainings (a few
 seconds of play) stand in for the real ones (docs/training.md)."""
 
+import json
 import subprocess
 import sys
 import tomllib
@@ -119,6 +120,7 @@ def test_dynasty_train_writes_its_report_and_refuses_another_config(ray_session,
         ({"selfplay": {"simulations": 1}}, "selfplay.simulations: expected an integer from 2"),
         ({"selfplay": {"leaf": "value"}}, "selfplay.leaf: expected one of network, rollout"),
         ({"warm_start": {"agent": "mcts"}}, "warm_start.agent: expected one of heuristic, search"),
+        ({"gate": {"both_ways": "yes"}}, "gate.both_ways: expected true or false, got 'yes'"),
         ({"warm_start": {"agent": "mcts:5ms"}}, "warm_start.agent: expected one of heuristic, s"),
         ({"warm_start": {"agent": "mcts:9,bogus=1"}}, "warm_start.agent: agent 'mcts' has no "),
     ],
@@ -213,3 +215,29 @@ def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_p
     assert not np.array_equal(other["policy"], warm["policy"])
     tiny = _cfg(tmp_path, "r", selfplay={"games": 20, "simulations": 12, "leaf": "rollout"})
     assert tiny.search("m.npz") == "mcts:12,net=m.npz,leaf=rollout"
+
+
+def test_the_gate_plays_both_ways_with_more_than_two_players(ray_session, tmp_path):
+    """At 3 players the gate also plays the opponent alone against the candidate's copies on the
+    same deals, and keeps a network only if the lone seats' difference is above 0."""
+    from experiments.train.gate import both_ways_result
+
+    same = np.array([0.3, 0.4, 0.2, 0.5])
+    r = both_ways_result(same, same, 1)
+    assert r["difference"] == 0 and not r["passed"]
+    r = both_ways_result(same + 0.3, same - 0.1, 1)
+    assert abs(r["difference"] - 0.4) < 1e-12 and r["passed"] and r["difference_low"] > 0
+
+    cfg = _cfg(tmp_path, "three", players=3, generations=1, gate={"deals": 12})
+    assert cfg.gate_both_ways
+    run_train(cfg, workers=2, progress=False)
+    m = json.loads((cfg.output / "train.json").read_text())
+    gate = m["generations"][0]["gate"]["heuristic"]
+    assert {"opponent_alone", "difference", "difference_low", "difference_high"} <= set(gate)
+    assert (cfg.output / "gen-000" / "gate-heuristic-alone").is_dir()
+    alone = gate["win_share"] - gate["opponent_alone"]
+    assert abs(gate["difference"] - alone) < 1e-9
+    from experiments.train.report import make_train_report
+
+    report = make_train_report(cfg)["markdown"].read_text()
+    assert "heuristic alone against it" in report

@@ -32,6 +32,7 @@
     deals = 100                    # shared deals of each gating match
     against = ["best", "heuristic"]   # a candidate is kept if it beats these
     agent = "policy"               # the candidate plays as its policy ("policy") or its search
+    both_ways = true               # also the opponent alone against the candidate's copies
 
 Every count and rate is checked; an unknown key, a wrong type or a value out of range is one
 line naming the key (:class:`experiments.run.config.ConfigError`).
@@ -101,6 +102,7 @@ class TrainConfig:
     gate_deals: int
     gate_against: tuple[str, ...]
     gate_agent: str
+    gate_both_ways: bool
     description: str = ""
     source: str = field(default="", compare=False)
 
@@ -122,6 +124,15 @@ class TrainConfig:
         d["players"] = list(self.players)
         d["gate_against"] = list(self.gate_against)
         return d
+
+
+# Identity keys added after trainings were made, with what those trainings did.
+IDENTITY_SINCE = {"gate_both_ways": False}
+
+
+def stored_identity(identity: dict[str, Any]) -> dict[str, Any]:
+    """A recorded identity (train.json, a model's card) with the keys added since it was made."""
+    return {**IDENTITY_SINCE, **identity}
 
 
 def _warm_search(text: Any, fail) -> str:
@@ -205,7 +216,7 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         if not isinstance(got, dict):
             raise fail(section, "expected a table")
         allowed = set(keys) | {
-            "gate": {"against", "agent"},
+            "gate": {"against", "agent", "both_ways"},
             "selfplay": {"leaf"},
             "warm_start": {"agent"},
         }.get(section, set())
@@ -235,6 +246,9 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
     warm = data.get("warm_start", {}).get("agent", "heuristic")
     if warm not in WARM_AGENTS:
         warm = _warm_search(warm, fail)
+    both_ways = gate.get("both_ways", True)
+    if not isinstance(both_ways, bool):
+        raise fail("gate.both_ways", f"expected true or false, got {both_ways!r}")
     return TrainConfig(
         name=str(data.get("name", Path(data["output"]).name)),
         description=str(data.get("description", "")),
@@ -261,5 +275,6 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         gate_deals=values["gate.deals"],
         gate_against=tuple(against),
         gate_agent=agent,
+        gate_both_ways=both_ways,
         source=source,
     )

@@ -6,6 +6,13 @@ seat on each deal (the deal's seed shared by all rotations and by every match of
 generation).  Its win share per deal is the mean over the rotations; parity is ``1 / n``.  The
 interval is a 95% bootstrap over deals (:func:`bootstrap_interval`); the candidate passes when
 the whole interval lies above parity.
+
+With more than two players a lone seat can do well against copies of an opponent that is the
+stronger player among equals (copies of one policy may get in each other's way), so the gate
+also plays the other way round (``both_ways``): the opponent alone against ``n - 1`` copies of
+the candidate, on the same deals.  The candidate then passes when the per-deal difference of
+the two lone seats' win shares (the candidate's alone minus the opponent's alone; 0 between
+equals) has a 95% bootstrap interval above 0.
 """
 
 from __future__ import annotations
@@ -52,17 +59,43 @@ def bootstrap_interval(per_deal: np.ndarray, seed: int) -> tuple[float, float]:
     return float(lo), float(hi)
 
 
-def match_result(output: Path, candidate: str, players: int, seed: int) -> dict[str, Any]:
-    """The candidate's mean win share per deal, its interval and whether it clears parity."""
+def lone_shares(output: Path, agent: str) -> np.ndarray:
+    """``agent``'s mean win share per deal (ordered by deal) in a match's results folder."""
     from experiments.analysis.results import Results
 
     with Results(output) as res:
         t = res.sql(
             "SELECT deal, avg(win) AS share FROM results WHERE agent = ? "
             "GROUP BY deal ORDER BY deal",
-            [candidate],
+            [agent],
         )
-    per_deal = t["share"].to_numpy(np.float64)
+    return t["share"].to_numpy(np.float64)
+
+
+def both_ways_result(
+    candidate_alone: np.ndarray, opponent_alone: np.ndarray, seed: int
+) -> dict[str, Any]:
+    """The two lone seats' per-deal difference (candidate alone minus opponent alone), its 95%
+    bootstrap interval over deals, and whether it lies above 0."""
+    if candidate_alone.shape != opponent_alone.shape:
+        raise ValueError("the two matches of a gate must cover the same deals")
+    diff = candidate_alone - opponent_alone
+    lo, hi = bootstrap_interval(diff, seed + 1)
+    olo, ohi = bootstrap_interval(opponent_alone, seed + 2)
+    return {
+        "opponent_alone": float(opponent_alone.mean()),
+        "opponent_low": olo,
+        "opponent_high": ohi,
+        "difference": float(diff.mean()),
+        "difference_low": lo,
+        "difference_high": hi,
+        "passed": bool(lo > 0),
+    }
+
+
+def match_result(output: Path, candidate: str, players: int, seed: int) -> dict[str, Any]:
+    """The candidate's mean win share per deal, its interval and whether it clears parity."""
+    per_deal = lone_shares(output, candidate)
     lo, hi = bootstrap_interval(per_deal, seed)
     parity = 1.0 / players
     return {

@@ -27,12 +27,19 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
     blocks.append(
         f"Game **{cfg.game}**, {', '.join(map(str, cfg.players))} players; {len(gens)} "
         f"generations finished; best network: generation {best} (`{cfg.output / 'best.npz'}`). "
-        f"Generation 0 clones the heuristic from {cfg.warm_games:,} games; each later one plays "
-        f"{cfg.selfplay_games:,} games of MCTS ({cfg.simulations} simulations per decision) "
-        f"with the best network, fits on the newest {cfg.window} generations' examples, and is "
-        f"kept if it beats {', '.join(cfg.gate_against)} on {cfg.gate_deals} shared deals "
-        "(95% bootstrap interval over deals above parity)."
+        f"Generation 0 clones `{cfg.warm_agent}` from {cfg.warm_games:,} games; each later "
+        f"one plays {cfg.selfplay_games:,} games of `{cfg.search('<best>')}` (the best network), "
+        f"fits on the newest {cfg.window} generations' examples, and is kept if it beats "
+        f"{', '.join(cfg.gate_against)} on {cfg.gate_deals} shared deals: alone against the "
+        "opponent's copies, its 95% bootstrap interval over deals above parity"
+        + (
+            "; and its lone win share minus the opponent's alone against its copies, an "
+            "interval above 0."
+            if cfg.gate_both_ways and cfg.players[0] > 2
+            else "."
+        )
     )
+    both = cfg.gate_both_ways and cfg.players[0] > 2
     rows = []
     for g in gens:
         fit = g.get("fit", {})
@@ -44,6 +51,13 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
                 if o in gate
                 else "–"
                 for o in cfg.gate_against
+            ]
+            + [
+                f"{gate[o]['opponent_alone']:.3f} "
+                f"[{gate[o]['opponent_low']:.3f}, {gate[o]['opponent_high']:.3f}]"
+                if o in gate and "opponent_alone" in gate[o]
+                else "–"
+                for o in (cfg.gate_against if both else ())
             ]
             + [
                 "yes" if g.get("kept") else "no",
@@ -61,6 +75,7 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
         Table(
             ["generation"]
             + [f"win share vs {o}" for o in cfg.gate_against]
+            + [f"{o} alone against it" for o in (cfg.gate_against if both else ())]
             + [
                 "kept",
                 "examples",
@@ -86,6 +101,19 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
             ys = [x["win_share"] for x in r]
             err = [[y - x["low"] for y, x in zip(ys, r)], [x["high"] - y for y, x in zip(ys, r)]]
             ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=f"vs {o}")
+            r2 = [x for x in r if "opponent_alone" in x]
+            if r2:
+                x2 = [
+                    g["generation"]
+                    for g in gens
+                    if "opponent_alone" in g.get("gate", {}).get(o, {})
+                ]
+                y2 = [x["opponent_alone"] for x in r2]
+                e2 = [
+                    [y - x["opponent_low"] for y, x in zip(y2, r2)],
+                    [x["opponent_high"] - y for y, x in zip(y2, r2)],
+                ]
+                ax.errorbar(x2, y2, yerr=e2, fmt="s--", capsize=3, label=f"{o} alone against it")
         ax.axhline(1 / cfg.players[0], color="grey", lw=1, ls="--", label="parity")
         ax.set_xlabel("generation")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))

@@ -37,7 +37,7 @@ from typing import Any
 import numpy as np
 
 from experiments.run.store import ResultsError, atomic_write
-from experiments.train.config import TrainConfig
+from experiments.train.config import TrainConfig, stored_identity
 from experiments.train.selfplay import chunks
 
 MANIFEST = "train.json"
@@ -81,8 +81,8 @@ def _open(cfg: TrainConfig) -> dict[str, Any]:
     ident = json.loads(json.dumps(cfg.identity()))
     if path.is_file():
         m = json.loads(path.read_text())
-        if m.get("identity") != ident:
-            theirs = m.get("identity", {})
+        theirs = stored_identity(m.get("identity", {}))
+        if theirs != ident:
             diff = sorted(k for k in set(ident) | set(theirs) if ident.get(k) != theirs.get(k))
             raise ResultsError(
                 f"{cfg.source}: output: {cfg.output} holds a training of another config "
@@ -291,7 +291,7 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
     """The generation's gating matches, each a resumable run; their results."""
     from experiments.run import runner
     from experiments.run.config import from_dict
-    from experiments.train.gate import match_config, match_result
+    from experiments.train.gate import both_ways_result, lone_shares, match_config, match_result
     from sim.core import hash64
 
     n = cfg.players[0]
@@ -310,17 +310,26 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
             )
         else:
             opponent = opp
+
+        def match(alone: str, others: str, folder: Path):
+            run_cfg = from_dict(
+                match_config(cfg.game, n, cfg.options, alone, others, cfg.gate_deals, seed, folder),
+                f"{cfg.source}: gate {folder.name}",
+            )
+            s = runner.run(run_cfg, workers=workers, progress=progress)
+            if s.status != "complete":
+                raise KeyboardInterrupt
+            return run_cfg.agents[0].label
+
         folder = gen_dir(cfg, gen) / f"gate-{opp}"
-        run_cfg = from_dict(
-            match_config(
-                cfg.game, n, cfg.options, candidate, opponent, cfg.gate_deals, seed, folder
-            ),
-            f"{cfg.source}: gate {opp}",
-        )
-        s = runner.run(run_cfg, workers=workers, progress=progress)
-        if s.status != "complete":
-            raise KeyboardInterrupt
-        out[opp] = {"opponent": opponent, **match_result(folder, run_cfg.agents[0].label, n, seed)}
+        label = match(candidate, opponent, folder)
+        out[opp] = {"opponent": opponent, **match_result(folder, label, n, seed)}
+        if cfg.gate_both_ways and n > 2:  # the opponent alone against the candidate's copies
+            lone = gen_dir(cfg, gen) / f"gate-{opp}-alone"
+            opp_label = match(opponent, candidate, lone)
+            out[opp].update(
+                both_ways_result(lone_shares(folder, label), lone_shares(lone, opp_label), seed)
+            )
     return out
 
 
@@ -394,6 +403,12 @@ def _generation(cfg: TrainConfig, m: dict, gen: int, workers, progress, stop_aft
     if progress:
         verdict = ", ".join(
             f"{opp} {r['win_share']:.3f} [{r['low']:.3f}, {r['high']:.3f}]"
+            + (
+                f" / alone against it {r['opponent_alone']:.3f}"
+                f" [{r['opponent_low']:.3f}, {r['opponent_high']:.3f}]"
+                if "opponent_alone" in r
+                else ""
+            )
             for opp, r in g["gate"].items()
         )
         print(
