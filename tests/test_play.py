@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -40,6 +41,9 @@ def spawn(*args: str, timeout: float = 300) -> pexpect.spawn:
         encoding="utf-8",
         timeout=timeout,
         dimensions=(50, 200),
+        # Ctrl-C reaches the program as at a terminal, even where the tests were started in the
+        # background of a shell without job control (which ignores SIGINT for its children)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
