@@ -123,11 +123,13 @@ def cmd_run(args) -> int:
     return 0
 
 
-def cmd_report(args) -> int:
-
-    paths = make_report(args.results, args.out)
+def _wrote(paths: dict) -> int:
     print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
     return 0
+
+
+def cmd_report(args) -> int:
+    return _wrote(make_report(args.results, args.out))
 
 
 def _resumable(args, run, cfg, saved, finished=None) -> int | None:
@@ -151,11 +153,6 @@ def _resumable(args, run, cfg, saved, finished=None) -> int | None:
     if finished is not None:
         print(finished(s))
     return None
-
-
-def _wrote(paths: dict) -> int:
-    print(f"wrote {paths['markdown']} and {paths['html']} ({len(paths) - 2} plots)")
-    return 0
 
 
 def cmd_study(args) -> int:

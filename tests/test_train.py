@@ -186,8 +186,10 @@ def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_p
     network's priors and rollouts' values."""
     from experiments.train.selfplay import play_chunk
 
-    cfg = _cfg(tmp_path, "w", warm_start={"games": 20, "agent": "search"})
-    assert cfg.warm_agent == "search"
+    cfg = _cfg(
+        tmp_path, "w", warm_start={"games": 20, "agent": "search"}, selfplay={"simulations": 30}
+    )
+    assert cfg.warm_agent == "search" and cfg.warm_search == "mcts:30"
     job = {
         "game": "goofspiel",
         "players": 2,
@@ -200,17 +202,17 @@ def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_p
         "simulations": 30,
         "sample_decisions": 2,
         "record_every": 1,
-        "warm": "search",
+        "warm": cfg.warm_search,
     }
     warm = play_chunk(job)
     assert np.allclose(warm["policy"].sum(axis=1), 1)
     assert (warm["policy"].max(axis=1) < 1).any()  # visit shares, not the heuristic's choice
     assert not (warm["policy"][~warm["mask"]] > 0).any()
-    heur = play_chunk({**job, "warm": "heuristic"})
+    heur = play_chunk({**job, "warm": _cfg(tmp_path, "h").warm_search})  # None: the heuristic
     assert (heur["policy"].max(axis=1) == 1).all()
     spelled = _cfg(tmp_path, "s", warm_start={"agent": "mcts:30,rollout=heuristic"})
-    assert spelled.warm_agent == "mcts:30,rollout=heuristic"
-    other = play_chunk({**job, "warm": spelled.warm_agent})  # heuristic rollouts: other visits
+    assert spelled.warm_search == "mcts:30,rollout=heuristic"
+    other = play_chunk({**job, "warm": spelled.warm_search})  # heuristic rollouts: other visits
     assert np.allclose(other["policy"].sum(axis=1), 1)
     assert not np.array_equal(other["policy"], warm["policy"])
     tiny = _cfg(tmp_path, "r", selfplay={"games": 20, "simulations": 12, "leaf": "rollout"})

@@ -106,6 +106,18 @@ class TrainConfig:
     description: str = ""
     source: str = field(default="", compare=False)
 
+    @property
+    def warm_search(self) -> str | None:
+        """The MCTS spec generation 0 plays (None: the heuristic)."""
+        if self.warm_agent == "heuristic":
+            return None
+        return f"mcts:{self.simulations}" if self.warm_agent == "search" else self.warm_agent
+
+    @property
+    def gates_both_ways(self) -> bool:
+        """Whether the gate also plays the opponent alone (``both_ways``, 3-5 players)."""
+        return self.gate_both_ways and self.players[0] > 2
+
     def search(self, model: str) -> str:
         """The agent spec of the training's search guided by ``model``."""
         leaf = ",leaf=rollout" if self.leaf == "rollout" else ""

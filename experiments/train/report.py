@@ -35,11 +35,11 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
         + (
             "; and its lone win share minus the opponent's alone against its copies, an "
             "interval above 0."
-            if cfg.gate_both_ways and cfg.players[0] > 2
+            if cfg.gates_both_ways
             else "."
         )
     )
-    both = cfg.gate_both_ways and cfg.players[0] > 2
+    both = cfg.gates_both_ways
     rows = []
     for g in gens:
         fit = g.get("fit", {})
@@ -101,13 +101,9 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
             ys = [x["win_share"] for x in r]
             err = [[y - x["low"] for y, x in zip(ys, r)], [x["high"] - y for y, x in zip(ys, r)]]
             ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=f"vs {o}")
-            r2 = [x for x in r if "opponent_alone" in x]
+            x2 = [x for x, y in zip(xs, r) if "opponent_alone" in y]
+            r2 = [y for y in r if "opponent_alone" in y]
             if r2:
-                x2 = [
-                    g["generation"]
-                    for g in gens
-                    if "opponent_alone" in g.get("gate", {}).get(o, {})
-                ]
                 y2 = [x["opponent_alone"] for x in r2]
                 e2 = [
                     [y - x["opponent_low"] for y, x in zip(y2, r2)],

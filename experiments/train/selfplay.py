@@ -2,8 +2,8 @@
 observation tensor, the legal mask, the target policy, and later the game's outcome.
 
 Generation 0 plays the game's heuristic in every seat (the targets are its choices: the network
-starts by cloning it), or MCTS without a network (``warm = "search"``, or the one a
-``warm = "mcts:..."`` spells out; the targets are its visit counts).  Later generations play
+starts by cloning it), or MCTS without a network (``warm``, its spec; the targets are its
+visit counts).  Later generations play
 MCTS guided by the best network so far in every seat (the targets are the search's visit
 counts, AlphaZero's expert iteration), which values new nodes by the network's value head or by
 rollouts (``leaf = "rollout"``).  A game's first ``sample_decisions`` decisions are drawn in
@@ -73,9 +73,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         nets = nets_of([{**m.arrays, "all_lose": int(spec.can_all_lose)}], spec.observation.size)
         params = mcts_params(int(job["simulations"]), net="best", leaf=job.get("leaf", "network"))
         params[P_NET] = 1
-    elif job.get("warm") == "search":  # generation 0 by MCTS without a network
-        params = mcts_params(int(job["simulations"]))
-    elif str(job.get("warm", "")).startswith("mcts:"):  # ... or by the one it spells out
+    elif job.get("warm"):  # generation 0 by MCTS without a network (its spec)
         params = parse_agent(job["warm"])[1]
     seeds = game_seeds(job["seed"], job["gen"], job["first"], job["count"])
     obs_l, mask_l, pol_l, seat_l, game_l, step_l, val_game = [], [], [], [], [], [], []

@@ -146,7 +146,7 @@ def _selfplay(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> 
                     "sample_decisions": cfg.sample_decisions,
                     "record_every": cfg.record_every,
                     "leaf": cfg.leaf,
-                    "warm": cfg.warm_agent,
+                    "warm": cfg.warm_search,
                 },
             )
         )
@@ -324,7 +324,7 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
         folder = gen_dir(cfg, gen) / f"gate-{opp}"
         label = match(candidate, opponent, folder)
         out[opp] = {"opponent": opponent, **match_result(folder, label, n, seed)}
-        if cfg.gate_both_ways and n > 2:  # the opponent alone against the candidate's copies
+        if cfg.gates_both_ways:  # the opponent alone against the candidate's copies
             lone = gen_dir(cfg, gen) / f"gate-{opp}-alone"
             opp_label = match(opponent, candidate, lone)
             out[opp].update(
@@ -381,9 +381,7 @@ def _generation(cfg: TrainConfig, m: dict, gen: int, workers, progress, stop_aft
     if gen > 0:
         g["data"] = cfg.search(f"gen-{m['best']:03d}")
     else:
-        g["data"] = {"heuristic": "heuristic", "search": f"mcts:{cfg.simulations}"}.get(
-            cfg.warm_agent, cfg.warm_agent
-        )
+        g["data"] = cfg.warm_search or "heuristic"
     step_done("selfplay")
     if not model_path(cfg, gen).is_file():
         g["fit"] = _fit(cfg, gen, best, progress, _elapsed(m, gen))
