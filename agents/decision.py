@@ -10,10 +10,19 @@ game's kernels come as ``tuple(spec.kernels)`` or a run's ``agents.arena.kernels
 A decision is the one the arena's game loop takes for the same state, parameters and agent RNG
 words, except for an MCTS agent with tree reuse, which only the arena can play (its tree lives
 in the game loop): it is refused here.
+
+**Timed decisions.**  Calling an entry from Python costs far more than a cheap agent's decision
+(numba converts the kernels' tuple into function pointers at every call: about 0.3 ms, against
+0.5 us for a Middle Kingdom heuristic decision).  A caller that records agent time (the Python
+loop of runs with Python agents) passes ``spent``: the decision then goes through
+``choose_action_timed_search`` / ``choose_action_timed_no_search``, which read the thread's CPU
+clock (agents.clock) around the decision inside the compiled call and write its time into
+``spent[0]``, so the agent is charged its own work and not the crossing from Python.
 """
 
 import numba as nb
 
+from agents.clock import cpu_ns
 from agents.mcts import P_REUSE, mcts_act
 from agents.net import NETS_T, no_nets
 from agents.policy import net_scratch, policy_act
@@ -73,14 +82,44 @@ def choose_action_no_search(K, N, state, kind, params, rng, mask):
     return _choose_action(as_kernels(K), N, None, state, kind, params, rng, mask)
 
 
-def choose_action(K, state, kind, params, rng, mask, nets=None):
+@nb.njit(cache=True)
+def _timed(G, N, search, state, kind, params, rng, mask, spent):
+    """:func:`_choose_action`, its CPU time (ns) written into ``spent[0]``."""
+    t0 = cpu_ns()
+    a = _choose_action(G, N, search, state, kind, params, rng, mask)
+    spent[0] = cpu_ns() - t0
+    return a
+
+
+TIMED_ARGS = (*CHOOSE_ARGS, nb.int64[::1])
+
+
+@entry(*TIMED_ARGS, returns=nb.int64)
+def choose_action_timed_search(K, N, state, kind, params, rng, mask, spent):
+    """:func:`choose_action_search`, timed inside the call (``spent[0]``, ns)."""
+    return _timed(as_kernels(K), N, True, state, kind, params, rng, mask, spent)
+
+
+@entry(*TIMED_ARGS, returns=nb.int64)
+def choose_action_timed_no_search(K, N, state, kind, params, rng, mask, spent):
+    """:func:`choose_action_no_search`, timed inside the call (``spent[0]``, ns)."""
+    return _timed(as_kernels(K), N, None, state, kind, params, rng, mask, spent)
+
+
+def choose_action(K, state, kind, params, rng, mask, nets=None, spent=None):
     """The action agent ``kind`` takes in ``state`` (``K = tuple(spec.kernels)``, or a run's
     ``agents.arena.kernels_of_run``; ``nets``: the networks of learned agents, agents.net.Nets);
     checked for legality.  Only an MCTS decision compiles the search.  An MCTS agent with tree
     reuse is refused: its tree lives in the arena's game loop, and one decision taken alone
-    would not be the decision that loop takes."""
+    would not be the decision that loop takes.  ``spent`` (int64, at least one element): the
+    decision's CPU time in ns is written into ``spent[0]``, measured inside the compiled call
+    (the module docstring)."""
     if kind == MCTS and params[P_REUSE] > 0:
         raise ValueError(REUSE_ONLY_IN_ARENA)
+    N = nets if nets is not None else no_nets()
+    if spent is not None:
+        fn = choose_action_timed_search if kind == MCTS else choose_action_timed_no_search
+        return fn(K, N, state, kind, params, rng, mask, spent)
     return (choose_action_search if kind == MCTS else choose_action_no_search)(
-        K, nets if nets is not None else no_nets(), state, kind, params, rng, mask
+        K, N, state, kind, params, rng, mask
     )

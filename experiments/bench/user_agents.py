@@ -8,6 +8,13 @@ Rows: the arena with built-in random agents; the arena with the example kernel
 (every decision called from Python); and a trivial Python agent (returns the first legal action)
 in every seat, whose time includes the seat's view (a determinized, read-only copy of the state).
 Times are CPU time of this process's thread per decision, so they compare on a loaded machine.
+
+Then a mixed lineup: the heuristic in seat 0, ``agents.examples:OnePlyEvaluate`` (a Python agent
+that does real work) in seat 1, random agents in the others, against the baseline with a random
+agent in seat 1 (played in the arena): each built-in agent's recorded time per decision
+(``agent_ns / decisions``, as the results' ``agent_ms``) with and without the Python agent in
+the game, and the ratio.  A built-in agent's own work is the same in both, so a ratio far above
+1 means the Python loop charges it for something else.
 """
 
 from __future__ import annotations
@@ -71,6 +78,34 @@ def _measure(spec, players, games, agent, user, python_path=False):
     return dt / decisions * 1e6, decisions
 
 
+def _recorded(spec, players, games, agents, users):
+    """Each seat's recorded time per decision (us) in ``games`` games of ``agents``, seats fixed."""
+    parsed = [parse_agent(a) for a in agents]
+    kinds = np.array([k for k, _, _ in parsed])
+    table = np.array([p for _, p, _ in parsed])
+    seeds = np.arange(games, dtype=np.int64) + 10**6
+    seats = np.tile(np.arange(players), (games, 1))
+    opt = spec.encode_options({})
+    play_games(spec, seeds[:1], players, opt, seats[:1], kinds, table, user_agents=users)
+    timing: dict = {}
+    play_games(spec, seeds, players, opt, seats, kinds, table, user_agents=users, timing=timing)
+    return timing["agent_ns"].sum(0) / timing["decisions"].sum(0) / 1e3
+
+
+def mixed_lineup(spec, players, games) -> list[tuple[int, str, float, float]]:
+    """(seat, agent, us per decision without, with the Python agent in seat 1) for each other
+    seat."""
+    from agents import examples
+
+    python = "agents.examples:OnePlyEvaluate"
+    base = ["heuristic"] + ["random"] * (players - 1)
+    mixed = ["heuristic", python] + ["random"] * (players - 2)
+    users = [None, examples.OnePlyEvaluate] + [None] * (players - 2)
+    without = _recorded(spec, players, games, base, [None] * players)
+    with_py = _recorded(spec, players, games, mixed, users)
+    return [(p, base[p], without[p], with_py[p]) for p in range(players) if p != 1]
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The arguments of ``dynasty bench user_agents``."""
     ap = argparse.ArgumentParser(
@@ -112,5 +147,14 @@ def main(argv: list[str] | None = None) -> int:
         base = base or us
         print(
             f"  {name:<52} {us:10.2f} us  ({n:,} decisions; {us / base:,.0f}x the arena's random)"
+        )
+    print(
+        "mixed lineup: recorded time per decision of the built-in agents, without / with "
+        "agents.examples:OnePlyEvaluate in seat 1"
+    )
+    for p, name, without, with_py in mixed_lineup(spec, args.players, args.games // 10 or 1):
+        print(
+            f"  seat {p} {name:<10} {without:8.2f} us / {with_py:8.2f} us"
+            f"  ({with_py / without:.1f}x)"
         )
     return 0
