@@ -13,6 +13,15 @@ rating of an agent that never lost finite.  Ratings are on an Elo-like scale,
 ``400 log10(p_i)`` (a 400-point gap: 10 to 1 odds), centred on the pool's mean or anchored on
 one agent (0).
 
+**Fixed ratings** (``fit_ratings(..., fixed={agent: rating})``, a gauntlet's anchor table):
+the named agents' log-strengths are held at the given values and only the others are fitted,
+by the same MM iteration restricted to the free agents (:func:`mm_fit` with ``fixed``; each
+update still raises the likelihood, since Hunter's minorizer separates over agents).  The
+model is invariant to a common shift, so one fixed agent gives exactly the unconstrained fit
+shifted to its value; with several, the free agents are placed on the scale they define.  The
+bootstrap holds them fixed too, so a free agent's interval is conditional on the fixed values
+(the uncertainty of the tournament that measured them is not carried over).
+
 **Intervals.**  95% percentile intervals from a bootstrap over deals: deals are drawn with
 replacement (every lineup and rotation of a drawn deal comes with it, since they share its
 cards), the counts summed, and the model fitted again; the bootstrap fits use a vectorised
@@ -39,7 +48,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -74,23 +83,37 @@ def bt_fit(wins: np.ndarray) -> np.ndarray:
     )
 
 
-def mm_fit(wins: np.ndarray, tol: float = MM_TOL, max_iter: int = MM_MAX_ITER) -> np.ndarray:
+def mm_fit(
+    wins: np.ndarray,
+    tol: float = MM_TOL,
+    max_iter: int = MM_MAX_ITER,
+    fixed: np.ndarray | None = None,
+) -> np.ndarray:
     """The same fit by Hunter's MM iteration, vectorised over leading axes (``wins[..., K, K]``):
-    ``p_i <- W_i / sum_j n_ij / (p_i + p_j)``.  Returns log-strengths with mean 0 per fit."""
+    ``p_i <- W_i / sum_j n_ij / (p_i + p_j)``.  Returns log-strengths with mean 0 per fit.
+
+    ``fixed[K]``: log-strengths to hold (NaN: fitted); with any held, only the others are
+    updated and the result is not re-centred."""
     w = _with_prior(wins)
     n = w + np.swapaxes(w, -1, -2)
     total = w.sum(axis=-1)
     p = np.ones(w.shape[:-1])
+    held = np.zeros(w.shape[-1], bool) if fixed is None else np.isfinite(fixed)
+    if held.any():
+        p = np.where(held, np.exp(np.where(held, fixed, 0.0)), p)
     for _ in range(max_iter):
         denom = (n / (p[..., :, None] + p[..., None, :])).sum(axis=-1)
         new = np.where(denom > 0, total / np.where(denom > 0, denom, 1.0), p)
-        new = new / np.exp(np.log(new).mean(axis=-1, keepdims=True))
+        if held.any():
+            new = np.where(held, p, new)
+        else:
+            new = new / np.exp(np.log(new).mean(axis=-1, keepdims=True))
         if np.max(np.abs(np.log(new) - np.log(p))) < tol:
             p = new
             break
         p = new
     theta = np.log(p)
-    return theta - theta.mean(axis=-1, keepdims=True)
+    return theta if held.any() else theta - theta.mean(axis=-1, keepdims=True)
 
 
 # --------------------------------------------------------------------------- data
@@ -137,6 +160,7 @@ class Ratings:
     anchor: str | None = None
     confidence: float = CONFIDENCE
     win_samples: np.ndarray | None = None  # [B, K, K]: the win matrix of each bootstrap resample
+    fixed: dict[str, float] = field(default_factory=dict)  # held ratings (anchors)
 
     def alpha_rank(self, **kw) -> AlphaRank:
         """alpha-Rank of the pool from its win matrix, intervals from the same bootstrap resamples
@@ -197,14 +221,22 @@ def fit_ratings(
     seed: int = 0,
     anchor: str | None = None,
     confidence: float = CONFIDENCE,
+    fixed: dict[str, float] | None = None,
 ) -> Ratings:
-    """Ratings from per-deal pairwise counts ``[D, K, K]``, bootstrapped over the ``D`` deals."""
+    """Ratings from per-deal pairwise counts ``[D, K, K]``, bootstrapped over the ``D`` deals.
+
+    ``fixed``: ratings (Elo-like scale) held at the given values, the others fitted on their
+    scale (an anchor table; not with ``anchor``)."""
     agents = list(agents)
     D = wins_by_deal.shape[0]
     if D == 0:
         raise ValueError("no comparisons between different agents: nothing to rate")
+    fixed = {a: float(v) for a, v in (fixed or {}).items() if a in agents}
+    if fixed and anchor is not None:
+        raise ValueError("fixed ratings set the scale: no anchor with them")
+    held = np.array([fixed.get(a, np.nan) for a in agents]) / ELO if fixed else None
     w = wins_by_deal.sum(axis=0)
-    theta = bt_fit(w)
+    theta = bt_fit(w) if held is None else mm_fit(w, fixed=held)
     rng = np.random.default_rng(seed)
     samples = np.empty((bootstrap, len(agents)))
     win_samples = np.empty((bootstrap, len(agents), len(agents)))
@@ -216,9 +248,12 @@ def fit_ratings(
             np.float64
         )  # deals drawn, per resample
         wb = (counts @ flat).reshape(b, len(agents), len(agents))
-        samples[start : start + b] = mm_fit(wb)
+        samples[start : start + b] = mm_fit(wb, fixed=held)
         win_samples[start : start + b] = wb
     rating, samples = theta * ELO, samples * ELO
+    for i, a in enumerate(agents):  # exactly the given values, not their round trip through exp
+        if a in fixed:
+            rating[i] = samples[:, i] = fixed[a]
     if anchor is not None:
         a = agents.index(anchor)
         rating = rating - rating[a]
@@ -237,6 +272,7 @@ def fit_ratings(
         anchor,
         confidence,
         win_samples,
+        fixed,
     )
 
 

@@ -10,6 +10,11 @@ table and a heatmap.  With OpenSpiel installed (the ``alpharank`` or ``dev`` ext
 alpha-Rank's stationary mass of each agent on the win matrix, with percentiles over the same
 bootstrap resamples, as a table and a bar plot; without it, one line says what to install.
 The aggregates are streamed through :mod:`experiments.analysis.results`.
+
+A gauntlet's report opens each player count with its focus agents' ratings and intervals, and
+with an anchor table says which ratings were held at the table's values (their interval
+column reads "anchored").  Every report also writes ``ratings.csv`` (players, agent, rating,
+ci_low, ci_high, anchored): the anchor table of a later gauntlet.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from experiments.analysis.ratings import (
     BOOTSTRAP,
@@ -221,12 +227,14 @@ def tournament_tables(
                 continue
             where = f"players = {n}"
             agents = list(t.pool)
+            fixed = t.anchors.get(n)
             r = res.ratings(
                 agents,
                 players=n,
                 bootstrap=bootstrap,
-                anchor=anchor if anchor in agents else None,
+                anchor=anchor if anchor in agents and not fixed else None,
                 seed=seed,
+                fixed=fixed,
             )
             rates = res.agent_rates(where).set_index("agent")
             times = res.agent_time(where).set_index("agent")
@@ -256,6 +264,13 @@ def make_tournament_report(
             f"--anchor: {anchor!r} is not in the pool of "
             f"{t.source or t.name} (pool: {', '.join(t.pool)})"
         )
+    if anchor is not None and t.anchors:
+        from experiments.run.config import ConfigError
+
+        raise ConfigError(
+            f"--anchor: the anchors of {t.source or t.name} ({t.anchors_source}) set the rating "
+            "scale; leave out --anchor"
+        )
     out = Path(out_dir) if out_dir else t.output / "report"
     out.mkdir(parents=True, exist_ok=True)
     tables = tournament_tables(t, bootstrap=bootstrap, anchor=anchor)
@@ -273,10 +288,20 @@ def make_tournament_report(
     total = sum(games_done(x) for x in t.lineups)
     wanted = sum(x.config.games for x in t.lineups)
     opts = ", ".join(f"{k} = {v}" for k, v in t.options.items()) or "none"
+    pool = f"**Pool:** {', '.join(t.pool)}"
+    if t.focus:
+        baselines = [a for a in t.pool if a not in t.focus]
+        pool = (
+            f"**Focus:** {', '.join(t.focus)}  \n**Baselines:** {', '.join(baselines)}  \n"
+            "**Gauntlet:** each lineup is one focus agent and a combination of baselines; "
+            "every focus agent plays every seat against every combination equally often"
+        )
+    if t.anchors:
+        pool += f"  \n**Anchors:** {t.anchors_source} (these ratings are held, not fitted)"
     blocks: list = [
         (1, f"Tournament {t.name}: {t.game}"),
         t.description or f"Tournament `{t.name}`.",
-        f"**Pool:** {', '.join(t.pool)}  \n**Players:** {', '.join(map(str, t.players))}  \n"
+        f"{pool}  \n**Players:** {', '.join(map(str, t.players))}  \n"
         f"**Schedule:** {t.schedule}: {len(t.lineups)} lineups, each played on {t.deals:,} deals "
         f"in all its seat rotations with the deal's seed (the same deals in every lineup)  \n"
         f"**Games:** {total:,} of {wanted:,}"
@@ -292,10 +317,22 @@ def make_tournament_report(
             f"{', '.join(c[:10] for c in commits)}"
         )
     no_alpharank = alpharank_missing()
+    if t.focus and no_alpharank is None:
+        no_alpharank = (
+            "alpha-Rank needs the head-to-head results of every pair of agents, and a "
+            "gauntlet's baselines do not all meet"
+        )
+    csv_tables = []
     for n, tab in tables.items():
         r: Ratings = tab["ratings"]
         rates, times = tab["rates"], tab["times"]
         scale = f"anchored on {r.anchor} = 0" if r.anchor else "centred on the pool's mean"
+        if r.fixed:
+            scale = (
+                f"of the anchors ({t.anchors_source}): {', '.join(r.fixed)} held at their "
+                "given ratings, the other agents fitted on that scale (their intervals hold "
+                "the anchors fixed)"
+            )
         rows = []
         for i in np.argsort(-r.rating):
             a = r.agents[i]
@@ -306,7 +343,7 @@ def make_tournament_report(
                 [
                     a,
                     f"{r.rating[i]:.0f}",
-                    _ci(r.low[i], r.high[i]),
+                    "anchored" if a in r.fixed else _ci(r.low[i], r.high[i]),
                     n_seats,
                     f"{rates.loc[a, 'win_rate']:.3f}" if n_seats else "–",
                     _ci(rates.loc[a, "ci_low"], rates.loc[a, "ci_high"], 3) if n_seats else "–",
@@ -315,12 +352,24 @@ def make_tournament_report(
                     dec,
                 ]
             )
+        csv_tables.append(
+            r.table().assign(players=n, anchored=[a in r.fixed for a in r.agents])[
+                ["players", "agent", "rating", "ci_low", "ci_high", "anchored"]
+            ]
+        )
         name = f"ratings_{n}p.png"
         _rating_plot(
             r, out / name, f"Ratings, {n} players ({tab['games']:,} games, {r.deals:,} deals)"
         )
+        blocks.append((2, f"{n} players: ratings"))
+        for f in t.focus:
+            i = r.agents.index(f)
+            blocks.append(
+                f"**{f}** (focus): rating {r.rating[i]:.0f}, 95% CI {_ci(r.low[i], r.high[i])}, "
+                f"{int(rates.loc[f, 'n']) if f in rates.index else 0:,} seats"
+                + (", on the scale of the anchored agents" if r.fixed else "")
+            )
         blocks += [
-            (2, f"{n} players: ratings"),
             Table(
                 [
                     "agent",
@@ -394,6 +443,9 @@ def make_tournament_report(
         "of an evolutionary process; docs/agents.md says how to read it. Each lineup folder "
         "under lineups/ is an ordinary results folder with its own `dynasty report`.",
     ]
+    store.atomic_write(  # the ratings as a table: a later gauntlet's anchors
+        out / "ratings.csv", pd.concat(csv_tables).to_csv(index=False).encode()
+    )
     md_path, html_path = out / "report.md", out / "report.html"
     store.atomic_write(md_path, markdown(blocks).encode())
     store.atomic_write(html_path, html_page(f"{t.name} tournament report", blocks).encode())

@@ -10,7 +10,7 @@ A tournament config (TOML)::
     deals = 200                      # deals every lineup plays (each in all its seat rotations)
     seed = 2026
     output = "results/tournaments/goofspiel_ladder"
-    schedule = "combinations"        # or "permutations" (see below)
+    schedule = "combinations"        # or "permutations", or "gauntlet" (see below)
     round_deals = 50                 # optional: deals per round (default: a quarter of the deals)
     [options]                        # rule options, as in a run config
     num_cards = 8
@@ -30,6 +30,24 @@ circular order (who plays after whom); ``schedule = "permutations"`` adds every 
 of each subset (``(n-1)!`` lineups per subset: 1 for 2 players, 2 for 3, 6 for 4, 24 for 5), so
 that every agent also follows every other equally often.
 
+**The gauntlet.**  ``schedule = "gauntlet"`` with ``focus = ["mypkg.agents:greedy"]`` (names of
+pool agents) rates newcomers against the rest of the pool, the baselines, without playing the
+baselines among themselves.  A lineup is one focus agent and ``n-1`` baselines: for every focus
+agent, every ``(n-1)``-subset of the ``B`` baselines (``F C(B, n-1)`` lineups), the focus agent
+in seat 0 and the baselines in pool order, each played with ``seats = "rotate"`` as above.  So on
+every deal the focus agent sits in each seat once, against every combination of baselines
+equally often (each baseline in ``C(B-1, n-2)`` of its lineups), and every baseline also plays
+every seat equally often.  Two focus agents never share a lineup: each newcomer is measured
+against the baselines only, so adding a second newcomer changes nothing of the first's games.
+One circular order is played per combination, so for ``n >= 3`` who follows the focus agent is
+not balanced (as with ``combinations``).  ``anchors`` (any schedule) holds agents' ratings at
+given values, and only the others are fitted on that scale (:func:`fit_ratings`'s ``fixed``):
+``anchors = "results/ladder/report/ratings.csv"`` (a tournament report's ``ratings.csv``: the
+rows of this pool's agents at each player count; rows of other agents are ignored) or an inline
+table ``anchors = { heuristic = 0.0, "mcts:100" = 310.0 }`` (the same values at every player
+count).  Focus agents are never anchored.  Anchors change only the report, so they can be set
+or changed after the games are played.
+
 Every lineup is an ordinary results folder ``OUT/lineups/p<n>-<NNN>/`` played by
 :func:`experiments.run.runner.run` (resumable, the same Parquet rows as ``dynasty run``, readable by
 ``dynasty report``), all with the tournament's master seed: deal ``d`` is the same game seed in
@@ -43,25 +61,37 @@ Ratings and the report: :mod:`experiments.analysis.ratings`, :mod:`experiments.t
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import itertools
 import json
 import math
 import tomllib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from agents.table import PYTHON
 from experiments.run.config import MAX_SEED, ConfigError, ExperimentConfig, from_dict
 
 FORMAT = "dynasty-lab-tournament"
 VERSION = 1
 REQUIRED = ("game", "players", "pool", "deals", "seed", "output")
-OPTIONAL = ("name", "description", "options", "schedule", "chunk_size", "round_deals")
+OPTIONAL = (
+    "name",
+    "description",
+    "options",
+    "schedule",
+    "chunk_size",
+    "round_deals",
+    "focus",
+    "anchors",
+)
 # default: the deals are played in about this many rounds (round_deals = ceil(deals / ROUNDS))
 ROUNDS = 4
-SCHEDULES = ("combinations", "permutations")
+SCHEDULES = ("combinations", "permutations", "gauntlet")
 
 
 @dataclass(frozen=True)
@@ -100,9 +130,13 @@ class Tournament:
     lineups: tuple[Lineup, ...]
     source: str = ""
     round_deals: int = 0  # deals per round (see run_tournament); 0 = all at once
+    focus: tuple[str, ...] = ()  # a gauntlet's focus agents (labels)
+    # held ratings per player count: {players: {label: rating}}, and where they come from
+    anchors: dict[int, dict[str, float]] = dataclasses.field(default_factory=dict)
+    anchors_source: str = ""
 
     def identity(self) -> dict[str, Any]:
-        return {
+        ident = {
             "game": self.game,
             "players": list(self.players),
             "pool": list(self.pool),
@@ -111,15 +145,23 @@ class Tournament:
             "schedule": self.schedule,
             "options": self.options,
         }
+        if self.focus:  # anchors are not here: they change the report, not the games
+            ident["focus"] = list(self.focus)
+        return ident
 
     def lineups_of(self, players: int) -> list[Lineup]:
         return [x for x in self.lineups if x.players == players]
 
 
-def schedule(k: int, n: int, kind: str = "combinations") -> list[tuple[int, ...]]:
+def schedule(
+    k: int, n: int, kind: str = "combinations", focus: Sequence[int] = ()
+) -> list[tuple[int, ...]]:
     """The lineups (pool indices per seat, before rotation) of ``n``
-    players from a pool of ``k``."""
+    players from a pool of ``k``; ``gauntlet``: each ``focus`` agent with every ``n-1`` others."""
     out = []
+    if kind == "gauntlet":
+        baselines = [a for a in range(k) if a not in focus]
+        return [(f,) + c for f in focus for c in itertools.combinations(baselines, n - 1)]
     for combo in itertools.combinations(range(k), n):
         if kind == "combinations" or n <= 2:
             out.append(combo)
@@ -130,6 +172,100 @@ def schedule(k: int, n: int, kind: str = "combinations") -> list[tuple[int, ...]
 
 def _fail(source: str, msg: str) -> ConfigError:
     return ConfigError(f"{source}: {msg}")
+
+
+def _focus(data: dict[str, Any], labels: list[str], sched: str, source: str) -> tuple[str, ...]:
+    """A gauntlet's focus agents (labels of the pool), checked."""
+    focus = data.get("focus")
+    if sched != "gauntlet":
+        if focus is not None:
+            raise _fail(source, 'focus: only a gauntlet has focus agents (schedule = "gauntlet")')
+        return ()
+    if focus is None:
+        raise _fail(source, 'focus: schedule = "gauntlet" needs focus = [the pool agents to rate]')
+    if not isinstance(focus, list) or not focus or not all(isinstance(f, str) for f in focus):
+        raise _fail(source, f"focus: expected a list of names of pool agents, got {focus!r}")
+    for i, f in enumerate(focus):
+        if f not in labels:
+            raise _fail(source, f"focus[{i}]: {f!r} is not in the pool (pool: {', '.join(labels)})")
+        if f in focus[:i]:
+            raise _fail(source, f"focus[{i}]: {f!r} is listed twice")
+    return tuple(focus)
+
+
+def _anchors(
+    data: dict[str, Any], labels: list[str], focus: tuple[str, ...], players: list[int], source: str
+) -> tuple[dict[int, dict[str, float]], str]:
+    """The held ratings per player count and where they come from: a ratings CSV (columns
+    ``agent``, ``rating``, optionally ``players``) or an inline table of ratings."""
+    anchors = data.get("anchors")
+    if anchors is None:
+        return {}, ""
+    free = [a for a in labels if a not in focus]
+    if isinstance(anchors, dict):
+        table: dict[str, float] = {}
+        for a, v in anchors.items():
+            if a not in labels:
+                raise _fail(
+                    source, f"anchors: {a!r} is not in the pool (pool: {', '.join(labels)})"
+                )
+            if a in focus:
+                raise _fail(source, f"anchors: {a!r} is a focus agent; the gauntlet rates it")
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise _fail(source, f"anchors: {a!r}: expected a rating (a number), got {v!r}")
+            table[a] = float(v)
+        if not table:
+            raise _fail(source, "anchors: the table names no agent")
+        held, where = dict.fromkeys(players, table), "the config"
+    elif isinstance(anchors, str) and anchors.strip():
+        held, where = _anchors_csv(Path(anchors), free, players, source), anchors
+    else:
+        raise _fail(
+            source,
+            "anchors: expected a ratings CSV (a tournament report's ratings.csv) or a table "
+            f"{{agent = rating}}, got {anchors!r}",
+        )
+    if any(len(h) == len(labels) for h in held.values()):
+        raise _fail(source, "anchors: every agent of the pool is anchored: none is left to rate")
+    return held, where
+
+
+def _anchors_csv(
+    path: Path, free: list[str], players: list[int], source: str
+) -> dict[int, dict[str, float]]:
+    try:
+        with path.open(newline="") as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        reason = getattr(e, "strerror", None) or e
+        raise _fail(source, f"anchors: cannot read {path} ({reason})") from None
+    if not rows or not {"agent", "rating"} <= set(rows[0]):
+        raise _fail(
+            source,
+            f"anchors: {path} has no rows with columns agent and rating "
+            "(as in a tournament report's ratings.csv)",
+        )
+    held: dict[int, dict[str, float]] = {}
+    for n in players:
+        table = {}
+        for line, r in enumerate(rows, start=2):
+            if r["agent"] not in free or r.get("players", str(n)) != str(n):
+                continue
+            try:
+                table[r["agent"]] = float(r["rating"])
+            except (TypeError, ValueError):
+                raise _fail(
+                    source, f"anchors: {path} line {line}: rating {r['rating']!r} is not a number"
+                ) from None
+            if not math.isfinite(table[r["agent"]]):
+                raise _fail(source, f"anchors: {path} line {line}: rating is not finite")
+        if not table:
+            raise _fail(
+                source,
+                f"anchors: {path} rates none of {', '.join(free)} at {n} players",
+            )
+        held[n] = table
+    return held
 
 
 def load_tournament(path: str | Path) -> Tournament:
@@ -219,16 +355,25 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
                 f'{{kind = ..., label = "{label}-b"}})',
             )
         labels.append(label)
+    focus = _focus(data, labels, sched, source)
+    anchors, anchors_source = _anchors(data, labels, focus, players, source)
+    focus_index = [labels.index(f) for f in focus]
 
     lineups: list[Lineup] = []
     for n in players:
+        if focus and len(pool) - len(focus) < n - 1:
+            raise _fail(
+                source,
+                f"players: a gauntlet of {n} players needs at least {n - 1} baselines "
+                f"(the pool has {len(pool) - len(focus)} agents besides the focus)",
+            )
         if n > len(pool):
             raise _fail(
                 source,
                 f"players: {n} players need a pool of at "
                 f"least {n} agents (the pool has {len(pool)})",
             )
-        for agents in schedule(len(pool), n, sched):
+        for agents in schedule(len(pool), n, sched, focus_index):
             idx = len(lineups)
             run = {
                 "name": f"{name} p{n} lineup {idx}",
@@ -252,6 +397,10 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
                 raise _fail(
                     source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2 :]}"
                 ) from None
+            if any(a.kind == PYTHON for a in cfg.agents):
+                # the report's page of its first game: a Python agent's game recorded as played
+                run["replays"] = 1
+                cfg = dataclasses.replace(cfg, replays=1)
             lineups.append(Lineup(idx, n, tuple(agents), cfg, run))
     return Tournament(
         name=name,
@@ -267,6 +416,9 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
         lineups=tuple(lineups),
         source=source,
         round_deals=min(round_deals, deals),
+        focus=focus,
+        anchors=anchors,
+        anchors_source=anchors_source,
     )
 
 
@@ -419,6 +571,9 @@ def run_tournament(
     return TournamentSummary(t.output, status, total, played, len(t.lineups))
 
 
-def lineup_count(k: int, n: int, kind: str = "combinations") -> int:
-    """``C(k, n)``, times ``(n-1)!`` circular orders with ``permutations`` (for n > 2)."""
+def lineup_count(k: int, n: int, kind: str = "combinations", focus: int = 0) -> int:
+    """``C(k, n)``, times ``(n-1)!`` circular orders with ``permutations`` (for n > 2); a
+    gauntlet of ``focus`` agents: ``focus C(k - focus, n - 1)``."""
+    if kind == "gauntlet":
+        return focus * math.comb(k - focus, n - 1)
     return math.comb(k, n) * (math.factorial(n - 1) if kind == "permutations" and n > 2 else 1)
