@@ -117,3 +117,37 @@ def test_bootstrap_interval_coverage():
     cover = hits / reps
     sd = math.sqrt(0.95 * 0.05 / reps)
     assert 0.95 - 3.5 * sd <= cover <= 1.0, cover
+
+
+def test_fixed_ratings_hold_and_rate_a_newcomer():
+    """Fixed ratings (a gauntlet's anchors) are kept exactly; one fixed agent gives the free fit
+    shifted to its value; a newcomer that met only the fixed agents is rated on their scale,
+    within its interval."""
+    true = np.array([0.0, 100.0, 250.0, 400.0])
+    wins, comps = simulate(true, deals=100, per_pair=2, rng=np.random.default_rng(8))
+    agents = ["a", "b", "c", "d"]
+    free = fit_ratings(wins, comps, agents, anchor="b", bootstrap=200, seed=4)
+    one = fit_ratings(wins, comps, agents, fixed={"b": 75.0}, bootstrap=200, seed=4)
+    np.testing.assert_allclose(one.rating, free.rating + 75.0, atol=1e-5)
+    np.testing.assert_allclose(one.samples, free.samples + 75.0, atol=1e-5)
+    assert one.rating[1] == 75.0 and one.fixed == {"b": 75.0} and one.anchor is None
+    with pytest.raises(ValueError, match="no anchor with them"):
+        fit_ratings(wins, comps, agents, fixed={"b": 0.0}, anchor="a")
+
+    # a gauntlet: newcomer e (true 180) plays each baseline, the baselines never meet
+    rng = np.random.default_rng(9)
+    deals, k, e = 150, 5, 4
+    wins, comps = np.zeros((deals, k, k)), np.zeros((deals, k, k))
+    for d in range(deals):
+        for b in range(4):
+            for _ in range(2):
+                x = float(rng.random() < 1 / (1 + 10 ** ((true[b] - 180.0) / 400)))
+                wins[d, e, b] += x
+                wins[d, b, e] += 1 - x
+                comps[d, e, b] += 1
+                comps[d, b, e] += 1
+    anchors = dict(zip(agents, true.tolist()))
+    r = fit_ratings(wins, comps, [*agents, "e"], fixed=anchors, bootstrap=400, seed=2)
+    assert r.rating[:4].tolist() == true.tolist()
+    assert (r.low[:4] == true).all() and (r.high[:4] == true).all()
+    assert r.low[e] < 180.0 < r.high[e] and r.high[e] - r.low[e] < 200, r.table()
