@@ -377,6 +377,7 @@ def play_games(
     labels=None,
     first_index=0,
     nets=None,
+    record=None,
 ):
     """Python wrapper: allocate outputs and play; returns (scores, wins, feats, lengths).
 
@@ -387,7 +388,9 @@ def play_games(
     costs an ``evaluate`` per round).  An agent that fails raises :class:`AgentError` naming the
     game (``first_index`` + its position in the chunk), the decision, the seat and the agent
     (``labels``).  ``nets`` (agents.net.Nets) holds the networks of POLICY agents and of MCTS
-    agents with a network (their index in their parameter rows).
+    agents with a network (their index in their parameter rows).  ``record``, a dict ``{g:
+    []}``: game ``g``'s actions are appended to its list as they are played; the games are then
+    played by :func:`agents.user.play_python` (the arena's decisions, taken from Python).
     """
     seeds = np.asarray(seeds, np.int64)
     n = len(seeds)
@@ -407,7 +410,7 @@ def play_games(
         trace.update({c: traces[:, i] for i, c in enumerate(TRACE_COLUMNS)})
     seat_agent = np.asarray(seat_agent, np.int64)
     nets = nets if nets is not None else no_nets()
-    if (agent_kind == PYTHON).any():
+    if (agent_kind == PYTHON).any() or record:  # recorded games: the same decisions, in Python
         play_python(
             spec,
             seeds,
@@ -428,6 +431,7 @@ def play_games(
             first_index,
             traces if trace is not None else None,
             nets=nets,
+            record=record,
         )
         return scores, wins, feats, lengths
     users, params = user_table(agent_kind, agent_params, user_agents)

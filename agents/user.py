@@ -228,12 +228,15 @@ def play_python(
     first_index=0,
     traces=None,
     nets=None,
+    record=None,
 ) -> None:
     """Play games decision by decision in Python (a run with a Python agent); fill the arrays as
     the arena does (with ``traces[g]``, the score trace, by the same update rule:
     agents.trace).  Built-in agents and user kernels take the same decisions as in the arena
     (same RNG words); an agent that fails raises :class:`AgentError` (games before it are
-    filled)."""
+    filled).  ``record``, a dict ``{g: []}``: game ``g``'s actions are appended to its list as
+    they are played (a run's replays: a Python agent's decisions are recorded, not taken
+    again)."""
     K = spec.kernels
     Kt = tuple(K)
     options = np.asarray(options, np.int32)
@@ -254,6 +257,7 @@ def play_python(
         objects: dict[int, Any] = {}
         gens: dict[int, np.random.Generator] = {}
         steps = 0
+        actions = record.get(g) if record else None
         while state[H_CURRENT] != NO_PLAYER:
             if rw >= 0 and state[rw] != rnd:
                 rnd = state[rw]
@@ -327,6 +331,8 @@ def play_python(
             )
             decisions[g, p] += 1
             K.apply(state, np.int64(act))
+            if actions is not None:
+                actions.append(int(act))
             steps += 1
         K.returns(state, scores[g], wins[g])
         K.features(state, feats[g])

@@ -12,7 +12,6 @@ from agents.arena import play_games
 from agents.spec import AgentSpecError, parse_agent
 from agents.table import PYTHON, USER_KERNEL, AgentError
 from experiments.cli import main
-from experiments.run.config import from_dict
 from sim.registry import get_game
 
 GAME = "goofspiel"
@@ -82,24 +81,6 @@ def test_bad_agents_are_one_line_and_exit_2(tmp_path, capsys, agent, msg):
         and err[0].startswith(f"dynasty: error: {path}: agents[0]: ")
         and msg in err[0]
     )
-
-
-def test_replays_are_refused_with_user_agents(tmp_path):
-    from experiments.run.config import ConfigError
-
-    with pytest.raises(ConfigError, match="replays: not available for a run with user agents"):
-        from_dict(
-            {
-                "game": GAME,
-                "players": 2,
-                "agents": ["agents.examples:lowest_legal", "random"],
-                "games": 10,
-                "seed": 1,
-                "output": str(tmp_path / "x"),
-                "replays": 2,
-            },
-            "r.toml",
-        )
 
 
 def _table(agents):

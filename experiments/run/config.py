@@ -17,7 +17,7 @@ from types import MappingProxyType
 from typing import Any
 
 from agents.spec import parse_agent
-from agents.table import PYTHON, USER_KERNEL
+from agents.table import PYTHON
 from experiments.run.plan import rotations_of
 from experiments.run.store import ResultsError, location
 from sim.components import ComponentError
@@ -252,15 +252,10 @@ def from_dict(
         if chunk_size is not None:
             chunk_size = _int("chunk_size", chunk_size, 1)
         replays = _int("replays", data.get("replays", 0), 0, games)
-        if replays and any(a.kind in (USER_KERNEL, PYTHON) for a in agents):
-            raise ConfigError(
-                "replays: not available for a run with user agents (replays re-play games "
-                "through the built-in agents only); set replays = 0"
-            )
         reusing = [
             a.label for a in agents if a.kind == 2 and a.params[7] > 0
         ]  # agents.table.MCTS, mcts.P_REUSE
-        if reusing and (replays or any(a.kind == 4 for a in agents)):  # agents.table.PYTHON
+        if reusing and (replays or any(a.kind == PYTHON for a in agents)):
             raise ConfigError(
                 f"agents: {reusing[0]!r} reuses its tree, which only the arena's game loop keeps; "
                 + (

@@ -38,7 +38,7 @@ import pyarrow.parquet as pq
 
 from agents.arena import play_games
 from agents.model import resolve as resolve_model
-from agents.table import N_AGENT_PARAMS
+from agents.table import N_AGENT_PARAMS, PYTHON
 from agents.trace import TRACE_COLUMNS
 from experiments.run import store
 from experiments.run.plan import Plan, auto_chunk_size, chunk_ranges, missing_ranges
@@ -72,6 +72,12 @@ def job_of(cfg) -> dict[str, Any]:
         "agent_params": [list(a.params) for a in cfg.agents],
         **({"components": dict(cfg.components)} if getattr(cfg, "components", None) else {}),
         "score_trace": bool(getattr(cfg, "score_trace", False)),
+        # a Python agent's replay sample is recorded as it is played (ChunkContext.play)
+        **(
+            {"record": replay_indices(cfg.games, cfg.replays)}
+            if cfg.replays and any(a.kind == PYTHON for a in cfg.agents)
+            else {}
+        ),
         # learned agents' model files, by absolute path (a worker may start in another folder)
         **(
             {"model_paths": {m: str(resolve_model(m).resolve()) for m in cfg.models}}
@@ -109,6 +115,7 @@ class ChunkContext:
         self.user = user_agents_of(
             job["agent_labels"], job["agent_kinds"]
         )  # None unless the run has user agents
+        self.record = frozenset(job.get("record", ()))  # games whose actions are kept as played
         from agents.model import run_nets
 
         # the learned agents' networks, each agent's index set in its parameter row
@@ -122,8 +129,10 @@ class ChunkContext:
         )
 
     def play(self, start: int, stop: int) -> dict[str, np.ndarray]:
-        """The arrays of games ``start .. stop-1`` (one compiled call)."""
+        """The arrays of games ``start .. stop-1`` (one compiled call); with ``replays``, the
+        replays of the recorded games among them (``{game index: replay}``)."""
         chunk = self.plan.games_of(start, stop)
+        record = {i - start: [] for i in sorted(self.record) if start <= i < stop}
         timing: dict[str, np.ndarray] = {}  # decisions and agent time per game and seat
         trace: dict[
             str, np.ndarray
@@ -143,7 +152,10 @@ class ChunkContext:
             labels=self.job["agent_labels"],
             first_index=start,
             nets=self.nets,
+            record=record or None,
         )
+        if record:
+            chunk["replays"] = {start + g: self.replay_of(start + g, a) for g, a in record.items()}
         if not trace:
             trace = {c: np.zeros(len(scores), np.int64) for c in TRACE_COLUMNS}
         chunk.update(scores=scores, wins=wins, feats=feats, lengths=lengths, **timing, **trace)
@@ -155,8 +167,51 @@ class ChunkContext:
         pq.write_table(self.table.fill(chunk), sink, compression=COMPRESSION)
         return sink.getvalue().to_pybytes()
 
+    def replay_of(self, i: int, actions) -> dict[str, Any]:
+        """The replay dict of game ``i`` from its actions as played."""
+        from sim.game import Game
+
+        g_arr = self.plan.games_of(i, i + 1)
+        g = Game(self.spec.name, self.players, int(g_arr["seed"][0]), self.job["options"])
+        for a in actions:
+            g.apply(int(a))
+        return self._with_experiment(g.to_replay(), i, g_arr)
+
+    def _with_experiment(self, rep: dict[str, Any], i: int, g_arr) -> dict[str, Any]:
+        rep["experiment"] = {
+            "game_index": i,
+            "deal": int(g_arr["deal"][0]),
+            "rotation": int(g_arr["rotation"][0]),
+            "agents": [self.job["agent_labels"][int(s)] for s in g_arr["seat_agent"][0]],
+        }
+        return rep
+
     def replay(self, i: int) -> dict[str, Any]:
-        """Game ``i`` re-played decision by decision through the Python API, as a replay dict."""
+        """Game ``i`` re-played decision by decision through the Python API, as a replay dict.
+
+        With user agents the game is played again through the Python loop, its actions recorded
+        (agents.user.play_python): a kernel takes the same decisions again, a Python agent when
+        they depend on its view and its ``rng`` alone.  So a run with a Python agent records its
+        replay sample as it plays instead (:meth:`play`); this is for the other games."""
+        if self.user is not None:
+            g_arr = self.plan.games_of(i, i + 1)
+            record: dict[int, list[int]] = {0: []}
+            play_games(
+                self.spec,
+                g_arr["seed"],
+                self.players,
+                self.options,
+                g_arr["seat_agent"],
+                self.kinds,
+                self.params,
+                agent_seeds=g_arr["agent_seed"],
+                user_agents=self.user,
+                labels=self.job["agent_labels"],
+                first_index=i,
+                nets=self.nets,
+                record=record,
+            )
+            return self.replay_of(i, record[0])
         from agents.arena import kernels_of_run
         from agents.decision import choose_action
         from sim.core import hash64, rng_seed
@@ -188,18 +243,13 @@ class ChunkContext:
                     )
                 )
             )
-        rep = g.to_replay()
-        rep["experiment"] = {
-            "game_index": i,
-            "deal": int(g_arr["deal"][0]),
-            "rotation": int(g_arr["rotation"][0]),
-            "agents": [self.job["agent_labels"][int(s)] for s in seats],
-        }
-        return rep
+        return self._with_experiment(g.to_replay(), i, g_arr)
 
-    def play_encoded(self, start: int, stop: int) -> tuple[int, int, bytes | str, dict[str, float]]:
+    def play_encoded(
+        self, start: int, stop: int
+    ) -> tuple[int, int, bytes | str, dict[str, float], dict[int, dict[str, Any]]]:
         """The chunk's Parquet bytes, or where the worker wrote them under a
-        hidden name (``write_to``)."""
+        hidden name (``write_to``); its timings; the replays of its recorded games."""
         t0 = time.perf_counter()
         chunk = self.play(start, stop)
         t1 = time.perf_counter()
@@ -219,6 +269,7 @@ class ChunkContext:
             stop,
             data,
             {"play_s": t1 - t0, "encode_s": t2 - t1, "write_s": time.perf_counter() - t2},
+            chunk.get("replays", {}),
         )
 
 
@@ -672,7 +723,7 @@ def _run_locked(
                     ready, _ = ray.wait(list(pending), num_returns=1)
                     actor = pending.pop(ready[0])
                     try:
-                        a, b, data, t = ray.get(ready[0])
+                        a, b, data, t, reps = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
                         release_workers()
                         from agents.table import AgentError
@@ -690,6 +741,8 @@ def _run_locked(
                             f"of {cfg.games} games are saved, run the same command to continue"
                         ) from None
                     tw = time.perf_counter()
+                    for i, rep in reps.items():  # before the part: its games' replays are kept
+                        write_replay(out, i, rep)
                     part = store.data_dir(out, cfg.game) / store.part_name(a, b)
                     try:
                         if isinstance(data, str):
@@ -776,9 +829,11 @@ def export_replays(cfg, out: Path, actor=None) -> list[Path]:
     else:
         ctx = ChunkContext(job_of(cfg))
         reps = [ctx.replay(i) for i in todo]
-    paths = []
-    for i, rep in zip(todo, reps):
-        path = out / "replays" / f"game-{i:09d}.json"
-        store.atomic_write(path, (json.dumps(rep, indent=1) + "\n").encode())
-        paths.append(path)
-    return paths
+    return [write_replay(out, i, rep) for i, rep in zip(todo, reps)]
+
+
+def write_replay(out: Path, i: int, rep: dict[str, Any]) -> Path:
+    """Save game ``i``'s replay in the results folder ``out``."""
+    path = out / "replays" / f"game-{i:09d}.json"
+    store.atomic_write(path, (json.dumps(rep, indent=1) + "\n").encode())
+    return path

@@ -490,8 +490,8 @@ MAX_LINEUP_PAGES = 30  # a tournament report links a game of at most this many l
 
 def lineup_blocks(lineups, out: Path) -> list:
     """A tournament report's section of viewer pages: the first game (game index 0, the first deal
-    in its first rotation) of each lineup that has played it, re-played from
-    the lineup's run config."""
+    in its first rotation) of each lineup that has played it, from the lineup's replay of it if it
+    kept one, else re-played from the lineup's run config."""
     from experiments.run import store
     from experiments.run.runner import ChunkContext, job_of
 
@@ -501,7 +501,13 @@ def lineup_blocks(lineups, out: Path) -> list:
         if not any(a == 0 for a, _ in store.done_ranges(x.config.output, x.config.game)):
             continue
         try:
-            rep = ChunkContext(job_of(x.config)).replay(0)
+            # the lineup's own replay if it kept one (a Python agent's game, recorded as played)
+            saved = x.folder / "replays" / "game-000000000.json"
+            rep = (
+                json.loads(saved.read_text())
+                if saved.exists()
+                else ChunkContext(job_of(x.config)).replay(0)
+            )
             path = folder / f"lineup-{x.index:03d}-game-000000000.json"
             folder.mkdir(parents=True, exist_ok=True)
             path.write_text(json.dumps(rep, indent=1))
@@ -511,7 +517,7 @@ def lineup_blocks(lineups, out: Path) -> list:
                 f"{' / '.join(x.labels)}](viewer/{page.name}): {_describe(rep)}"
             )
         except Exception as e:
-            # e.g. a user agent, whose games are not re-played: say why, keep the report
+            # e.g. an agent that fails when its game is played again: say why, keep the report
             lines.append(
                 f"- lineup {x.index} ({' / '.join(x.labels)}): no page ({type(e).__name__}: {e})"
             )
