@@ -1,8 +1,8 @@
 """Example user agents, one of each form (docs/agents.md): use them as ``agents.examples:<name>``.
 
-A user's agents live in the user's own module; these show the two forms and are played by the
-tests.  Both work for every game, since they use only the legal actions and the contract's
-kernels.
+A user's agents live in the user's own module; these show the two forms, with and without
+parameters, and are played by the tests.  They work for every game, since they use only the
+legal actions and the contract's kernels.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
+from agents.user import kernel_params
 from sim.core import rng_below
 
 # ------------------------------------------------------------------- fast path: numba kernels
@@ -41,15 +42,30 @@ def random_legal(state, legal, rng):
     return -1
 
 
+@kernel_params(epsilon=0.1)  # params[0] = epsilon
+@nb.njit(cache=True)
+def epsilon_lowest(state, legal, rng, params):
+    """A random legal action with probability ``epsilon`` (``params[0]``), else the lowest:
+    ``{ kind = "agents.examples:epsilon_lowest", params = { epsilon = 0.5 } }``."""
+    if rng_below(rng, 0, 1_000_000) < params[0] * 1_000_000:
+        return random_legal(state, legal, rng)
+    return lowest_legal(state, legal, rng)
+
+
 # ------------------------------------------------------------------- slow path: a Python class
 
 
 class OnePlyEvaluate:
     """Looks one decision ahead: for each legal action, on a few states resampled from what the
     seat knows, applies it and asks the game's ``evaluate`` how good the result is for the seat;
-    plays the best mean (ties: the lowest action).  Plain Python, called once per decision."""
+    plays the best mean (ties: the lowest action).  Plain Python, called once per decision.
+    ``samples`` (default 4) is a parameter: ``{ kind = "agents.examples:OnePlyEvaluate",
+    params = { samples = 16 } }``."""
 
-    samples = 4
+    def __init__(self, samples: int = 4):
+        if not isinstance(samples, int) or samples < 1:
+            raise ValueError(f"samples must be a positive integer, got {samples!r}")
+        self.samples = samples
 
     def act(self, view, legal_actions):
         k = view.kernels

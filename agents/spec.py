@@ -19,7 +19,10 @@ is a shipped model's name or a path (agents.model).  :func:`model_name` reads th
 from an agent's label.
 
 A user's own agent is named by its module path, ``"mypkg.agents:greedy"`` (or
-``{kind = "mypkg.agents:MyAgent", timeout_s = 5}``); :mod:`agents.user` loads and checks it.
+``{kind = "mypkg.agents:MyAgent", timeout_s = 5}``), with its parameters, if any, as a table
+(``{kind = "mypkg.agents:Greedy", params = {temperature = 0.5}}``) or in text
+(``"mypkg.agents:Greedy,temperature=0.5"``, the form of its label); :mod:`agents.user` loads
+and checks it.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.table import AGENT_KINDS, MCTS, N_AGENT_PARAMS, POLICY
+from agents.table import AGENT_KINDS, MCTS, N_AGENT_PARAMS, POLICY, PYTHON
 
 
 class AgentSpecError(ValueError):
@@ -120,6 +123,37 @@ def _policy_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
     return POLICY, params, policy_label(model.strip(), params)
 
 
+def _user_agent(text: str, table: dict | None) -> tuple[int, np.ndarray, str]:
+    """A user agent from its text form (``path`` or ``path,name=value,...``) and, for a table,
+    the table's other keys (``timeout_s``, ``params``)."""
+    from agents.user import P_TIMEOUT, UserAgentError, resolve, user_label, user_spec
+
+    path, user_params = user_spec(text)
+    timeout = user_params.pop("timeout_s", None)
+    if table is not None:
+        if user_params:
+            raise UserAgentError(
+                f"user agent {text!r}: give a table's parameters as params = {{...}}, not in kind"
+            )
+        table = dict(table)
+        timeout = table.pop("timeout_s", None)
+        user_params = table.pop("params", {})
+        if table:
+            raise UserAgentError(
+                f"user agent {path!r}: unknown key {sorted(table)[0]!r} (keys: kind, params, "
+                "timeout_s)"
+            )
+        if not isinstance(user_params, dict):
+            raise UserAgentError(
+                f"user agent {path!r}: params must be a table such as {{ temperature = 0.5 }}, "
+                f"got {user_params!r}"
+            )
+    kind, params = resolve(path, timeout, user_params)
+    if kind != PYTHON:  # a kernel's values are float64: 1 and 1.0 are the same agent
+        user_params = {k: float(v) for k, v in user_params.items()}
+    return kind, params, user_label(path, user_params, params[P_TIMEOUT])
+
+
 def parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
     """``(kind, params, label)`` for an agent specification; :class:`AgentSpecError` if invalid.
 
@@ -128,6 +162,14 @@ def parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
     if isinstance(spec, dict) and "label" in spec:
         spec = dict(spec)
         label = spec.pop("label")
+        from agents.user import is_user_path
+
+        if isinstance(spec.get("kind"), str) and is_user_path(spec["kind"]):
+            # the workers load a user agent from its label (agents.user.user_agents_of)
+            raise AgentSpecError(
+                f"user agent {spec['kind']!r}: takes no label (its label is its module path and "
+                "parameters; agents with other parameters get other labels)"
+            )
         if not isinstance(label, str) or not label.strip() or label != label.strip():
             raise AgentSpecError(
                 "an agent's label must be a non-empty string without surrounding spaces, "
@@ -158,20 +200,13 @@ def _parse_agent(spec: str | dict) -> tuple[int, np.ndarray, str]:
         raise AgentSpecError(f"an agent is a string such as 'random' or 'mcts:1000', got {spec!r}")
     if name not in AGENT_KINDS:
         full = spec.strip() if isinstance(spec, str) else str(name)
-        from agents.user import UserAgentError, is_user_path, resolve
+        from agents.user import UserAgentError, is_user_path
 
         if isinstance(name, str) and is_user_path(full):
-            timeout = args.pop("timeout_s", None) if isinstance(spec, dict) else None
-            if args:
-                raise AgentSpecError(
-                    f"user agent {full!r} takes no parameters other than timeout_s "
-                    f"(got {', '.join(map(str, args))})"
-                )
             try:
-                kind, params = resolve(full, timeout)
+                return _user_agent(full, args if isinstance(spec, dict) else None)
             except UserAgentError as e:
                 raise AgentSpecError(str(e)) from None
-            return kind, params, full + (f",timeout_s={params[1]:g}" if params[1] else "")
         raise AgentSpecError(
             f"unknown agent {name!r} (known: {known}, or a module path such as "
             f"'mypkg.agents:greedy')"

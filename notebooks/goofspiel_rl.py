@@ -6,14 +6,16 @@
 # against a random opponent, by Monte Carlo control with a scikit-learn neural network as
 # the action-value function (rows: the seat's information-state tensor and the action;
 # target: the final win share), a few rounds of epsilon-greedy play and refitting.  Then
-# `dynasty tournament` plays the learned policy (`dynasty_lab.envs.policy:TensorPolicy`)
-# against `random` and `heuristic` on the same deals and rates all three.
+# `dynasty tournament` plays the learned policy (`dynasty_lab.envs.policy:TensorPolicy`, its
+# file a parameter of the agent) against `random` and `heuristic` on the same deals and rates
+# all three.
 #
 # Run: `python notebooks/goofspiel_rl.py [OUT] [EPISODES_PER_ROUND] [DEALS]`
 # (defaults results/rl/goofspiel, 2000, 200; the test suite runs a tiny version).
 # Needs the `rl` extra: `pip install -e ".[rl]"`.
 
 # %%
+import json
 import os
 import sys
 from pathlib import Path
@@ -24,7 +26,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 import numpy as np  # noqa: E402  (after the thread limits above, which numpy reads at import)
 
 from dynasty_lab.envs.gymnasium import DynastyEnv  # noqa: E402  (likewise)
-from dynasty_lab.envs.policy import ENV_VAR, best_action, features, select  # noqa: E402  (likewise)
+from dynasty_lab.envs.policy import best_action, features, select  # noqa: E402  (likewise)
 
 OPTIONS = {"num_cards": 6}
 # The fields of the tensor the policy reads (docs/games/goofspiel.md, "Observation tensor"):
@@ -81,8 +83,12 @@ def train(episodes=2000, rounds=3, seed=0):
 
 def evaluate(policy_file, out, deals):
     """dynasty tournament: the learned policy, random and the heuristic on the same deals."""
-    os.environ[ENV_VAR] = str(policy_file)  # the tournament's workers inherit it
     config = out / "tournament.toml"
+    # the policy file is the agent's parameter, by absolute path (read in every worker)
+    policy = (
+        '{ kind = "dynasty_lab.envs.policy:TensorPolicy", '
+        f"params = {{ path = {json.dumps(str(Path(policy_file).resolve()))} }} }}"
+    )
     description = (
         "A learned Goofspiel policy (notebooks/goofspiel_rl.py) against random and the heuristic"
     )
@@ -91,7 +97,7 @@ description = "{description}"
 game = "goofspiel"
 players = 2
 options = {{ num_cards = 6 }}
-pool = ["random", "heuristic", "dynasty_lab.envs.policy:TensorPolicy"]
+pool = ["random", "heuristic", {policy}]
 deals = {deals}
 seed = 7
 output = "{out / "tournament"}"

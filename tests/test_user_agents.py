@@ -263,3 +263,134 @@ def test_a_failing_agent_stops_the_run_naming_the_game_and_keeps_finished_games(
     assert (
         saved >= (first_bad // 20) * 20 - 20
     )  # the chunks before it are (one may still have been in flight)
+
+
+# ------------------------------------------------------------------------------ parameters
+
+
+def test_parameters_reach_the_agent_and_are_part_of_its_label():
+    """A kernel's parameter array and a class's constructor arguments, from a table or the text
+    form (the label, names sorted, values as TOML values); they change the agent's play."""
+    from agents.user import user_agents_of, user_spec
+
+    table = {"kind": "agents.examples:epsilon_lowest", "params": {"epsilon": 1}}
+    assert parse_agent(table)[2] == "agents.examples:epsilon_lowest,epsilon=1.0"
+    assert parse_agent("agents.examples:epsilon_lowest,epsilon=1.0")[2] == parse_agent(table)[2]
+    assert parse_agent("agents.examples:epsilon_lowest")[2] == "agents.examples:epsilon_lowest"
+    cls = {
+        "kind": "tests.user_agents_ok:Nth",
+        "params": {"tag": 'a,b="c"', "n": 1},
+        "timeout_s": 2,
+    }
+    kind, params, label = parse_agent(cls)
+    assert kind == PYTHON and params[1] == 2
+    assert label == r'tests.user_agents_ok:Nth,n=1,tag="a,b=\"c\"",timeout_s=2'
+    assert user_spec(label) == (
+        "tests.user_agents_ok:Nth",
+        {"n": 1, "tag": 'a,b="c"', "timeout_s": 2},
+    )
+    assert parse_agent(label)[2] == label
+
+    spec = get_game(GAME)
+    opt = spec.encode_options(OPTIONS)
+    seeds = np.arange(30) + 11
+
+    def play(agent):
+        kinds, params, labels = _table([agent, "random"])
+        users = user_agents_of(labels, kinds)
+        return play_games(spec, seeds, 2, opt, [[0, 1]] * 30, kinds, params, user_agents=users)[0]
+
+    lowest = play("agents.examples:lowest_legal")
+    np.testing.assert_array_equal(play("agents.examples:epsilon_lowest,epsilon=0"), lowest)
+    assert not np.array_equal(play("agents.examples:epsilon_lowest,epsilon=1"), lowest)
+    np.testing.assert_array_equal(play("tests.user_agents_ok:Nth,n=0"), lowest)
+    assert not np.array_equal(play("tests.user_agents_ok:Nth,n=2"), lowest)
+
+
+BAD_PARAMS = [
+    (
+        '{ kind = "agents.examples:epsilon_lowest", params = { eps = 0.5 } }',
+        "user agent 'agents.examples:epsilon_lowest': no parameter 'eps' (parameters: epsilon)",
+    ),
+    (
+        '{ kind = "agents.examples:epsilon_lowest", params = { epsilon = "high" } }',
+        "user agent 'agents.examples:epsilon_lowest': parameter epsilon must be a number, "
+        "got 'high'",
+    ),
+    (
+        '{ kind = "agents.examples:lowest_legal", params = { epsilon = 0.5 } }',
+        "user agent 'agents.examples:lowest_legal': the kernel takes no parameters (got epsilon",
+    ),
+    (
+        '{ kind = "tests.user_agents_ok:Nth", params = { m = 2 } }',
+        "user agent 'tests.user_agents_ok:Nth': got an unexpected keyword argument 'm' "
+        "(parameters: n, tag)",
+    ),
+    (
+        '{ kind = "dynasty_lab.envs.policy:TensorPolicy" }',
+        "user agent 'dynasty_lab.envs.policy:TensorPolicy': missing a required argument: "
+        "'path' (parameters: path)",
+    ),
+    (
+        '{ kind = "tests.user_agents_ok:Nth", params = { n = [1, 2] } }',
+        "parameter n must be a number, a string or true/false, got [1, 2]",
+    ),
+    (
+        '{ kind = "tests.user_agents_ok:Nth", params = 3 }',
+        "params must be a table such as { temperature = 0.5 }, got 3",
+    ),
+    (
+        '{ kind = "tests.user_agents_ok:Nth", parms = { n = 1 } }',
+        "unknown key 'parms' (keys: kind, params, timeout_s)",
+    ),
+    ("tests.user_agents_ok:Nth,n", "parameters 'n': expected name=value"),
+    ('{ kind = "tests.user_agents_ok:Nth", label = "nth" }', "takes no label"),
+]
+
+
+@pytest.mark.parametrize("agent, msg", BAD_PARAMS)
+def test_bad_parameters_are_one_line_and_exit_2(tmp_path, capsys, agent, msg):
+    path = run_toml(tmp_path, [agent, "random"])
+    assert main(["run", str(path), "--quiet"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"dynasty: error: {path}: agents[0]: "), err
+    assert msg in err[0], err
+
+
+# ---------------------------------------------------------------- the observation in the view
+
+
+@pytest.mark.parametrize("game, players", [("goofspiel", 2), ("middle_kingdom", 3)])
+def test_the_view_holds_the_observation_the_pettingzoo_adapter_gives(game, players):
+    """A Python agent sees, at every decision, the tensor, action mask and layout that the
+    PettingZoo environment gives the same seat in the same game."""
+    from dynasty_lab.envs.pettingzoo import env as pz_env
+    from tests import user_agents_ok
+
+    e = pz_env(game, players=players)
+    e.reset(seed=3)
+    seed = int(np.random.default_rng(3).integers(2**62))  # the deal the reset drew
+    spec = get_game(game)
+    kinds, params, labels = _table(["tests.user_agents_ok:Recorder"] * players)
+    user_agents_ok.SEEN.clear()
+    play_games(
+        spec,
+        [seed],
+        players,
+        spec.encode_options({}),
+        [list(range(players))],
+        kinds,
+        params,
+        user_agents=[user_agents_ok.Recorder] * players,
+    )
+    seen = user_agents_ok.SEEN
+    assert len(seen) > 5
+    for seat, tensor, mask, fields, action in seen:
+        assert e.agent_selection == f"player_{seat}"
+        obs = e.observe(e.agent_selection)
+        assert tensor.dtype == obs["observation"].dtype == np.float32
+        np.testing.assert_array_equal(tensor, obs["observation"])
+        np.testing.assert_array_equal(mask, obs["action_mask"])
+        assert fields == spec.observation.fields and fields[0].offset == 0
+        e.step(action)
+    assert all(e.terminations.values())

@@ -1,25 +1,27 @@
 """A trained policy as a dynasty-lab agent, so ``dynasty run`` and ``dynasty tournament`` can
 play it against the built-in agents (a Python agent class, agents.user).
 
-``TensorPolicy`` acts on the seat's information-state tensor (sim.observe): it scores each
-legal action with a fitted action-value model and takes the best.  The policy file
-(``joblib.dump`` of a dict) holds ``model``, any object with ``predict(X)`` (a scikit-learn
-regressor, say) fitted on rows ``[the named fields of the tensor, one-hot of the action]``
--> return, and ``fields``, the names of the tensor fields it reads (the layout table of
-docs/games/<game>.md; None = the whole tensor).  The agent loads it from the file named by
-the environment variable ``DYNASTY_LAB_POLICY`` (set it before the run starts its
-workers: they inherit it).  Name it in a config's agents or a
-tournament's pool as ``"dynasty_lab.envs.policy:TensorPolicy"``.
+``TensorPolicy`` acts on the seat's information-state tensor (sim.observe), the one the
+PettingZoo and Gymnasium adapters give (``view.observation``): it scores each legal action with
+a fitted action-value model and takes the best.  The policy file (``joblib.dump`` of a dict)
+holds ``model``, any object with ``predict(X)`` (a scikit-learn regressor, say) fitted on rows
+``[the named fields of the tensor, one-hot of the action]`` -> return, and ``fields``, the names
+of the tensor fields it reads (the layout table of docs/games/<game>.md; None = the whole
+tensor).  The file is the agent's parameter ``path``, so one run or tournament can hold several
+policies::
+
+    pool = ["random", { kind = "dynasty_lab.envs.policy:TensorPolicy",
+                        params = { path = "results/rl/goofspiel/policy.joblib" } }]
+
+A relative path is read from the folder the workers run in (the command's, on a local Ray);
+give an absolute one on a cluster.
 """
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 
-ENV_VAR = "DYNASTY_LAB_POLICY"
-_MODELS: dict[str, object] = {}
+_MODELS: dict[str, object] = {}  # policy files loaded in this process, by path
 
 
 def select(obs, tensor: np.ndarray, fields=None) -> np.ndarray:
@@ -45,10 +47,8 @@ def best_action(model, tensor: np.ndarray, legal, num_actions: int) -> int:
     return int(legal[int(np.argmax(q))])
 
 
-def load_model(path: str | None = None):
-    path = path or os.environ.get(ENV_VAR)
-    if not path:
-        raise RuntimeError(f"TensorPolicy: set {ENV_VAR} to the file of a fitted model (joblib)")
+def load_model(path: str):
+    """The policy file at ``path`` (loaded once per process)."""
     if path not in _MODELS:
         import joblib
 
@@ -57,15 +57,13 @@ def load_model(path: str | None = None):
 
 
 class TensorPolicy:
-    """agents.user Python agent: the best legal action under the fitted model."""
+    """agents.user Python agent: the best legal action under the fitted model of the policy
+    file ``path``."""
 
-    def __init__(self):
-        policy = load_model()
+    def __init__(self, path: str):
+        policy = load_model(str(path))
         self.model, self.fields = policy["model"], policy.get("fields")
 
     def act(self, view, legal_actions):
-        obs = view.spec.observation
-        t = obs.tensor(view.state, view.seat)  # the resampled state gives the seat's own tensor
-        return best_action(
-            self.model, select(obs, t, self.fields), legal_actions, view.spec.num_actions
-        )
+        t = select(view.spec.observation, view.observation, self.fields)
+        return best_action(self.model, t, legal_actions, view.spec.num_actions)
