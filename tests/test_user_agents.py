@@ -196,7 +196,8 @@ def ray_session():
 
     from experiments.run.runner import local_ray_options
 
-    ray.init(**local_ray_options(workers=1))
+    # a Ray of its own, even where another was started on this machine (``ray start``)
+    ray.init(**{"address": "local", **local_ray_options(workers=1)})
     yield ray
     ray.shutdown()
 
@@ -394,3 +395,180 @@ def test_the_view_holds_the_observation_the_pettingzoo_adapter_gives(game, playe
         assert fields == spec.observation.fields and fields[0].offset == 0
         e.step(action)
     assert all(e.terminations.values())
+
+
+# ------------------------------------------------- a bad agent's error through every command
+
+
+def session_toml(tmp_path, command, agent, name="c"):
+    """A tiny config of ``command`` (run, tournament, study, tune) in which ``agent`` (TOML)
+    plays Goofspiel against random (in a tuning, against the tuned MCTS agent)."""
+    out = tmp_path / name
+    opts = "[options]\nnum_cards = 5\n"
+    base = f'game = "{GAME}"\nplayers = 2\nseed = 5\n'
+    text = {
+        "run": f'{base}agents = [{agent}, "random"]\ngames = 40\noutput = "{out}"\n{opts}',
+        "tournament": f'{base}pool = ["random", {agent}]\ndeals = 4\noutput = "{out}"\n{opts}',
+        "study": f'output = "{out}"\ngames = 10\n[base]\n{base}agents = [{agent}, "random"]\n'
+        "[base.options]\nnum_cards = 5\n[axes]\nplayers = [2]\n",
+        "tune": f'output = "{out}"\nobjective = "agent_edge"\ntrials = 1\ngames = 10\n'
+        f'recheck = 1\nrecheck_games = 10\n[base]\n{base}agents = ["mcts:10", {agent}]\n'
+        '[base.options]\nnum_cards = 5\n[search]\n"agents[0].rollout" = ["random", "heuristic"]\n',
+    }[command]
+    return write(tmp_path / f"{name}.toml", text)
+
+
+COMMANDS = ["run", "tournament", "study", "tune"]
+AGENT_FAILURES = [
+    (
+        '"tests.user_agents_bad:Raises"',
+        "tests.user_agents_bad:Raises",
+        r"the agent raised RuntimeError: the library failed",
+    ),
+    (
+        '"tests.user_agents_bad:Illegal"',
+        "tests.user_agents_bad:Illegal",
+        r"the agent returned -7, which is not a legal action \(legal: \[0, 1, 2, 3, 4\]\)",
+    ),
+    (
+        '{ kind = "tests.user_agents_bad:Slow", timeout_s = 0.01 }',
+        "tests.user_agents_bad:Slow,timeout_s=0.01",
+        r"the agent took [\d.]+ s, more than its timeout_s = 0.01",
+    ),
+    (
+        '{ kind = "agents.examples:OnePlyEvaluate", params = { samples = 0 } }',
+        "agents.examples:OnePlyEvaluate,samples=0",
+        r"making the agent raised ValueError: samples must be a positive integer, got 0",
+    ),
+]
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_an_agent_error_is_one_line_through_every_command(ray_session, tmp_path, capsys, command):
+    """An agent that raises, returns an illegal action, overruns its timeout or cannot be made
+    with its parameters ends ``run``, ``tournament``, ``study`` and ``tune`` with one line (game,
+    decision, seat, agent; the legal actions; the games saved) and exit code 2; so do
+    parameters the agent does not take, at config time."""
+    for i, (agent, label, msg) in enumerate(AGENT_FAILURES):
+        path = session_toml(tmp_path, command, agent, name=f"c{i}")
+        capsys.readouterr()
+        assert main([command, str(path), "--quiet", "--workers", "1"]) == 2, agent
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1, err
+        assert re.fullmatch(
+            rf"dynasty: error: goofspiel game \d+, decision \d+ \(seat \d, agent "
+            rf"'{re.escape(label)}'\): {msg}; 0 of \d+ games are saved",
+            err[0],
+        ), err
+    agent, msg = BAD_PARAMS[0]
+    path = session_toml(tmp_path, command, agent, name="params")
+    assert main([command, str(path), "--quiet", "--workers", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"dynasty: error: {path}: ") and msg in err[0], err
+
+
+def test_a_python_agent_failing_in_a_worker_is_one_line_and_keeps_finished_games(
+    ray_session, tmp_path, capsys
+):
+    """The error comes from a Ray worker (a later game than the driver's first): one line, no
+    message of Ray's, the games of the chunks before it saved; the message's first line only."""
+    from experiments.run import store
+
+    path = run_toml(
+        tmp_path,
+        ["tests.user_agents_bad:RaisesLate", "random"],
+        games=400,
+        name="late",
+        extra="chunk_size = 20\n",
+    )
+    assert main(["run", str(path), "--quiet", "--workers", "1"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    m = re.fullmatch(
+        r"dynasty: error: goofspiel game \d+, decision \d+ \(seat 0, agent "
+        r"'tests.user_agents_bad:RaisesLate'\): the agent raised RuntimeError: the library "
+        r"failed; (\d+) of 400 games are saved",
+        err[0],
+    )
+    assert m, err
+    done = store.done_ranges(tmp_path / "late", GAME)
+    assert int(m.group(1)) == sum(b - a for a, b in done) > 0
+
+
+def test_parameters_play_in_the_workers_and_a_resumed_run_must_keep_them(
+    ray_session, tmp_path, capsys
+):
+    """A kernel's parameters reach the Ray workers (epsilon = 0 plays as lowest_legal); the label
+    in the results holds them; resuming the run with other parameters is refused."""
+    from experiments.analysis.results import load_results
+
+    def run_with(agent, name):
+        path = run_toml(tmp_path, [agent, "random"], games=40, name=name)
+        return main(["run", str(path), "--quiet", "--workers", "1"]), path
+
+    assert run_with("agents.examples:epsilon_lowest,epsilon=0", "eps")[0] == 0
+    assert run_with("agents.examples:lowest_legal", "low")[0] == 0
+    eps, low = load_results(tmp_path / "eps"), load_results(tmp_path / "low")
+    assert set(eps["agent"]) == {"agents.examples:epsilon_lowest,epsilon=0.0", "random"}
+    cols = ["game_index", "seat", "score"]
+    np.testing.assert_array_equal(
+        eps.sort_values(cols[:2])[cols].to_numpy(), low.sort_values(cols[:2])[cols].to_numpy()
+    )
+    capsys.readouterr()
+    code, path = run_with(
+        '{ kind = "agents.examples:epsilon_lowest", params = { epsilon = 0.5 } }', "eps"
+    )
+    assert code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "holds results of a different experiment (agents: " in err[0], err
+    assert "epsilon=0.5" in err[0]
+
+
+def test_a_policy_trained_through_pettingzoo_plays_in_a_tournament(ray_session, tmp_path, capsys):
+    """An action-value model fitted on the PettingZoo environment's observations (random play,
+    fixed seeds) plays, as dynasty_lab.envs.policy:TensorPolicy with its file as a parameter,
+    in ``dynasty tournament``, unchanged."""
+    import joblib
+    from sklearn.linear_model import Ridge
+
+    from dynasty_lab.envs.pettingzoo import env as pz_env
+    from dynasty_lab.envs.policy import features
+
+    e = pz_env(GAME, players=2, options=OPTIONS)
+    rng = np.random.default_rng(0)
+    xs, ys = [], []
+    for episode in range(60):
+        e.reset(seed=episode)
+        rows = {a: [] for a in e.possible_agents}
+        for agent in e.agent_iter():
+            obs, reward, term, trunc, _ = e.last()
+            if term or trunc:
+                xs += rows[agent]
+                ys += [reward] * len(rows[agent])
+                e.step(None)
+                continue
+            action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+            rows[agent].append(features(obs["observation"], [action], e.action_space(agent).n)[0])
+            e.step(action)
+    model = Ridge(alpha=1.0).fit(np.array(xs), np.array(ys))
+    joblib.dump({"model": model, "fields": None}, tmp_path / "policy.joblib")
+
+    policy = (
+        '{ kind = "dynasty_lab.envs.policy:TensorPolicy", '
+        f'params = {{ path = "{tmp_path / "policy.joblib"}" }} }}'
+    )
+    t = write(
+        tmp_path / "t.toml",
+        f'game = "{GAME}"\nplayers = 2\ndeals = 10\nseed = 1\noutput = "{tmp_path / "t"}"\n'
+        f'pool = ["random", {policy}]\n[options]\nnum_cards = 5\n',
+    )
+    capsys.readouterr()
+    assert main(["tournament", str(t), "--quiet", "--workers", "1"]) == 0
+    assert "1 lineups, 20 games in all" in capsys.readouterr().out
+    from experiments.analysis.results import load_results
+
+    (lineup,) = (tmp_path / "t" / "lineups").iterdir()
+    df = load_results(lineup)
+    label = f'dynasty_lab.envs.policy:TensorPolicy,path="{tmp_path / "policy.joblib"}"'
+    assert set(df["agent"]) == {"random", label}
+    assert (df[df["agent"] == label]["decisions"] > 0).all()

@@ -54,3 +54,12 @@ class Slow:
     def act(self, view, legal_actions):
         time.sleep(0.05)
         return legal_actions[0]
+
+
+class RaisesLate:
+    """Raises in about one game in 40 (decided by the deal's seed), so in a Ray worker."""
+
+    def act(self, view, legal_actions):
+        if view.ply >= 3 and view.state[H_SEED_LO] % 40 == 0:
+            raise RuntimeError("the library failed\non two lines")
+        return legal_actions[0]

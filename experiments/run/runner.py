@@ -660,7 +660,12 @@ def _run_locked(
             # write it: one game through the arena compiles the entry and the game kernels the run's
             # agents call.
             t0 = time.perf_counter()
-            ChunkContext(job).play(0, 1)
+            from agents.table import AgentError
+
+            try:
+                ChunkContext(job).play(0, 1)
+            except AgentError as e:  # a user agent failed in the driver's game: say where
+                raise RunError(f"{e}; {n_done} of {cfg.games} games are saved") from None
             t1 = time.perf_counter()
             ray, started_here = _start_ray(address, workers, niceness)
             timings["driver_warm_s"], timings["ray_start_s"] = t1 - t0, time.perf_counter() - t1
@@ -725,6 +730,9 @@ def _run_locked(
                     try:
                         a, b, data, t, reps = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
+                        for ref in pending:  # first, or Ray reports each as a failed task
+                            with suppress(Exception):
+                                ray.cancel(ref)
                         release_workers()
                         from agents.table import AgentError
 

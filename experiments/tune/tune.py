@@ -438,7 +438,9 @@ def search(
     stays a pure function of the config and the stored trials."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    # ERROR: a trial that fails (a run's error, an interruption) is Optuna's warning with a
+    # traceback; the command reports it in one line instead
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
     study = optuna.create_study(
         study_name=study_name, storage=storage, direction="minimize", load_if_exists=True
     )
