@@ -15,8 +15,9 @@
     dynasty fuzz GAME --games N [--players P] [--seed S] [--mcts-share F] [--out DIR]
                       [--time-limit S] [--quiet]
 
-Bad input (config, results folder, arguments) ends with one line on stderr and exit code 2;
-an interrupted run ends with exit code 130 and keeps every finished game.
+Bad input (config, results folder, arguments) ends with one line on stderr and exit code 2, as
+does a user's agent that fails during a run (agents.user); an interrupted run ends with exit
+code 130 and keeps every finished game.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
 """notebooks/goofspiel_rl.py stays runnable: a tiny version trains, saves the policy and rates
-it with `dynasty tournament` (in a subprocess: its Ray workers inherit the policy's path)."""
+it with `dynasty tournament` (in a subprocess, as a user runs it), the policy file a parameter
+of the agent."""
 
 import os
 import subprocess
@@ -34,4 +35,5 @@ def test_goofspiel_rl_notebook_trains_and_rates_the_policy(tmp_path):
     assert "dynasty tournament exit code 0" in r.stdout
     assert (tmp_path / "rl" / "policy.joblib").exists()
     report = (tmp_path / "rl" / "tournament" / "report" / "report.md").read_text()
-    assert "dynasty_lab.envs.policy:TensorPolicy" in report
+    policy = (tmp_path / "rl" / "policy.joblib").resolve()
+    assert f'dynasty_lab.envs.policy:TensorPolicy,path="{policy}"' in report
