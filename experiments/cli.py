@@ -292,8 +292,8 @@ def cmd_games(args) -> int:
         "agents: "
         + ", ".join(sorted(AGENT_KINDS))
         + "  (e.g. 'random', 'heuristic', 'mcts:1000', 'mcts:50ms', 'policy:middle_kingdom', "
-        "'mcts:5ms,net=middle_kingdom'), or your own by module path, 'mypkg.agents:greedy' "
-        "(docs/agents.md)"
+        "'mcts:5ms,net=middle_kingdom'), or your own by module path, 'mypkg.agents:greedy', "
+        "with parameters 'mypkg.agents:greedy,depth=2' (docs/agents.md)"
     )
     models = shipped_models()
     print("models: " + ("none shipped" if not models else ""))

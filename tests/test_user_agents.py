@@ -291,6 +291,21 @@ def test_parameters_reach_the_agent_and_are_part_of_its_label():
         {"n": 1, "tag": 'a,b="c"', "timeout_s": 2},
     )
     assert parse_agent(label)[2] == label
+    from experiments.run.config import ConfigError, from_dict
+
+    with pytest.raises(ConfigError, match="is a user agent .* not allowed in this config"):
+        from_dict(  # a config from elsewhere: no module is imported, with parameters or not
+            {
+                "game": GAME,
+                "players": 2,
+                "agents": ["agents.examples:epsilon_lowest,epsilon=0.5", "random"],
+                "games": 10,
+                "seed": 1,
+                "output": "x",
+            },
+            "t.toml",
+            user_agents=False,
+        )
 
     spec = get_game(GAME)
     opt = spec.encode_options(OPTIONS)
