@@ -73,7 +73,8 @@ def ray_session():
 
     from experiments.run.runner import local_ray_options
 
-    ray.init(address="local", **local_ray_options(workers=1))  # not a cluster this machine has
+    # a Ray of its own, not a cluster this machine may have (ray start)
+    ray.init(**{"address": "local", **local_ray_options(workers=1)})
     yield ray
     ray.shutdown()
 
