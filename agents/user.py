@@ -29,7 +29,8 @@ values in the order declared (``USER_PARAMS_SIG``).  They are part of the agent'
 A bad agent gives one clear error: at config time (the module does not import, the name is
 missing, a kernel with the wrong signature, a class without ``act``, a parameter the agent does
 not take or of the wrong type; ``dynasty`` exits with code 2), or during a run (it raises,
-returns an illegal action, or takes longer than its ``timeout_s`` of wall time) an
+returns an illegal action, or takes longer than its ``timeout_s`` of wall time: it is stopped
+there, by SIGALRM, in a process's main thread) an
 :class:`agents.table.AgentError` naming the game index, the decision, the seat and the agent;
 the games already written stay in the results.
 docs/agents.md has examples.
@@ -40,6 +41,8 @@ from __future__ import annotations
 import importlib
 import inspect
 import json
+import signal
+import threading
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -386,6 +389,32 @@ class SeatView:
         return s
 
 
+class _Overrun(BaseException):
+    """Raised in a Python agent's ``act`` at its timeout (a BaseException, so that the agent's
+    own ``except Exception`` does not catch it)."""
+
+
+def _overrun(signum, frame):
+    raise _Overrun
+
+
+def _act_by(agent, view, legal: tuple, seconds: float, interrupt: bool):
+    """``agent.act(view, legal)``, stopped with :class:`_Overrun` after ``seconds`` of wall time
+    if ``interrupt`` (a SIGALRM timer: only in a process's main thread, where a Ray worker runs
+    its tasks and the driver its first game; a long call into compiled code ends first).  The
+    timer costs about 4 us a decision."""
+    if not interrupt:
+        return agent.act(view, legal)
+    before = signal.signal(signal.SIGALRM, _overrun)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return agent.act(view, legal)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        if before is not None:
+            signal.signal(signal.SIGALRM, before)
+
+
 def _one_line(e: Exception) -> str:
     """``Type: first line of the message`` (an error's message may span lines)."""
     first = next((ln.strip() for ln in str(e).splitlines() if ln.strip()), "")
@@ -441,6 +470,8 @@ def play_python(
     again)."""
     K = spec.kernels
     Kt = tuple(K)
+    # a Python agent is stopped at its timeout where a signal can reach it (_act_by)
+    interrupt = threading.current_thread() is threading.main_thread()
     options = np.asarray(options, np.int32)
     agent_kind = np.asarray(agent_kind, np.int64)
     params = np.asarray(agent_params, np.float64)
@@ -486,14 +517,28 @@ def play_python(
                     gens[p] = np.random.default_rng(
                         int(hash64(np.int64(agent_seeds[g]), np.int64(p))) & (2**63 - 1)
                     )
+                limit = params[a, P_TIMEOUT] or DEFAULT_TIMEOUT_S
                 try:
                     K.legal_mask(state, mask)
                     legal = np.flatnonzero(mask).tolist()
-                    act = objects[p].act(
-                        _view(spec, state, p, legal, gens[p], rngs[p]), tuple(legal)
+                    act = _act_by(
+                        objects[p],
+                        _view(spec, state, p, legal, gens[p], rngs[p]),
+                        tuple(legal),
+                        limit,
+                        interrupt,
                     )
+                except _Overrun:
+                    act = None  # stopped at its timeout: reported below
                 except Exception as e:
                     raise AgentError(f"{where}: the agent raised {_one_line(e)}", g) from None
+                took = (time.perf_counter_ns() - wall0) / 1e9
+                if took > limit:
+                    raise AgentError(
+                        f"{where}: the agent took {took:.3g} s, "
+                        f"more than its timeout_s = {limit:g}",
+                        g,
+                    )
                 if (
                     isinstance(act, (bool, np.bool_))
                     or not isinstance(act, (int, np.integer))
@@ -502,14 +547,6 @@ def play_python(
                     raise AgentError(
                         f"{where}: the agent returned {act!r}, which is not a legal action "
                         f"(legal: {legal})",
-                        g,
-                    )
-                limit = params[a, P_TIMEOUT] or DEFAULT_TIMEOUT_S
-                took = (time.perf_counter_ns() - wall0) / 1e9
-                if took > limit:
-                    raise AgentError(
-                        f"{where}: the agent took {took:.3g} s, "
-                        f"more than its timeout_s = {limit:g}",
                         g,
                     )
             elif kind == USER_KERNEL:

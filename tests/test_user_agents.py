@@ -451,6 +451,11 @@ AGENT_FAILURES = [
         r"the agent took [\d.]+ s, more than its timeout_s = 0.01",
     ),
     (
+        '{ kind = "tests.user_agents_bad:Hangs", timeout_s = 0.2 }',
+        "tests.user_agents_bad:Hangs,timeout_s=0.2",
+        r"the agent took 0\.2\d* s, more than its timeout_s = 0.2",
+    ),
+    (
         '{ kind = "agents.examples:OnePlyEvaluate", params = { samples = 0 } }',
         "agents.examples:OnePlyEvaluate,samples=0",
         r"making the agent raised ValueError: samples must be a positive integer, got 0",
@@ -482,27 +487,36 @@ def test_an_agent_error_is_one_line_through_every_command(ray_session, tmp_path,
     assert len(err) == 1 and err[0].startswith(f"dynasty: error: {path}: ") and msg in err[0], err
 
 
+@pytest.mark.parametrize(
+    "agent, label, msg",
+    [
+        (
+            "tests.user_agents_bad:RaisesLate",
+            "tests.user_agents_bad:RaisesLate",
+            "the agent raised RuntimeError: the library failed",
+        ),
+        (
+            '{ kind = "tests.user_agents_bad:HangsLate", timeout_s = 0.2 }',
+            "tests.user_agents_bad:HangsLate,timeout_s=0.2",
+            r"the agent took 0\.2\d* s, more than its timeout_s = 0.2",
+        ),
+    ],
+)
 def test_a_python_agent_failing_in_a_worker_is_one_line_and_keeps_finished_games(
-    ray_session, tmp_path, capsys
+    ray_session, tmp_path, capsys, agent, label, msg
 ):
     """The error comes from a Ray worker (a later game than the driver's first): one line, no
-    message of Ray's, the games of the chunks before it saved; the message's first line only."""
+    message of Ray's, the games of the chunks before it saved; the message's first line only;
+    an agent that never returns is stopped at its timeout."""
     from experiments.run import store
 
-    path = run_toml(
-        tmp_path,
-        ["tests.user_agents_bad:RaisesLate", "random"],
-        games=400,
-        name="late",
-        extra="chunk_size = 20\n",
-    )
+    path = run_toml(tmp_path, [agent, "random"], games=400, name="late", extra="chunk_size = 20\n")
     assert main(["run", str(path), "--quiet", "--workers", "1"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1, err
     m = re.fullmatch(
         r"dynasty: error: goofspiel game \d+, decision \d+ \(seat 0, agent "
-        r"'tests.user_agents_bad:RaisesLate'\): the agent raised RuntimeError: the library "
-        r"failed; (\d+) of 400 games are saved",
+        rf"'{re.escape(label)}'\): {msg}; (\d+) of 400 games are saved",
         err[0],
     )
     assert m, err

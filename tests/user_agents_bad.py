@@ -1,5 +1,6 @@
 """Broken user agents for tests/test_user_agents.py (each fails in one way)."""
 
+import contextlib
 import time
 
 import numba as nb
@@ -62,4 +63,22 @@ class RaisesLate:
     def act(self, view, legal_actions):
         if view.ply >= 3 and view.state[H_SEED_LO] % 40 == 0:
             raise RuntimeError("the library failed\non two lines")
+        return legal_actions[0]
+
+
+class Hangs:
+    """Never returns, and catches every Exception on the way: only its timeout stops it."""
+
+    def act(self, view, legal_actions):
+        while True:
+            with contextlib.suppress(Exception):
+                time.sleep(1)
+
+
+class HangsLate(Hangs):
+    """Hangs in about one game in 40 (decided by the deal's seed), so in a Ray worker."""
+
+    def act(self, view, legal_actions):
+        if view.ply >= 3 and view.state[H_SEED_LO] % 40 == 0:
+            return super().act(view, legal_actions)
         return legal_actions[0]
