@@ -40,7 +40,7 @@ from agents.arena import play_games
 from agents.model import resolve as resolve_model
 from agents.table import N_AGENT_PARAMS, PYTHON
 from agents.trace import TRACE_COLUMNS
-from experiments.run import store
+from experiments.run import cluster, store
 from experiments.run.plan import Plan, auto_chunk_size, chunk_ranges, missing_ranges
 from experiments.run.schema import ResultsTable
 from sim.registry import get_game
@@ -298,6 +298,7 @@ _ACTOR_CLASS = None
 # Warm actors of the current Ray session, kept between runs in one process (tests, notebooks):
 # {"key": (Ray job id, game), "actors": [...]}.  A worker compiles once per game, not per run.
 _POOL: dict[str, Any] = {"key": None, "actors": []}
+_JOINED: dict[str, Any] = {"nodes": []}  # the joined cluster's nodes (cluster.check_nodes)
 
 
 def _actor_class():
@@ -431,6 +432,9 @@ def local_ray_options(workers: int | None = None, niceness: int | None = None) -
     _loopback(True)
     nice = os.getpriority(os.PRIO_PROCESS, 0) if niceness is None else int(niceness)
     return {
+        # a new Ray of this process's own, even when this machine has a cluster started with
+        # `ray start` (Ray would otherwise join the one named in its temp dir's ray_current_cluster)
+        "address": "local",
         "num_cpus": workers or os.cpu_count() or 1,
         "include_dashboard": False,
         "logging_level": logging.WARNING,
@@ -514,13 +518,15 @@ def _start_ray(address: str | None, workers: int | None, niceness: int | None = 
         _loopback(
             address.split("://")[-1].rsplit(":", 1)[0] in ("127.0.0.1", "localhost", "[::1]", "::1")
         )
-        ray.init(
-            address=address,
-            include_dashboard=False,
-            logging_level=logging.WARNING,
-            log_to_driver=True,
-        )
+        try:
+            cluster.join(ray, address)
+            _JOINED["nodes"] = cluster.check_nodes(ray)
+        except cluster.ClusterError as e:
+            if ray.is_initialized():
+                ray.shutdown()
+            raise RunError(str(e)) from None
     else:
+        _JOINED["nodes"] = []
         ray.init(**local_ray_options(workers, niceness))
     _keep_sigterm_handler(before)
     return ray, True
@@ -695,6 +701,7 @@ def _run_locked(
                 chunk_size=size,
                 address=address or os.environ.get("RAY_ADDRESS") or "local",
                 worker_niceness=sorted({i["niceness"] for i in infos}),
+                **({"cluster_nodes": _JOINED["nodes"]} if _JOINED["nodes"] else {}),
             )
             t_ready = time.perf_counter()
             timings["startup_s"] = t_ready - t_start
@@ -712,12 +719,37 @@ def _run_locked(
                 smoothing=0.05,
                 dynamic_ncols=True,
             )
-            pending: dict[Any, Any] = {}
+            pending: dict[Any, tuple[Any, tuple[int, int]]] = {}  # ref: (actor, chunk)
+            alive = list(actors)
+            retried: set[tuple[int, int]] = set()
 
             def submit(actor):
                 if chunks:
                     a, b = chunks.popleft()
-                    pending[actor.play.remote(job, a, b)] = actor
+                    pending[actor.play.remote(job, a, b)] = (actor, (a, b))
+
+            def requeue(actor, chunk, e) -> bool:
+                """A worker lost with its process or node: its chunks go back to the queue for the
+                workers left, each chunk once (a chunk that loses a second worker stops the run)."""
+                if chunk in retried:
+                    return False
+                if any(x is actor for x in alive):
+                    alive[:] = [x for x in alive if x is not actor]
+                    node = next(i["node"] for x, i in zip(actors, infos) if x is actor)
+                    print(
+                        f"{cfg.name}: a worker on node {node[:8]} is lost ({type(e).__name__}); "
+                        f"{len(alive)} workers play its chunks",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                if not alive:
+                    return False
+                retried.add(chunk)
+                chunks.appendleft(chunk)
+                for x in alive:  # a worker with nothing queued takes the returned chunks
+                    while chunks and sum(y is x for y, _ in pending.values()) < IN_FLIGHT:
+                        submit(x)
+                return True
 
             for actor in actors:
                 for _ in range(IN_FLIGHT):
@@ -726,10 +758,12 @@ def _run_locked(
             try:
                 while pending:
                     ready, _ = ray.wait(list(pending), num_returns=1)
-                    actor = pending.pop(ready[0])
+                    actor, chunk = pending.pop(ready[0])
                     try:
                         a, b, data, t, reps = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
+                        if isinstance(e, ray.exceptions.RayActorError) and requeue(actor, chunk, e):
+                            continue
                         for ref in pending:  # first, or Ray reports each as a failed task
                             with suppress(Exception):
                                 ray.cancel(ref)
@@ -786,7 +820,7 @@ def _run_locked(
             timings["play_wall_s"] = time.perf_counter() - t_ready
             tr = time.perf_counter()
             if cfg.replays:
-                export_replays(cfg, out, actors[0])
+                export_replays(cfg, out, alive[0])
             timings["replays_s"] = time.perf_counter() - tr
         summary.status = "complete"
     except KeyboardInterrupt:
