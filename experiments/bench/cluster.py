@@ -53,17 +53,22 @@ def _rows(out: Path):
     return df.sort_values(["game_index", "seat"]).reset_index(drop=True)
 
 
-def main(argv: list[str] | None = None) -> int:
+def build_parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="dynasty bench cluster",
-        description="One run on a loopback cluster of one node, then of two (ray start nodes).",
+        description="One run on a cluster of `ray start` nodes on loopback addresses: on one "
+        "node, then on two.",
     )
-    ap.add_argument("--games", type=int, default=600_000)
-    ap.add_argument("--game", default="middle_kingdom")
-    ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--chunk-size", type=int, default=5000)
-    ap.add_argument("--cpus-per-node", type=int, default=1)
-    args = ap.parse_args(argv)
+    ap.add_argument("--games", type=int, default=600_000, help="games per run (default 600000)")
+    ap.add_argument("--game", default="middle_kingdom", help="game (default middle_kingdom)")
+    ap.add_argument("--players", type=int, default=4, help="players (default 4)")
+    ap.add_argument("--chunk-size", type=int, default=5000, help="games per chunk (default 5000)")
+    ap.add_argument("--cpus-per-node", type=int, default=1, help="CPUs of each node (default 1)")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
 
     nice = str(os.getpriority(os.PRIO_PROCESS, 0))
     cluster = RayStartCluster()
