@@ -60,6 +60,10 @@ def _fail(msg: str) -> int:
     return EXIT_USAGE
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
 def _positive(text: str) -> int:
     try:
         v = int(text)
@@ -115,7 +119,7 @@ def cmd_run(args) -> int:
         rate = s.played / t["total_s"] if t.get("total_s") else float("nan")
         print(
             f"{cfg.output}: {s.played:,} games played ({cfg.games:,} in the "
-            f"results) by {s.workers} workers on {s.nodes} node(s), chunks "
+            f"results) by {_count(s.workers, 'worker')} on {_count(s.nodes, 'node')}, chunks "
             f"of {s.chunk_size:,}; {t['total_s']:.1f} s in all (start-up "
             f"{t['startup_s']:.1f} s, play {t['play_wall_s']:.1f} s, "
             f"writing {t['write_s']:.1f} s), {rate:,.0f} games/s end to end"

@@ -433,7 +433,8 @@ def make_tournament_report(
     blocks += lineup_blocks(t.lineups, out)
     blocks += [
         (2, "About this report"),
-        f"Made by `dynasty tournament --report-only` from {t.output}. Each game's ranks are "
+        f"Made by `dynasty tournament` from {t.output} (`--report-only` writes it again from "
+        "the games played). Each game's ranks are "
         "broken into pairwise comparisons between seats of different agents and a "
         "Bradley-Terry model is fitted (choix); for more than 2 players this estimates the "
         "Plackett-Luce strengths of the ranks. Every pair of agents that met gets one virtual "
