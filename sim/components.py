@@ -21,6 +21,11 @@ A path given in a config (``components = { "goal_cards[2].vp" = 6 }``) must matc
 pattern (``[3]`` matches ``[*]``, ``.default_4_4_4`` matches ``.*``); a path that holds a
 wildcard sets every element it reaches.  Values are integers within the declared bounds;
 anything else is refused with one line naming the path.
+
+Where a value comes from, the data files say in ``provenance`` fields (``printed``: stated in
+the rulebook; ``reconstructed``: not public, proposed by the game's rules spec; ``decision``: a
+ruling of the spec): :func:`provenance` reads them, so reports can mark the values they name
+that were never printed.
 """
 
 from __future__ import annotations
@@ -62,8 +67,8 @@ class Components:
     ``load()`` gives the data files as one JSON-like dict (provenance fields included);
     ``pack(dict)`` checks such a dict as a whole (raising ``ValueError`` naming the bad
     value) and packs it into the int32 array appended after the option codes; ``ranges``
-    are the values a study may change; ``files`` are the data files, whose bytes
-    :attr:`digest` hashes (a run records it, so results of two data sets are never mixed).
+    are the values a study may change; ``files`` are the data files.  :attr:`digest` hashes
+    the packed data (a run records it, so results of two data sets are never mixed).
     """
 
     load: Callable[[], dict]
@@ -83,11 +88,10 @@ class Components:
 
     @cached_property
     def digest(self) -> str:
-        """A SHA-1 of the data files' names and bytes (16 hex digits)."""
-        h = hashlib.sha1()
-        for f in self.files:
-            h.update(Path(f).name.encode() + b"\0" + Path(f).read_bytes())
-        return h.hexdigest()[:16]
+        """A SHA-256 of :attr:`packed` as little-endian int32 (16 hex digits): the data exactly as
+        the kernels receive it, so an edit to a provenance note or to the files' layout keeps
+        the digest, and any value the games see changes it."""
+        return hashlib.sha256(self.packed.astype("<i4").tobytes()).hexdigest()[:16]
 
 
 def read_ranges(path: Path) -> tuple[ValueRange, ...]:
@@ -242,3 +246,99 @@ def encode(spec, options: Mapping[str, Any], components: Mapping[str, int] | Non
     if not components:
         return arr
     return np.concatenate([arr[: len(spec.options)], component_array(spec, components)])
+
+
+# The words the data files' ``provenance`` notes use for each kind ("SEED": the seed rulebook).
+_KIND_WORDS = {
+    "printed": "printed",
+    "seed": "printed",
+    "reconstructed": "reconstructed",
+    "decision": "decision",
+}
+RECONSTRUCTED_NOTE = (
+    "reconstructed: the data files' value at that path is not public; the game's rules spec "
+    "proposed it (printed: stated in the rulebook; decision: a ruling of the spec).  The data, "
+    "with each value's provenance, is in {folder}"
+)
+
+
+def _kind_of(note: str, key: str) -> str | None:
+    """The kind a ``provenance`` note gives the field ``key`` of its table: the note is one kind
+    (``"reconstructed (spec 1.4 ...)"``) or clauses per field (``"power+cost SEED / count
+    RECONSTRUCTED"``; ``rest``, or a clause that opens with its kind, covers the fields not
+    named)."""
+    general = None
+    for clause in note.split(" / "):
+        words = clause.split()
+        kinds = [_KIND_WORDS[w.lower()] for w in words if w.lower() in _KIND_WORDS]
+        if not kinds:
+            continue
+        names = words[0].split("+")
+        if str(key) in names:
+            return kinds[0]
+        if words[0].lower() in _KIND_WORDS or "rest" in names:
+            general = general or kinds[0]
+    return general
+
+
+def _kinds(node: Any, steps: list, note: str | None, key: Any) -> list[str | None]:
+    """The kind of every value ``steps`` reaches in ``node`` (None: no note says)."""
+    here = isinstance(node, dict) and isinstance(node.get("provenance"), str)
+    if here:
+        note = node["provenance"]
+    if not steps:
+        return [_kind_of(note, key) if note else None]
+    head = steps[0]
+    if head == "*":
+        keys = (
+            range(len(node))
+            if isinstance(node, list)
+            else [k for k in node if not k.startswith("_") and k != "provenance"]
+        )
+    else:
+        keys = [head]
+    out = []
+    for k in keys:
+        try:
+            child = node[k]
+        except (KeyError, IndexError, TypeError):
+            continue
+        out += _kinds(child, steps[1:], note, k if here else key)
+    return out
+
+
+def provenance(spec, path: str) -> str:
+    """Where the data file's values at ``path`` come from: ``"printed"``, ``"reconstructed"``
+    or ``"decision"`` (the kinds joined by `` + `` when the values reached differ; ``""`` where
+    no note says).  A value's note is the ``provenance`` field of the nearest table around it."""
+    if spec.components is None:
+        return ""
+    found = _kinds(spec.components.base, parse_path(path), None, None)
+    return " + ".join(dict.fromkeys(k for k in found if k))
+
+
+def data_folder(spec) -> str:
+    """The folder of the game's data files, relative to the project when inside it."""
+    if spec.components is None or not spec.components.files:
+        return f"sim/{spec.name}/data/"
+    folder = Path(spec.components.files[0]).resolve().parent
+    try:
+        return f"{folder.relative_to(Path(__file__).resolve().parents[1])}/"
+    except ValueError:
+        return f"{folder}/"
+
+
+def file_values(spec, path: str) -> list:
+    """The data file's values at ``path`` (every element a wildcard reaches)."""
+    return [c[k] for c, k in _targets(spec.components.base, parse_path(path), path)]
+
+
+def mark(spec, path: str) -> str:
+    """``" (reconstructed)"`` where a data file's value ``path`` reaches is reconstructed, else
+    ``""``: the mark a report puts after a value it names."""
+    return " (reconstructed)" if "reconstructed" in provenance(spec, path) else ""
+
+
+def reconstructed_note(spec) -> str:
+    """What the mark of :func:`mark` means, and where the data lives."""
+    return RECONSTRUCTED_NOTE.format(folder=data_folder(spec))

@@ -193,6 +193,7 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
     groups = ()
     can_all_lose = False
     title = cfg["game"]
+    spec = None
     try:
         from sim.registry import get_game
 
@@ -204,7 +205,31 @@ def make_report(results: str | Path, out_dir: str | Path | None = None) -> dict[
         pass
 
     with Results(results) as res:
-        return _write_report(res, results, manifest, out, cfg, players, groups, can_all_lose, title)
+        return _write_report(
+            res, results, manifest, out, cfg, players, groups, can_all_lose, title, spec
+        )
+
+
+def _component_lines(spec, cfg: dict, manifest: dict) -> tuple[str, str | None]:
+    """The header's component data line (the digest the games were played with, the config's
+    changed values, each marked where the data file's value is reconstructed) and the note
+    explaining the mark (None when nothing is marked)."""
+    from sim.components import mark, reconstructed_note
+
+    changed = cfg.get("components") or {}
+    digest = manifest.get("component_data")
+    if digest is None and not changed:
+        return "", None
+    marks = {p: mark(spec, p) if spec is not None else "" for p in changed}
+    line = f"  \n**Component data:** digest {digest or 'not recorded'}" + (
+        "; changed: " + ", ".join(f"{p} = {v}{marks[p]}" for p, v in changed.items())
+        if changed
+        else ""
+    )
+    now = spec.components.digest if spec is not None and spec.components is not None else None
+    if digest and now and now != digest:
+        line += f" (the data files now give {now}; the marks follow them as they are now)"
+    return line, (f"**Note:** {reconstructed_note(spec)}." if any(marks.values()) else None)
 
 
 def _write_report(
@@ -217,6 +242,7 @@ def _write_report(
     groups,
     can_all_lose: bool,
     title: str,
+    spec=None,
 ) -> dict[str, Path]:
     option_cols = [c for c in res.columns if c.startswith(OPTION_PREFIX)]
     feats = [c for c in res.columns if c.startswith(FEATURE_PREFIX)]
@@ -239,6 +265,7 @@ def _write_report(
         else f"fixed — {agents_line} in every game"
     )
     opts = ", ".join(f"{k} = {v}" for k, v in cfg["options"].items()) or "none"
+    components, marked_note = _component_lines(spec, cfg, manifest)
     blocks += [
         (1, f"{cfg['name']}: {title}, {players} players"),
         f"{cfg.get('description') or ''}".strip() or f"Experiment `{cfg['name']}`.",
@@ -247,8 +274,11 @@ def _write_report(
         + f"  \n**Seats:** {seats_line}  \n**Options:** {opts}  \n"
         f"**Master seed:** {cfg['seed']}  \n"
         f"**Code:** commit {manifest.get('git', {}).get('commit') or 'unknown'}"
-        + (" (with local changes)" if manifest.get("git", {}).get("dirty") else ""),
+        + (" (with local changes)" if manifest.get("git", {}).get("dirty") else "")
+        + components,
     ]
+    if marked_note:
+        blocks.append(marked_note)
     commits = sorted(
         {
             x["git"]["commit"]

@@ -342,6 +342,7 @@ def new_manifest(cfg) -> dict[str, Any]:
         "version": VERSION,
         "config": cfg.to_dict(),
         "identity": cfg.identity(),
+        "component_data": component_digest(cfg),
         "seed_scheme": {
             "seed": "game_seed(master_seed, deal)",
             "agent_seed": "game_seed(hash64(master_seed, AGENT_STREAM), game_index)",
@@ -354,9 +355,17 @@ def new_manifest(cfg) -> dict[str, Any]:
     }
 
 
+def component_digest(cfg) -> str | None:
+    """The digest of the component data ``cfg``'s game plays with (``Components.digest``, the
+    data files' values before the config's changes), None for a game without data files."""
+    comp = cfg.spec.components
+    return comp.digest if comp is not None else None
+
+
 def open_results(out: Path, cfg) -> dict[str, Any]:
-    """The manifest of ``out`` for ``cfg``: a new one,
-    or the existing one if it is the same experiment."""
+    """The manifest of ``out`` for ``cfg``: a new one, or the existing one if it is the same
+    experiment played with the same component data (a folder whose manifest predates the
+    ``component_data`` field is accepted, and the field recorded from then on)."""
     m = read_manifest(out)
     if m is None:
         if data_dir(out, cfg.game).exists() and any(data_dir(out, cfg.game).iterdir()):
@@ -371,6 +380,16 @@ def open_results(out: Path, cfg) -> dict[str, Any]:
             f"{out}: holds results of a different experiment ({diff}: {theirs.get(diff)!r} there, "
             f"{ours.get(diff)!r} in the config); choose another output folder or delete it"
         )
+    digest = component_digest(cfg)
+    if "component_data" in m and m["component_data"] != digest:
+        from sim.components import data_folder
+
+        raise ResultsError(
+            f"{out}: holds games played with other {cfg.game} component data (digest "
+            f"{m['component_data']} there, {digest} in {data_folder(cfg.spec)} now); restore "
+            "those data files or use another output folder"
+        )
+    m["component_data"] = digest
     m["config"] = cfg.to_dict()
     return m
 

@@ -103,6 +103,8 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
         paths[name] = out / f"{name}.png"
         return Image(f"{name}.png", alt)
 
+    blocks += _component_blocks(cells)
+
     # key rates per cell
     blocks.append((2, f"Win rate by {study.key}, per cell"))
     groups = list(dict.fromkeys(rates["group"]))
@@ -285,6 +287,42 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     md.write_text(markdown(blocks))
     html_path.write_text(html_page(f"Study: {study.name}", blocks))
     return {"markdown": md, "html": html_path, **paths}
+
+
+def _component_blocks(cells) -> list:
+    """A table of the component values the cells change, beside the data files' values and
+    where those come from (printed, reconstructed, decision); none if no cell changes any."""
+    from sim.components import file_values, provenance, reconstructed_note
+
+    rows = [
+        (c, path.split(".", 1)[1], v)
+        for c in cells
+        for path, v in c.values.items()
+        if path.startswith("components.")
+    ]
+    if not rows:
+        return []
+    spec = cells[0].config.spec
+    kinds = [provenance(spec, p) for _, p, _ in rows]
+    note = f"; {reconstructed_note(spec)}" if any("reconstructed" in k for k in kinds) else ""
+    return [
+        (2, "Component values"),
+        Table(
+            caption="the values the cells change, and the data files' values they replace" + note,
+            columns=["cell", "path", "value", "data files", "provenance"],
+            rows=[
+                [c.name, p, v, _values_text(file_values(spec, p)), k or "–"]
+                for (c, p, v), k in zip(rows, kinds)
+            ],
+        ),
+    ]
+
+
+def _values_text(values: list) -> str:
+    """A few values listed, many as their range and count."""
+    if len(values) <= 6:
+        return ", ".join(map(str, values))
+    return f"{min(values)}..{max(values)} ({len(values)} values)"
 
 
 def looks_of(study: Study) -> int:
