@@ -5,6 +5,8 @@
     dynasty study STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty tournament T.toml [--workers N] [--address ADDR] [--niceness N] [--quiet]
                               [--report-only]
+    dynasty depth DEPTH.toml [--workers N] [--address ADDR] [--niceness N] [--quiet]
+                             [--report-only]
     dynasty tune TUNE.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty train TRAIN.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
     dynasty bench [NAME [ARGS ...]]      (no NAME: every benchmark; --list: their names)
@@ -32,6 +34,8 @@ import experiments.bench
 from agents.model import ModelError, load, shipped_models
 from agents.table import AGENT_KINDS
 from experiments.analysis.report import make_report
+from experiments.depth.depth import load_depth, run_depth
+from experiments.depth.report import make_depth_report
 from experiments.fuzz import fuzz
 from experiments.run import store
 from experiments.run.config import ConfigError, load_config
@@ -187,6 +191,20 @@ def cmd_tournament(args) -> int:
         ),
     )
     return code if code is not None else _wrote(make_tournament_report(t, anchor=args.anchor))
+
+
+def cmd_depth(args) -> int:
+    d = load_depth(args.config)
+    code = _resumable(
+        args,
+        run_depth,
+        d,
+        lambda s: f"{s.games:,} games of {s.lineups} lineups are saved in {d.output}",
+        lambda s: (
+            f"{d.output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)"
+        ),
+    )
+    return code if code is not None else _wrote(make_depth_report(d))
 
 
 def cmd_tune(args) -> int:
@@ -377,6 +395,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--anchor", help="agent whose rating is 0 (default: ratings centred on the pool's mean)"
     )
     tn.set_defaults(func=cmd_tournament)
+
+    dp = sub.add_parser(
+        "depth",
+        help="play a ladder of agents (a search at doubling budgets) step against step on shared "
+        "deals and write the skill-depth report",
+    )
+    dp.add_argument("config", help="depth config (TOML, docs/studies.md)")
+    _add_session_flags(dp)
+    dp.set_defaults(func=cmd_depth)
 
     tu = sub.add_parser(
         "tune",

@@ -113,6 +113,7 @@ CONFIG_LOADERS = {
     "run": "experiments.run.config:load_config",
     "study": "experiments.study.study:load_study",
     "tournament": "experiments.tournament.tournament:load_tournament",
+    "depth": "experiments.depth.depth:load_depth",
     "tune": "experiments.tune.tune:load_tune",
     "train": "experiments.train.config:load_train",
 }
@@ -193,6 +194,7 @@ def test_every_python_block_runs(path, demo_folder, monkeypatch):
 
 
 def test_every_toml_block_parses_and_complete_configs_load(tmp_path):
+    from experiments.depth.depth import depth_from_dict
     from experiments.run.config import from_dict
     from experiments.study.study import study_from_dict
     from experiments.tournament.tournament import tournament_from_dict
@@ -212,6 +214,8 @@ def test_every_toml_block_parses_and_complete_configs_load(tmp_path):
                 train_from_dict(data, where)
             elif "pool" in data:
                 tournament_from_dict(data, where)
+            elif "budgets" in data or "ladder" in data:
+                depth_from_dict(data, where)
             elif "search" in data and "trials" in data:
                 tune_from_dict(data, where)
             elif "axes" in data:

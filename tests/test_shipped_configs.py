@@ -1,6 +1,6 @@
 """Every config shipped under experiments/configs loads with the loader its command uses (runs,
-studies, tunings, tournaments, trainings), so a config the docs point to never fails on its
-first line."""
+studies, tunings, tournaments, trainings, skill depths), so a config the docs point to never
+fails on its first line."""
 
 from __future__ import annotations
 
@@ -16,6 +16,8 @@ def _kind(path: Path) -> str:
         return "train"
     if path.parent.name == "tournaments":
         return "tournament"
+    if path.parent.name == "depth":
+        return "depth"
     if path.parent.name == "tunings" or "[search]" in path.read_text():
         return "tune"
     if path.parent.name == "studies":
@@ -46,6 +48,10 @@ def test_shipped_config_loads(path):
         from experiments.train.config import load_train
 
         assert load_train(path).generations > 0
+    elif kind == "depth":
+        from experiments.depth.depth import load_depth
+
+        assert len(load_depth(path).ladder) >= 2
     else:
         from experiments.tournament.tournament import load_tournament
 
@@ -54,4 +60,4 @@ def test_shipped_config_loads(path):
 
 def test_every_kind_is_shipped():
     kinds = {_kind(p) for p in CONFIGS.rglob("*.toml")}
-    assert kinds == {"run", "study", "tune", "tournament", "train"}
+    assert kinds == {"run", "study", "tune", "tournament", "train", "depth"}
