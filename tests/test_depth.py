@@ -168,16 +168,16 @@ def test_depth_resumes_and_matches_hand_computations(ray_session, tmp_path, caps
 
     from experiments.analysis.results import load_results
 
-    cfg = base(tmp_path, pairs="all", threshold=0.6)
+    cfg = base(tmp_path, pairs="all", threshold=0.6, beside=["heuristic"])
     path = write_toml(tmp_path / "d.toml", cfg)
     d = load_depth(path)
-    assert len(d.lineups) == 6 + 12
+    assert len(d.lineups) == 10 + 20  # 6 ladder pairs and 4 beside, 1 or 2 lineups each
     s = run_depth(d, workers=1, progress=False, stop_after_lineups=3)
     # rounds of 3 deals (a quarter of 10, rounded up): the first three lineups (2 players) played
     assert s.status == "interrupted" and s.games == 3 * 3 * 2
     assert main(["depth", str(path), "--workers", "1", "--quiet"]) == 0
-    total = 10 * (6 * 2 + 12 * 3)
-    assert f"18 lineups, {total:,} games in all ({total - 18:,} played now)" in (
+    total = 10 * (10 * 2 + 20 * 3)
+    assert f"30 lineups, {total:,} games in all ({total - 18:,} played now)" in (
         capsys.readouterr().out
     )
     for x in d.lineups:  # nothing played twice, nothing missing
@@ -190,11 +190,13 @@ def test_depth_resumes_and_matches_hand_computations(ray_session, tmp_path, caps
     assert "(0 played now)" in capsys.readouterr().out
     md = (tmp_path / "d" / "report" / "report.md").read_text()
     for n in (2, 3):
+        assert f"## {n} players: beside the ladder" in md and "`heuristic`: rating" in md
         assert f"## {n} players: the ladder" in md and f"(rating_budget_{n}p.png)" in md
         assert (tmp_path / "d" / "report" / f"rating_budget_{n}p.png").stat().st_size > 0
     other = write_toml(tmp_path / "d2.toml", base(tmp_path, pairs="adjacent"))
     assert main(["depth", str(other), "--quiet"]) == 2
-    assert "pairs" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "pool: the depth folder" in err and "made by another depth config" in err
 
     tabs = depth_tables(d, bootstrap=50)
     con = duckdb.connect()
@@ -202,7 +204,7 @@ def test_depth_resumes_and_matches_hand_computations(ray_session, tmp_path, caps
     for n in (2, 3):
         t = tabs[n]["pairs"].set_index(["agent", "opponent"])
         h = _hand(con, d, n).set_index(["up", "low"])
-        assert len(t) == 6
+        assert len(t) == 10 and (t["kind"] == "beside").sum() == 4
         shares = {}
         for (up, low), r in t.iterrows():
             hr = h.loc[(up, low)]
@@ -229,7 +231,8 @@ def test_depth_resumes_and_matches_hand_computations(ray_session, tmp_path, caps
             assert r["spread"] == pytest.approx(float(hr["spread"]), abs=1e-9)
             shares[(up, low)] = p
         chain = tabs[n]["chain"]
-        assert len(chain) == _brute_chain(list(d.ladder), shares, 0.6)
+        ladder = {k: v for k, v in shares.items() if "heuristic" not in k}
+        assert len(chain) == _brute_chain(list(d.ladder), ladder, 0.6)
         assert all(shares[(b, a)] >= 0.6 for a, b in zip(chain, chain[1:]))
         assert "**Range of skill**" in md and f"**{len(chain)}**" in md
     con.close()

@@ -49,7 +49,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from agents.table import PYTHON
 from experiments.run.config import MAX_SEED, ConfigError, from_dict
@@ -92,6 +92,7 @@ class Depth(Tournament):
     budgets: tuple[tuple[str, float], ...] = ()  # (label, budget) of the search steps
     budget_unit: str = "simulations"  # or "ms"
     threshold: float = THRESHOLD
+    kind: ClassVar[str] = "depth"
 
     def identity(self) -> dict[str, Any]:
         ident = super().identity()

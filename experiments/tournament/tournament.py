@@ -71,7 +71,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from agents.table import PYTHON
 from experiments.run.config import MAX_SEED, ConfigError, ExperimentConfig, from_dict
@@ -134,6 +134,7 @@ class Tournament:
     # held ratings per player count: {players: {label: rating}}, and where they come from
     anchors: dict[int, dict[str, float]] = dataclasses.field(default_factory=dict)
     anchors_source: str = ""
+    kind: ClassVar[str] = "tournament"  # the planner's name in messages
 
     def identity(self) -> dict[str, Any]:
         ident = {
@@ -458,7 +459,7 @@ def open_tournament(t: Tournament) -> dict[str, Any]:
     """The tournament's manifest: a new one, or the folder's own if the same config made it."""
     from experiments.run.store import open_plan
 
-    m = open_plan(t.output, "tournament.json", FORMAT, t.identity(), t.source, "tournament")
+    m = open_plan(t.output, "tournament.json", FORMAT, t.identity(), t.source, t.kind)
     if m is not None:
         return m
     ident = json.loads(json.dumps(t.identity()))
