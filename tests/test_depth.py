@@ -15,7 +15,7 @@ import pytest
 
 from experiments.cli import main
 from experiments.depth.depth import depth_from_dict, load_depth, run_depth
-from experiments.depth.report import depth_tables, skill_chain
+from experiments.depth.report import depth_tables, make_depth_report, skill_chain
 from experiments.run.config import ConfigError
 
 
@@ -175,6 +175,10 @@ def test_depth_resumes_and_matches_hand_computations(ray_session, tmp_path, caps
     s = run_depth(d, workers=1, progress=False, stop_after_lineups=3)
     # rounds of 3 deals (a quarter of 10, rounded up): the first three lineups (2 players) played
     assert s.status == "interrupted" and s.games == 3 * 3 * 2
+    # the report of a stopped run: what is played, the rest not rated yet
+    md = make_depth_report(d, bootstrap=20)["markdown"].read_text()
+    assert "(not complete; run it again)" in md and "## 3 players" not in md
+    assert "not rated yet (no games link them to random): mcts:4, heuristic" in md
     assert main(["depth", str(path), "--workers", "1", "--quiet"]) == 0
     total = 10 * (10 * 2 + 20 * 3)
     assert f"30 lineups, {total:,} games in all ({total - 18:,} played now)" in (

@@ -168,8 +168,11 @@ def depth_tables(d: Depth, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> dict
             pairs = pd.DataFrame(rows)
             ladder = pairs[pairs["kind"] != "beside"]
             shares = {(r.agent, r.opponent): r.share for r in ladder.itertuples()}
-            r = res.ratings(
-                list(d.pool), players=n, bootstrap=bootstrap, anchor=d.ladder[0], seed=seed
+            rated = connected(d, pairs)
+            r = (
+                res.ratings(rated, players=n, bootstrap=bootstrap, anchor=d.ladder[0], seed=seed)
+                if len(rated) >= 2
+                else None
             )
             times = res.agent_time(f"players = {int(n)}").set_index("agent")
             out[n] = {
@@ -181,14 +184,28 @@ def depth_tables(d: Depth, *, bootstrap: int = BOOTSTRAP, seed: int = 0) -> dict
     return out
 
 
+def connected(d: Depth, pairs: pd.DataFrame) -> list[str]:
+    """The agents that played games linking them to the ladder's first agent (pool order):
+    the ones a rating anchored on it can place (an interrupted run may not have them all)."""
+    seen, todo = {d.ladder[0]}, [d.ladder[0]]
+    while todo:
+        a = todo.pop()
+        for x, y in zip(pairs["agent"], pairs["opponent"]):
+            for u, v in ((x, y), (y, x)):
+                if u == a and v not in seen:
+                    seen.add(v)
+                    todo.append(v)
+    return [a for a in d.pool if a in seen] if len(seen) > 1 else []
+
+
 # --------------------------------------------------------------------------- plots
 
 
 def _budget_plot(d: Depth, r: Ratings, path: Path, title: str) -> None:
     plt = pyplot()
     fig, ax = plt.subplots(figsize=(6.5, 4))
-    xs = [b for _, b in d.budgets]
-    idx = [r.agents.index(a) for a, _ in d.budgets]
+    xs = [b for a, b in d.budgets if a in r.agents]
+    idx = [r.agents.index(a) for a, _ in d.budgets if a in r.agents]
     if idx:
         ax.errorbar(
             xs,
@@ -273,7 +290,7 @@ def _pair_rows(t: pd.DataFrame, threshold: float) -> list[list]:
 def place(r: Ratings, ladder: list[str], agent: str) -> str:
     """Where ``agent``'s rating falls on the ladder: "between `a` and `b`", "below `a`" ..."""
     x = r.rating[r.agents.index(agent)]
-    steps = sorted((r.rating[r.agents.index(a)], a) for a in ladder)
+    steps = sorted((r.rating[r.agents.index(a)], a) for a in ladder if a in r.agents)
     below = [a for v, a in steps if v <= x]
     above = [a for v, a in steps if v > x]
     if not below:
@@ -283,7 +300,7 @@ def place(r: Ratings, ladder: list[str], agent: str) -> str:
     return f"between `{below[-1]}` and `{above[0]}`"
 
 
-def _beside_blocks(d: Depth, n: int, t: pd.DataFrame, r: Ratings) -> list:
+def _beside_blocks(d: Depth, n: int, t: pd.DataFrame, r: Ratings | None) -> list:
     side = t[t["kind"] == "beside"]
     if side.empty:
         return []
@@ -292,7 +309,7 @@ def _beside_blocks(d: Depth, n: int, t: pd.DataFrame, r: Ratings) -> list:
         f"({_ci(r.low[r.agents.index(a)], r.high[r.agents.index(a)], 0)}), "
         f"{place(r, list(d.ladder), a)} on the ladder"
         for a in d.beside
-        if a in set(side["agent"])
+        if r is not None and a in r.agents
     ]
     return [
         (2, f"{n} players: beside the ladder"),
@@ -361,7 +378,7 @@ def make_depth_report(
     for n, tab in tables.items():
         t: pd.DataFrame = tab["pairs"]
         csv.append(t)
-        r: Ratings = tab["ratings"]
+        r: Ratings | None = tab["ratings"]
         ladder = t[t["kind"] != "beside"]
         steps = ladder[ladder["kind"] == "step"]
         chain = tab["chain"]
@@ -419,6 +436,14 @@ def make_depth_report(
             ),
         ]
         blocks += _beside_blocks(d, n, t, r)
+        if r is None:
+            blocks += [
+                (2, f"{n} players: rating against budget"),
+                f"No ratings yet: no games link two agents to `{d.ladder[0]}` (run the same "
+                "command to continue).",
+            ]
+            continue
+        unrated = [a for a in d.pool if a not in r.agents]
         rows = []
         times = tab["times"]
         budget = dict(d.budgets)
@@ -443,7 +468,12 @@ def make_depth_report(
                 rows,
                 f"Bradley-Terry ratings of every comparison played, {r.anchor} = 0, 95% "
                 f"bootstrap intervals over {r.deals:,} deals; ms / decision: mean CPU time "
-                "per decision",
+                "per decision"
+                + (
+                    f"; not rated yet (no games link them to {r.anchor}): {', '.join(unrated)}"
+                    if unrated
+                    else ""
+                ),
             ),
             image(name, f"rating against budget, {n} players"),
         ]
