@@ -434,7 +434,7 @@ def test_interrupted_run_resumes_without_loss_or_duplicates(ray_session, tmp_pat
     assert "different experiment (seed: 12345 there, 99 in the config)" in capsys.readouterr().err
 
 
-def test_lost_worker_is_replaced_and_its_chunk_played_again(ray_session, tmp_path):
+def test_a_lost_workers_chunks_are_played_by_the_worker_left(ray_session, tmp_path):
     cfg = from_dict(base(tmp_path, output=str(tmp_path / "lost"), games=1200), "lost.toml")
     killed = []
 

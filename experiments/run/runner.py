@@ -307,7 +307,10 @@ def _actor_class():
         return _ACTOR_CLASS
     import ray
 
-    @ray.remote(num_cpus=1, max_restarts=2, max_task_retries=2)
+    # no restarts, no retries: Ray would restart a lost worker on another node and wait, forever
+    # when no CPU is free there, to retry its chunks (or rebuild a finished chunk's result that
+    # was lost with its node); the run hands a lost worker's chunks to the workers left instead
+    @ray.remote(num_cpus=1, max_restarts=0, max_task_retries=0)
     class ChunkPlayer:
         """A worker of one game: compiles its kernels once (in ``__init__``), then plays chunk after
         chunk of any run of that game (the compiled kernels depend on the game only, not on its
@@ -762,7 +765,8 @@ def _run_locked(
                     try:
                         a, b, data, t, reps = ray.get(ready[0])
                     except ray.exceptions.RayError as e:
-                        if isinstance(e, ray.exceptions.RayActorError) and requeue(actor, chunk, e):
+                        lost = (ray.exceptions.RayActorError, ray.exceptions.ObjectLostError)
+                        if isinstance(e, lost) and requeue(actor, chunk, e):
                             continue
                         for ref in pending:  # first, or Ray reports each as a failed task
                             with suppress(Exception):
