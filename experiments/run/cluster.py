@@ -86,10 +86,7 @@ def explain_join_failure(address: str, e: BaseException) -> str:
     """One line for a failed ``ray.init(address=...)``: authentication, an address where no
     cluster answers, or anything else Ray reports (its first line)."""
     chain = _chain(e)
-    text = " ".join(str(x) for x in chain)
-    if any(type(x).__name__ == "AuthenticationError" for x in chain) or (
-        "Authentication token" in text or "auth_token" in text
-    ):
+    if _is_auth_failure(e):
         mode = os.environ.get(AUTH_MODE_ENV, "").strip().lower()
         source = token_source()
         if mode == "disabled":
@@ -152,11 +149,35 @@ def _stderr_held() -> Iterator[list[str]]:
             held.append(tmp.read().decode(errors="replace"))
 
 
+def check_token(address: str) -> None:
+    """Raise :class:`ClusterError` at once when the cluster refuses this process's token (or its
+    lack of one): one connection to its GCS, where ``ray.init`` would retry for 20 seconds."""
+    from ray._raylet import GcsClient
+
+    with _stderr_held():
+        try:
+            GcsClient(address=address)
+            failure = None
+        except Exception as e:  # only an authentication failure is decided here
+            failure = explain_join_failure(address, e) if _is_auth_failure(e) else None
+    if failure:
+        raise ClusterError(failure)
+
+
+def _is_auth_failure(e: BaseException) -> bool:
+    chain = _chain(e)
+    text = " ".join(str(x) for x in chain)
+    return any(type(x).__name__ == "AuthenticationError" for x in chain) or (
+        "Authentication token" in text or "auth_token" in text
+    )
+
+
 def join(ray, address: str) -> None:
     """``ray.init`` on the cluster at ``address``, raising :class:`ClusterError` in one line
     (Ray's own log lines of a failed attempt are dropped; those of a successful one are shown)."""
     check_reachable(address)
     prepare_auth()
+    check_token(address)
     with _stderr_held() as held:
         try:
             ray.init(

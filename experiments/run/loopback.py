@@ -144,7 +144,7 @@ class RayStartCluster:
         for node in reversed(self.nodes):
             with suppress(ProcessLookupError):  # ended already
                 os.killpg(node.process_group, signal.SIGTERM)
-        deadline = time.time() + 10
+        deadline = time.time() + 3
         for node in self.nodes:
             while time.time() < deadline and _alive(node.process_group):
                 time.sleep(0.2)
