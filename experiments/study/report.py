@@ -22,11 +22,18 @@ from experiments.study.stats import (
     METRIC_DOCS,
     cell_rates,
     design_metrics,
-    effects,
     look_alpha,
     open_cells,
+    tier_effects,
 )
 from experiments.study.study import Study, final_cells
+from experiments.study.tiers import (
+    flag_findings,
+    interactions,
+    summary_blocks,
+    tier_blocks,
+    with_tiers,
+)
 
 
 def _ci(v: float, lo: float, hi: float) -> str:
@@ -44,12 +51,17 @@ def study_tables(study: Study) -> dict[str, Any]:
     alpha = look_alpha(1 - study.confidence, looks)
     with open_cells(cells, study.baseline) as res:
         rates = cell_rates(res, cells, study.key, alpha)
-        eff = effects(res, cells, study.baseline, study.key, alpha)
+        eff = tier_effects(res, study, cells, alpha)
         metrics = {
             c.name: design_metrics(res, f"cell{c.index}", c.config.players, c.config.games, alpha)
             for c in cells
         }
-    return {"cells": cells, "alpha": alpha, "rates": rates, "effects": eff, "metrics": metrics}
+        t = {"cells": cells, "alpha": alpha, "rates": rates, "effects": eff, "metrics": metrics}
+        if study.tiers:  # findings per skill level (experiments.study.tiers)
+            t["effects"] = with_tiers(eff, cells)
+            t["interactions"] = interactions(res, study, cells, alpha)
+            t["flags"] = flag_findings(t["effects"])
+    return t
 
 
 def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[str, Path]:
@@ -66,7 +78,7 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     )
     manifest = json.loads((study.output / "study.json").read_text())
     level = 1 - alpha
-    base = cells[study.baseline]
+    base = cells[study.baseline]  # (with tiers: the first tier's baseline)
     game = base.config.game
     paths: dict[str, Path] = {}
     blocks: list = [(1, f"Study: {study.name}")]
@@ -80,6 +92,8 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
         f"{study.stop.max_games:,}, until every key interval's half-width is at "
         f"most {study.stop.precision} (stopped: {manifest.get('stopped_by', '?')})"
     )
+    if study.tiers:
+        varied += f", in {len(study.tiers)} skill tiers ({', '.join(x.name for x in study.tiers)})"
     blocks.append(
         f"Game **{game}**; {len(cells)} cells varying {varied}; baseline cell **{base.name}**; "
         f"{budget}. Every cell plays the same deals (master seed {base.config.seed}): game i "
@@ -98,6 +112,8 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
             f"planned looks), so each stays valid at {study.confidence:.0%} "
             "whatever look the study stopped at (docs/studies.md)."
         )
+
+    blocks += summary_blocks(study, t)
 
     def image(name: str, alt: str) -> Image:
         paths[name] = out / f"{name}.png"
@@ -175,7 +191,8 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
     )
 
     # effects
-    blocks.append((2, f"Effects against the baseline ({base.name})"))
+    against = f"{base.variant}, in each tier" if study.tiers else base.name
+    blocks.append((2, f"Effects against the baseline ({against})"))
     if len(eff):
         per_cell = eff.groupby("cell", sort=False)["width_ratio"].median()
         blocks.append(
@@ -233,8 +250,10 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
         plt.close(fig)
         blocks.append(image("effects", "effects against the baseline with paired intervals"))
 
+    blocks += tier_blocks(study, t, level)
+
     # heatmap for two axes
-    if len(study.axes) == 2 and "seat_gap" in names:
+    if len(study.axes) == 2 and "seat_gap" in names and not study.tiers:
         (a1, v1), (a2, v2) = list(study.axes.items())
         grid = np.full((len(v1), len(v2)), np.nan)
         labels = [["" for _ in v2] for _ in v1]

@@ -189,17 +189,24 @@ def effects(res: Results, cells: Sequence, baseline: int, key: str, alpha: float
     return pd.DataFrame(rows)
 
 
+def tier_effects(res: Results, study, cells: Sequence, alpha: float) -> pd.DataFrame:
+    """:func:`effects` of every tier against its own baseline cell, one frame (a study without
+    tiers: its one set of effects)."""
+    parts = [
+        effects(res, cs, study.baseline, study.key, alpha)
+        for _, cs in study.tier_groups(cells)
+        if len(cs) > 1
+    ]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
 def key_intervals(study, cells: Sequence, look: int) -> dict[str, Any]:
     """The widest key interval (every cell's key-group win rates and their paired effects against
     the baseline) at look ``look``, each at the look's level ``1 - alpha / K``."""
     alpha = look_alpha(1 - study.confidence, study.stop.looks if study.stop else 1)
     with open_cells(cells, study.baseline) as res:
         rates = cell_rates(res, cells, study.key, alpha)
-        eff = (
-            effects(res, cells, study.baseline, study.key, alpha)
-            if len(cells) > 1
-            else pd.DataFrame()
-        )
+        eff = tier_effects(res, study, cells, alpha)
     worst, widest = "", 0.0
     for t, what in ((rates, "rate"), (eff, "effect")):
         for r in t.itertuples() if len(t) else []:

@@ -24,6 +24,10 @@ or ``[[cells]]`` tables with any of ``name``, ``players``, ``agents``, ``options
 ``max_games``, ``batch``): the study then plays in batches until every key interval is that
 narrow (docs/studies.md, "Stopping at a precision").
 
+``[[tiers]]`` tables (each ``name`` and ``agents``, a lineup) play every cell again with each
+tier's lineup, on the same deals (``OUT/tiers/<NN>-<tier>/<NN>-<cell>/``); each tier's effects are
+against its own baseline cell, and the report compares the tiers (:mod:`experiments.study.tiers`).
+
 The study folder holds ``study.json`` (the validated study, its cells and every look of the
 stopping rule), ``study.toml`` (the file as given) and ``report/``.  Running the same study
 again resumes it: finished cells are left as they are, unfinished ones continue; a folder
@@ -38,7 +42,7 @@ import json
 import math
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -58,11 +62,13 @@ OPTIONAL = (
     "baseline",
     "key",
     "confidence",
+    "tiers",
 )
 AXIS_KEYS = ("players", "agents", "options", "components")
 CELL_KEYS = ("name",) + AXIS_KEYS
 STOP_KEYS = ("precision", "max_games", "batch")
 KEYS = ("seat", "agent")
+TIER_KEYS = ("name", "agents")
 BASE_FORBIDDEN = ("output", "games", "replays")
 
 
@@ -74,6 +80,8 @@ class Cell:
     name: str
     values: dict[str, Any]
     config: ExperimentConfig
+    tier: str = ""  # the skill tier's name ("" in a study without tiers)
+    variant: str = ""  # the cell's name within its tier (its name without the tier)
 
     @property
     def folder(self) -> Path:
@@ -93,6 +101,14 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class Tier:
+    """A skill tier: every cell of the study played again by this lineup, on the same deals."""
+
+    name: str
+    agents: list
+
+
+@dataclass(frozen=True)
 class Study:
     name: str
     description: str
@@ -106,6 +122,7 @@ class Study:
     key: str = "seat"
     confidence: float = 0.95
     source: str = ""
+    tiers: tuple[Tier, ...] = ()  # skill tiers; cells are tier-major (docs/studies.md)
 
     @property
     def varied(self) -> list[str]:
@@ -119,8 +136,9 @@ class Study:
         return seen
 
     def identity(self) -> dict[str, Any]:
-        """What determines the study's results (a resumed study must match it)."""
-        return {
+        """What determines the study's results (a resumed study must match it).  A study
+        without tiers has the identity it had before tiers existed."""
+        ident = {
             "base": self.base,
             "cells": [{"name": c.name, "values": c.values} for c in self.cells],
             "games": self.games,
@@ -129,6 +147,18 @@ class Study:
             "confidence": self.confidence,
             "baseline": self.baseline,
         }
+        if self.tiers:
+            ident["tiers"] = [{"name": t.name, "agents": t.agents} for t in self.tiers]
+        return ident
+
+    def tier_groups(self, cells: list[Cell] | None = None) -> list[tuple[str, list[Cell]]]:
+        """The cells by tier, ``(tier name, its cells)`` in order; ``baseline`` is a position
+        within each.  One group named "" for a study without tiers."""
+        cells = list(self.cells if cells is None else cells)
+        if not self.tiers:
+            return [("", cells)]
+        n = len(cells) // len(self.tiers)
+        return [(t.name, cells[i * n : (i + 1) * n]) for i, t in enumerate(self.tiers)]
 
 
 def _slug(text: str) -> str:
@@ -369,20 +399,24 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
     if dup is not None:
         raise _fail(source, "cells", f"two cells are the same ({dup!r})")
 
+    tiers = _tiers(source, data, game, raw_cells)
     budget = games if games is not None else stop.batch
     built: list[Cell] = []
-    for i, (name, values, where) in enumerate(raw_cells):
-        d = _apply(base, values)
-        d["output"] = str(output / "cells" / f"{i:02d}-{_slug(name)}")
-        d["name"] = name
-        d.setdefault("description", data.get("description", ""))
-        d.setdefault(
-            "score_trace", True
-        )  # the design metrics' lead changes (base.score_trace = false: off)
-        d["games"] = 60  # a multiple of any number of rotations (1..5 seats); the budget comes next
-        probe = from_dict(d, f"{source}: {where} ({name})")
-        d["games"] = round_games(budget, probe)
-        built.append(Cell(i, name, values, from_dict(d, f"{source}: {where} ({name})")))
+    for t, tier in enumerate(tiers or [None]):
+        for j, (name, values, where) in enumerate(raw_cells):
+            i = t * len(raw_cells) + j
+            d = _apply(base, values)
+            folder = output / "cells" / f"{i:02d}-{_slug(name)}"
+            full, extra = name, {}
+            if tier is not None:
+                d["agents"] = copy.deepcopy(tier.agents)
+                full = f"{tier.name}: {name}"
+                folder = output / "tiers" / f"{t:02d}-{_slug(tier.name)}" / f"{j:02d}-{_slug(name)}"
+                where = f"tiers[{t}] ({tier.name}), {where}"
+                extra = {"tier": tier.name, "variant": name}
+            built.append(
+                _build_cell(source, data, i, full, values, where, d, folder, budget, extra)
+            )
 
     baseline = data.get("baseline", 0)
     if isinstance(baseline, str):
@@ -394,12 +428,12 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
     elif (
         isinstance(baseline, bool)
         or not isinstance(baseline, int)
-        or not 0 <= baseline < len(built)
+        or not 0 <= baseline < len(raw_cells)
     ):
         raise _fail(
             source,
             "baseline",
-            f"expected a cell name or an index 0..{len(built) - 1}, got {baseline!r}",
+            f"expected a cell name or an index 0..{len(raw_cells) - 1}, got {baseline!r}",
         )
 
     name = data.get("name", output.name or "study")
@@ -419,7 +453,59 @@ def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
         key=key,
         confidence=confidence,
         source=source,
+        tiers=tuple(tiers),
     )
+
+
+def _build_cell(source, data, i, name, values, where, d, folder, budget, extra) -> Cell:
+    """One cell's run config: the base with the cell's values, its folder and its budget."""
+    d["output"] = str(folder)
+    d["name"] = name
+    d.setdefault("description", data.get("description", ""))
+    d.setdefault(
+        "score_trace", True
+    )  # the design metrics' lead changes (base.score_trace = false: off)
+    d["games"] = 60  # a multiple of any number of rotations (1..5 seats); the budget comes next
+    probe = from_dict(d, f"{source}: {where} ({name})")
+    d["games"] = round_games(budget, probe)
+    return Cell(i, name, values, from_dict(d, f"{source}: {where} ({name})"), **extra)
+
+
+def _tiers(source: str, data: dict, game: Any, raw_cells: list) -> list[Tier]:
+    """The ``[[tiers]]`` tables (each ``name`` and ``agents``, a lineup), checked; [] if none."""
+    if "tiers" not in data:
+        return []
+    raw = data["tiers"]
+    if not isinstance(raw, list) or len(raw) < 2:
+        raise _fail(
+            source, "tiers", "expected at least two [[tiers]] tables, each with name and agents"
+        )
+    out: list[Tier] = []
+    for t, tier in enumerate(raw):
+        where = f"tiers[{t}]"
+        if not isinstance(tier, dict):
+            raise _fail(source, where, "expected a table with name and agents")
+        bad = sorted(set(tier) - set(TIER_KEYS)) or [k for k in TIER_KEYS if k not in tier]
+        if bad:
+            raise _fail(
+                source, f"{where}.{bad[0]}", f"expected exactly the keys {', '.join(TIER_KEYS)}"
+            )
+        name, agents = tier["name"], tier["agents"]
+        if not isinstance(name, str) or not name.strip():
+            raise _fail(source, f"{where}.name", f"expected a tier name, got {name!r}")
+        if name in [x.name for x in out]:
+            raise _fail(source, f"{where}.name", f"two tiers are named {name!r}")
+        if not isinstance(agents, list) or not agents:
+            raise _fail(source, f"{where}.agents", f"expected a lineup (a list), got {agents!r}")
+        if isinstance(game, str):
+            _check_axis_value(source, f"{where}.agents", game, "agents", agents)
+        out.append(Tier(name, agents))
+    varied = next((w for _, v, w in raw_cells if "agents" in v), None)
+    if varied is not None:
+        raise _fail(
+            source, f"{varied}.agents", "the tiers set the lineup: a cell cannot vary agents too"
+        )
+    return out
 
 
 def round_games(games: int, cfg: ExperimentConfig) -> int:
@@ -435,7 +521,7 @@ def with_games(cell: Cell, games: int) -> Cell:
     so it extends the run."""
     d = dict(cell.config.__dict__)
     d["games"] = round_games(games, cell.config)
-    return Cell(cell.index, cell.name, cell.values, ExperimentConfig(**d))
+    return replace(cell, config=ExperimentConfig(**d))
 
 
 # --------------------------------------------------------------------------- manifest
@@ -461,6 +547,7 @@ def open_study(study: Study) -> dict[str, Any]:
         "identity": ident,
         "cells": [
             {"index": c.index, "name": c.name, "values": c.values, "folder": str(c.folder)}
+            | ({"tier": c.tier} if c.tier else {})
             for c in study.cells
         ],
         "baseline": study.baseline,

@@ -1,0 +1,300 @@
+"""Findings per skill level: a study's cells played by several lineups (``[[tiers]]``).
+
+Every tier plays every cell on the same deals (one master seed: deal ``d`` has the same seeds in
+every cell of every tier), so differences between tiers are paired by deal like differences
+between cells.  Per tier the report gives the seat advantage, the design metrics and each cell's
+paired effect against the tier's own baseline cell (:func:`experiments.study.stats.effects`).
+
+**The interaction** of a cell and a group (seat or agent) between tiers ``A`` and ``B`` is the
+change of the cell's effect with skill: per deal ``y_d = (cell_B - base_B) - (cell_A - base_A)``
+of the per-deal advantages (win rate - 1/players, a deal's rotations averaged first), over the
+deals all four runs played, with the t interval over deals the study uses for effects (at the
+same level, ``1 - alpha/K`` with ``[stop]``).
+
+**Flags.**  A finding (one cell's effect on one group, significant in at least one tier: its
+interval excludes 0) is flagged when its sign changes between tiers (a significant effect whose
+estimate has the other sign in another tier) or its significance does (its interval excludes 0
+in one tier and not in another); the report's summary lists the flagged findings beside their
+interactions.  Estimates of opposite signs whose intervals all hold 0 are no finding in any
+tier, so they are not flagged (the interaction table still lists them).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from experiments.analysis.render import Table
+from experiments.analysis.results import Results, quote_ident
+from experiments.study.stats import ADVANTAGE, _group_expr, t_half_width
+
+
+def _per_deal(view: str, key: str, games: int) -> str:
+    return (
+        f"SELECT deal, {_group_expr(key)} AS grp, {ADVANTAGE} AS x FROM {quote_ident(view)} "
+        f"WHERE game_index < {int(games)} GROUP BY deal, grp"
+    )
+
+
+def interaction_stats(res: Results, cell_a, base_a, cell_b, base_b, key: str) -> pd.DataFrame:
+    """Per group: D (deals all four runs played), mean and variance of the per-deal
+    ``(cell_b - base_b) - (cell_a - base_a)`` of advantages; one join on ``deal``."""
+    parts = {"ca": cell_a, "ba": base_a, "cb": cell_b, "bb": base_b}
+    with_ = ", ".join(
+        f"{n} AS ({_per_deal(f'cell{c.index}', key, c.config.games)})" for n, c in parts.items()
+    )
+    return res.sql(
+        f"WITH {with_} SELECT grp, count(*) AS d, avg(y) AS mean, var_samp(y) AS var FROM ("
+        f" SELECT grp, (cb.x - bb.x) - (ca.x - ba.x) AS y FROM cb"
+        f" JOIN bb USING (deal, grp) JOIN ca USING (deal, grp) JOIN ba USING (deal, grp))"
+        f" GROUP BY grp ORDER BY grp"
+    )
+
+
+def interactions(res: Results, study, cells: Sequence, alpha: float) -> pd.DataFrame:
+    """Every pair of tiers (``A`` before ``B`` in the config), every cell but the baseline, every
+    group: the interaction ``effect_B - effect_A`` with its paired interval over deals."""
+    groups = study.tier_groups(cells)
+    rows = []
+    for (ta, ca), (tb, cb) in itertools.combinations(groups, 2):
+        for j, (a, b) in enumerate(zip(ca, cb)):
+            if j == study.baseline:
+                continue
+            t = interaction_stats(res, a, ca[study.baseline], b, cb[study.baseline], study.key)
+            for r in t.itertuples():
+                hw = t_half_width(r.var, int(r.d), alpha)
+                rows.append(
+                    {
+                        "tier_a": ta,
+                        "tier_b": tb,
+                        "variant": a.variant,
+                        "group": r.grp,
+                        "deals": int(r.d),
+                        "interaction": r.mean,
+                        "low": r.mean - hw,
+                        "high": r.mean + hw,
+                        "half_width": hw,
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def _sign(v: float) -> int:
+    return 0 if v is None or not np.isfinite(v) or v == 0 else (1 if v > 0 else -1)
+
+
+def _significant(lo: float, hi: float) -> bool:
+    return bool(np.isfinite(lo) and np.isfinite(hi) and (lo > 0 or hi < 0))
+
+
+def flag_findings(eff: pd.DataFrame) -> pd.DataFrame:
+    """One row per (``variant``, ``group``) seen in two tiers or more, from the per-tier
+    effects (columns ``tier``, ``variant``, ``group``, ``effect``, ``low``, ``high``):
+    ``sign_change`` (significant in some tier, and the estimate is positive in one tier and
+    negative in another), ``significance_change`` (the interval excludes 0 in one tier and not
+    in another) and ``flagged`` (either)."""
+    rows = []
+    if not len(eff):
+        return pd.DataFrame(
+            columns=["variant", "group", "tiers", "sign_change", "significance_change", "flagged"]
+        )
+    for (variant, group), g in eff.groupby(["variant", "group"], sort=False):
+        if g["tier"].nunique() < 2:
+            continue
+        signs = {_sign(v) for v in g["effect"]} - {0}
+        sig = {_significant(lo, hi) for lo, hi in zip(g["low"], g["high"])}
+        sign_change = signs == {1, -1} and True in sig
+        significance_change = len(sig) > 1
+        rows.append(
+            {
+                "variant": variant,
+                "group": group,
+                "tiers": list(g["tier"]),
+                "sign_change": sign_change,
+                "significance_change": significance_change,
+                "flagged": sign_change or significance_change,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def with_tiers(eff: pd.DataFrame, cells: Sequence) -> pd.DataFrame:
+    """The effects with each cell's ``tier`` and ``variant`` (its name within the tier)."""
+    by_index = {c.index: c for c in cells}
+    out = eff.copy()
+    out["tier"] = [by_index[i].tier for i in out["index"]]
+    out["variant"] = [by_index[i].variant for i in out["index"]]
+    return out
+
+
+# --------------------------------------------------------------------------- report blocks
+
+
+def _ci(v: float, lo: float, hi: float, sign: str = "+") -> str:
+    """``v [lo, hi]``, signed (differences) or not (``sign=""``: design metrics)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "–"
+    if lo is None or (isinstance(lo, float) and math.isnan(lo)):
+        return f"{v:{sign}.4g}"
+    return f"{v:{sign}.4f} [{lo:{sign}.4f}, {hi:{sign}.4f}]"
+
+
+def summary_blocks(study, t: dict) -> list:
+    """The summary of a study with tiers: the findings whose sign or significance changes."""
+    if not study.tiers:
+        return []
+    flags, eff, inter = t["flags"], t["effects"], t["interactions"]
+    flagged = flags[flags["flagged"]] if len(flags) else flags
+    names = ", ".join(f"**{x.name}** ({'+'.join(map(str, x.agents))})" for x in study.tiers)
+    out: list = [(2, "Summary: findings per skill level")]
+    if not len(flagged):
+        out.append(
+            f"Tiers: {names}. No finding changes between tiers: none of the {len(flags)} effects "
+            f"(cell x {study.key}) is significant (interval excluding 0) in one tier and not in "
+            "another, or significant with the other sign in another tier."
+        )
+        return out
+    out.append(
+        f"Tiers: {names}. **{len(flagged)} of the {len(flags)} effects (cell x {study.key}) "
+        "change between tiers**: "
+        f"a cell's paired effect on a {study.key}'s advantage, significant in some tier, whose "
+        "sign or whose significance at the report's level differs between tiers. The "
+        "interaction is the paired interval, over deals, of the difference of the effect between "
+        "two tiers: where it excludes 0 the effect measurably changes with skill."
+    )
+    rows = []
+    for f in flagged.itertuples():
+        e = eff[(eff["variant"] == f.variant) & (eff["group"] == f.group)]
+        per_tier = "; ".join(f"{r.tier}: {_ci(r.effect, r.low, r.high)}" for r in e.itertuples())
+        i = inter[(inter["variant"] == f.variant) & (inter["group"] == f.group)]
+        inter_text = "; ".join(
+            f"{r.tier_b} - {r.tier_a}: {_ci(r.interaction, r.low, r.high)} (n={r.deals:,})"
+            for r in i.itertuples()
+        )
+        what = " and ".join(
+            w for w, on in (("sign", f.sign_change), ("significance", f.significance_change)) if on
+        )
+        rows.append([f.variant, f"{study.key} {f.group}", what, per_tier, inter_text or "–"])
+    out.append(
+        Table(
+            caption="flagged findings: the effect in each tier and the interaction between tiers",
+            columns=["cell", "group", "changes", "effect per tier", "interaction (paired)"],
+            rows=rows,
+        )
+    )
+    return out
+
+
+def tier_blocks(study, t: dict, level: float) -> list:
+    """The per-tier tables side by side: seat advantage, design metrics, effects, and the
+    interactions between tiers."""
+    from experiments.study.stats import METRIC_DOCS
+
+    if not study.tiers:
+        return []
+    groups = study.tier_groups(t["cells"])
+    tiers = [name for name, _ in groups]
+    rates, metrics, eff, inter = t["rates"], t["metrics"], t["effects"], t["interactions"]
+    out: list = [(2, "Findings per skill level")]
+    out.append(
+        "Every tier plays every cell on the same deals; each tier's effects are against its own "
+        f"baseline cell ({groups[0][1][study.baseline].variant}). The interaction of tiers A and "
+        "B is the paired t interval over deals of (cell_B - base_B) - (cell_A - base_A), over the "
+        f"deals all four runs played, at the level of the effects ({level:.4g})."
+    )
+    # seat (or agent) advantage per tier
+    rows = []
+    for j, c0 in enumerate(groups[0][1]):
+        for g in dict.fromkeys(rates[rates["index"] == c0.index]["group"]):
+            row = [c0.variant, f"{study.key} {g}"]
+            for _, cs in groups:
+                c = cs[j]
+                r = rates[(rates["index"] == c.index) & (rates["group"] == g)]
+                fair = 1.0 / c.config.players
+                row.append(
+                    _ci(r["rate"].iloc[0] - fair, r["low"].iloc[0] - fair, r["high"].iloc[0] - fair)
+                    + f" (n={int(r['deals'].iloc[0]):,})"
+                    if len(r)
+                    else "–"
+                )
+            rows.append(row)
+    out.append(
+        Table(
+            caption=f"{study.key} advantage (win rate - 1/players) per tier, {level:.4g} "
+            "intervals, n = deals",
+            columns=["cell", "group"] + tiers,
+            rows=rows,
+        )
+    )
+    # design metrics per tier
+    names = [k for k in METRIC_DOCS if any(k in m for m in metrics.values())]
+    rows = []
+    for j, c0 in enumerate(groups[0][1]):
+        for k in names:
+            row = [c0.variant, k]
+            for _, cs in groups:
+                m = metrics[cs[j].name]
+                row.append(
+                    _ci(m[k]["value"], m[k]["low"], m[k]["high"], "") + f" (n={m[k]['n']:,})"
+                    if k in m
+                    else "–"
+                )
+            rows.append(row)
+    out.append(
+        Table(
+            caption=f"design metrics per tier ({level:.4g} intervals over deals; chi-square: "
+            "n = games)",
+            columns=["cell", "metric"] + tiers,
+            rows=rows,
+        )
+    )
+    # effects per tier, side by side
+    if len(eff):
+        rows = []
+        for (variant, g), e in eff.groupby(["variant", "group"], sort=False):
+            by = {r.tier: r for r in e.itertuples()}
+            rows.append(
+                [variant, f"{study.key} {g}"]
+                + [
+                    _ci(by[x].effect, by[x].low, by[x].high) + f" (n={by[x].deals:,})"
+                    if x in by
+                    else "–"
+                    for x in tiers
+                ]
+            )
+        out.append(
+            Table(
+                caption="paired effect against the tier's baseline cell (difference of "
+                "advantage, cell - baseline), n = deals in both",
+                columns=["cell", "group"] + tiers,
+                rows=rows,
+            )
+        )
+    if len(inter):
+        flags = t["flags"]
+        flagged = (
+            {(f.variant, f.group) for f in flags.itertuples() if f.flagged} if len(flags) else set()
+        )
+        out.append(
+            Table(
+                caption="interaction: the change of a cell's effect between two tiers, paired per "
+                "deal; flagged: the finding's sign or significance changes between tiers",
+                columns=["cell", "group", "tiers", "n (deals)", "interaction", "flagged"],
+                rows=[
+                    [
+                        r.variant,
+                        f"{study.key} {r.group}",
+                        f"{r.tier_b} - {r.tier_a}",
+                        r.deals,
+                        _ci(r.interaction, r.low, r.high),
+                        "yes" if (r.variant, r.group) in flagged else "",
+                    ]
+                    for r in inter.itertuples()
+                ],
+            )
+        )
+    return out
