@@ -3,6 +3,8 @@
     dynasty run CONFIG.toml [--address ADDR] [--workers N] [--chunk-size N] [--niceness N] [--quiet]
     dynasty report RESULTS_DIR [--out DIR]
     dynasty study STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet] [--report-only]
+    dynasty interventions STUDY.toml [--workers N] [--address ADDR] [--niceness N] [--quiet]
+                                     [--report-only]
     dynasty tournament T.toml [--workers N] [--address ADDR] [--niceness N] [--quiet]
                               [--report-only]
     dynasty depth DEPTH.toml [--workers N] [--address ADDR] [--niceness N] [--quiet]
@@ -42,6 +44,7 @@ from experiments.run.config import ConfigError, load_config
 from experiments.run.plan import missing_ranges
 from experiments.run.runner import RunError, end_process, run
 from experiments.run.store import ResultsError
+from experiments.study.interventions import load_interventions, make_intervention_report
 from experiments.study.report import make_study_report
 from experiments.study.study import load_study, run_study
 from experiments.tournament.report import make_tournament_report
@@ -177,6 +180,26 @@ def cmd_study(args) -> int:
         ),
     )
     return code if code is not None else _wrote(make_study_report(study))
+
+
+def cmd_interventions(args) -> int:
+    s = load_interventions(args.config)
+    study = s.study
+    code = _resumable(
+        args,
+        run_study,
+        study,
+        lambda r: f"the finished games of every cell are saved in {study.output}",
+        lambda r: (
+            f"{study.output}: {len(study.cells)} cells, "
+            f"{sum(r.games.values()):,} games in all; {r.stopped_by}"
+        ),
+    )
+    if code is not None:
+        return code
+    _wrote(make_study_report(study))
+    print(f"wrote {make_intervention_report(s)['interventions']} (and .html)")
+    return 0
 
 
 def cmd_tournament(args) -> int:
@@ -385,6 +408,15 @@ def build_parser() -> argparse.ArgumentParser:
     st.add_argument("config", help="study config (TOML, docs/studies.md)")
     _add_session_flags(st)
     st.set_defaults(func=cmd_study)
+
+    iv = sub.add_parser(
+        "interventions",
+        help="weaken each card of a game's component data in its own study cell and rank the "
+        "paired effects",
+    )
+    iv.add_argument("config", help="interventions study config (TOML, docs/studies.md)")
+    _add_session_flags(iv)
+    iv.set_defaults(func=cmd_interventions)
 
     tn = sub.add_parser(
         "tournament", help="play a pool of agents in balanced lineups and write the ratings report"

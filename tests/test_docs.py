@@ -112,6 +112,7 @@ def _commands() -> list[tuple[str, str]]:
 CONFIG_LOADERS = {
     "run": "experiments.run.config:load_config",
     "study": "experiments.study.study:load_study",
+    "interventions": "experiments.study.interventions:load_interventions",
     "tournament": "experiments.tournament.tournament:load_tournament",
     "depth": "experiments.depth.depth:load_depth",
     "tune": "experiments.tune.tune:load_tune",
