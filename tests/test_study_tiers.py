@@ -168,22 +168,48 @@ def _t_interval(y: np.ndarray, level: float = 0.95) -> tuple[float, float, float
     return m, m - hw, m + hw
 
 
+def _by_seat(rows) -> dict[int, np.ndarray]:
+    return {seat: np.array([y for ss, y in rows if ss == seat]) for seat in {r[0] for r in rows}}
+
+
+def _hand_advantage(con, cell) -> dict[int, np.ndarray]:
+    return _by_seat(
+        con.execute(f"SELECT seat, x FROM ({_per_deal(con, cell)}) ORDER BY seat, deal").fetchall()
+    )
+
+
 def _hand_effect(con, cell, base) -> dict[int, np.ndarray]:
-    rows = con.execute(
-        f"SELECT seat, c.x - b.x FROM ({_per_deal(con, cell)}) c "
-        f"JOIN ({_per_deal(con, base)}) b USING (deal, seat) ORDER BY seat, deal"
-    ).fetchall()
-    return {s: np.array([y for ss, y in rows if ss == s]) for s in {r[0] for r in rows}}
+    return _by_seat(
+        con.execute(
+            f"SELECT seat, c.x - b.x FROM ({_per_deal(con, cell)}) c "
+            f"JOIN ({_per_deal(con, base)}) b USING (deal, seat) ORDER BY seat, deal"
+        ).fetchall()
+    )
 
 
 def _hand_interaction(con, ca, ba, cb, bb) -> dict[int, np.ndarray]:
-    rows = con.execute(
-        f"SELECT seat, (cb.x - bb.x) - (ca.x - ba.x) FROM ({_per_deal(con, cb)}) cb "
-        f"JOIN ({_per_deal(con, bb)}) bb USING (deal, seat) "
-        f"JOIN ({_per_deal(con, ca)}) ca USING (deal, seat) "
-        f"JOIN ({_per_deal(con, ba)}) ba USING (deal, seat) ORDER BY seat, deal"
-    ).fetchall()
-    return {s: np.array([y for ss, y in rows if ss == s]) for s in {r[0] for r in rows}}
+    return _by_seat(
+        con.execute(
+            f"SELECT seat, (cb.x - bb.x) - (ca.x - ba.x) FROM ({_per_deal(con, cb)}) cb "
+            f"JOIN ({_per_deal(con, bb)}) bb USING (deal, seat) "
+            f"JOIN ({_per_deal(con, ca)}) ca USING (deal, seat) "
+            f"JOIN ({_per_deal(con, ba)}) ba USING (deal, seat) ORDER BY seat, deal"
+        ).fetchall()
+    )
+
+
+def _hand_values(s) -> dict:
+    """By hand from the Parquet: {(kind, cell, seat): {tier: (value, low, high)}}."""
+    con = duckdb.connect()
+    out: dict = {}
+    for name, cells in s.tier_groups():
+        for c in cells:
+            for seat, y in _hand_advantage(con, c).items():
+                out.setdefault(("advantage", c.variant, seat), {})[name] = _t_interval(y)
+            if c is not cells[0]:
+                for seat, y in _hand_effect(con, c, cells[0]).items():
+                    out.setdefault(("effect", c.variant, seat), {})[name] = _t_interval(y)
+    return out
 
 
 def test_per_tier_effects_and_interactions_match_duckdb_by_hand(played):
@@ -191,43 +217,64 @@ def test_per_tier_effects_and_interactions_match_duckdb_by_hand(played):
 
     s, _ = played
     t = study_tables(s)
-    eff, inter = t["effects"], t["interactions"]
+    found, inter = t["findings"], t["interactions"]
+    hand = _hand_values(s)
+    assert len(hand) == 3 * 2 + 2 * 2  # (3 cells' advantages + 2 cells' effects) x 2 seats
+    for (kind, variant, seat), per_tier in hand.items():
+        for tier, (m, lo, hi) in per_tier.items():
+            r = found[
+                (found["kind"] == kind)
+                & (found["tier"] == tier)
+                & (found["variant"] == variant)
+                & (found["group"] == seat)
+            ]
+            assert len(r) == 1 and int(r["deals"].iloc[0]) == 300
+            assert r[["value", "low", "high"]].iloc[0].tolist() == pytest.approx([m, lo, hi])
+    assert len(found) == 3 * 10
+    eff = t["effects"]  # the report's effect table: the same numbers, per tier
+    assert len(eff) == 3 * 2 * 2
+    for r in eff.itertuples():
+        m, lo, hi = hand[("effect", r.variant, r.group)][r.tier]
+        assert [r.effect, r.low, r.high] == pytest.approx([m, lo, hi])
     con = duckdb.connect()
     groups = s.tier_groups()
-    checked = 0
-    for name, cells in groups:
-        base = cells[0]
-        for c in cells[1:]:
-            for seat, y in _hand_effect(con, c, base).items():
-                m, lo, hi = _t_interval(y)
-                r = eff[
-                    (eff["tier"] == name) & (eff["variant"] == c.variant) & (eff["group"] == seat)
-                ]
-                assert len(r) == 1 and int(r["deals"].iloc[0]) == len(y) == 300
-                assert r[["effect", "low", "high"]].iloc[0].tolist() == pytest.approx([m, lo, hi])
-                checked += 1
-    assert checked == 3 * 2 * 2 and len(eff) == checked
     for (ta, ca), (tb, cb) in itertools.combinations(groups, 2):
-        for a, b in zip(ca[1:], cb[1:]):
-            for seat, y in _hand_interaction(con, a, ca[0], b, cb[0]).items():
-                m, lo, hi = _t_interval(y)
-                r = inter[
-                    (inter["tier_a"] == ta)
-                    & (inter["tier_b"] == tb)
-                    & (inter["variant"] == a.variant)
-                    & (inter["group"] == seat)
-                ]
-                assert len(r) == 1 and int(r["deals"].iloc[0]) == len(y)
-                assert r[["interaction", "low", "high"]].iloc[0].tolist() == pytest.approx(
-                    [m, lo, hi]
+        for j, (a, b) in enumerate(zip(ca, cb)):
+            cases = [
+                (
+                    "advantage",
+                    _by_seat(
+                        con.execute(
+                            f"SELECT seat, b.x - a.x FROM ({_per_deal(con, b)}) b "
+                            f"JOIN ({_per_deal(con, a)}) a USING (deal, seat) ORDER BY seat, deal"
+                        ).fetchall()
+                    ),
                 )
-    assert len(inter) == 3 * 2 * 2  # 3 pairs of tiers x 2 cells x 2 seats
+            ]
+            if j:
+                cases.append(("effect", _hand_interaction(con, a, ca[0], b, cb[0])))
+            for kind, by_seat in cases:
+                for seat, y in by_seat.items():
+                    m, lo, hi = _t_interval(y)
+                    r = inter[
+                        (inter["kind"] == kind)
+                        & (inter["tier_a"] == ta)
+                        & (inter["tier_b"] == tb)
+                        & (inter["variant"] == a.variant)
+                        & (inter["group"] == seat)
+                    ]
+                    assert len(r) == 1 and int(r["deals"].iloc[0]) == len(y) == 300
+                    assert r[["interaction", "low", "high"]].iloc[0].tolist() == pytest.approx(
+                        [m, lo, hi]
+                    )
+    assert len(inter) == 3 * (3 + 2) * 2  # 3 pairs of tiers x (3 advantages + 2 effects) x 2 seats
     # the constructed flip: one card each takes seat 0's edge away in one tier, gives it in the
     # other, so the effect on seat 0 changes sign and the interaction is far from 0
     one = eff[(eff["variant"] == "num_cards=1") & (eff["group"] == 0)].set_index("tier")
     assert one.loc["heuristic first", "high"] < 0 < one.loc["heuristic second", "low"]
     x = inter[
-        (inter["variant"] == "num_cards=1")
+        (inter["kind"] == "effect")
+        & (inter["variant"] == "num_cards=1")
         & (inter["group"] == 0)
         & (inter["tier_a"] == "heuristic first")
         & (inter["tier_b"] == "heuristic second")
@@ -239,24 +286,26 @@ def test_flagged_findings_are_in_the_summary(played):
     from experiments.study.report import study_tables
 
     s, _ = played
-    t = study_tables(s)
-    eff, flags = t["effects"], t["flags"]
-    expected = set()  # by hand: sign (+ in one tier, - in another) or significance changes
-    for (variant, seat), g in eff.groupby(["variant", "group"]):
-        signs = set(np.sign(g["effect"])) - {0}
-        sig = {bool(lo > 0 or hi < 0) for lo, hi in zip(g["low"], g["high"])}
+    flags = study_tables(s)["flags"]
+    expected = set()  # by hand: significant somewhere, and the sign or the significance changes
+    for key, per_tier in _hand_values(s).items():
+        signs = {int(np.sign(m)) for m, _, _ in per_tier.values()} - {0}
+        sig = {bool(lo > 0 or hi < 0) for _, lo, hi in per_tier.values()}
         if (signs == {1, -1} and True in sig) or len(sig) > 1:
-            expected.add((variant, int(seat)))
-    got = {(f.variant, int(f.group)) for f in flags.itertuples() if f.flagged}
-    assert got == expected and ("num_cards=1", 0) in got and ("num_cards=1", 1) in got
-    one = flags[(flags["variant"] == "num_cards=1") & (flags["group"] == 0)].iloc[0]
-    assert one["sign_change"]
+            expected.add(key)
+    got = {(f.kind, f.variant, int(f.group)) for f in flags.itertuples() if f.flagged}
+    assert got == expected and len(flags) == 10
+    for key in (("effect", "num_cards=1", 0), ("advantage", "num_cards=5", 0)):
+        assert key in got
+        f = flags[(flags["kind"] == key[0]) & (flags["variant"] == key[1]) & (flags["group"] == 0)]
+        assert f["sign_change"].iloc[0]
     report = (s.output / "report" / "report.md").read_text()
     summary = report.split("## Summary: findings per skill level", 1)[1].split("\n## ", 1)[0]
-    assert f"**{len(expected)} of the {len(flags)} effects (cell x seat) change" in summary
-    for variant, seat in expected:
-        assert f"| {variant} | seat {seat} |" in summary
-    assert "| num_cards=1 | seat 0 | sign" in summary
+    assert f"**{len(expected)} of the 10 findings change between tiers**" in summary
+    label = {"advantage": "advantage", "effect": "effect vs baseline"}
+    for kind, variant, seat in expected:
+        assert f"| {label[kind]} | {variant} | seat {seat} |" in summary
+    assert "| effect vs baseline | num_cards=1 | seat 0 | sign" in summary
     assert "heuristic second - heuristic first: +0." in summary
     for heading in ("## Findings per skill level", "per tier", "interaction"):
         assert heading in report
@@ -283,7 +332,7 @@ def test_flag_logic_on_a_table():
         ("a", "v", 0, 0.0, float("nan"), float("nan")),
         ("b", "v", 0, 0.0, float("nan"), float("nan")),  # no games differ: neither
     ]
-    eff = pd.DataFrame(rows, columns=["tier", "variant", "group", "effect", "low", "high"])
+    eff = pd.DataFrame(rows, columns=["tier", "variant", "group", "value", "low", "high"])
     f = flag_findings(eff).set_index("variant")
     assert f["sign_change"].to_dict() == {
         "x": True,

@@ -32,6 +32,7 @@ from experiments.study.tiers import (
     interactions,
     summary_blocks,
     tier_blocks,
+    tier_findings,
     with_tiers,
 )
 
@@ -59,8 +60,9 @@ def study_tables(study: Study) -> dict[str, Any]:
         t = {"cells": cells, "alpha": alpha, "rates": rates, "effects": eff, "metrics": metrics}
         if study.tiers:  # findings per skill level (experiments.study.tiers)
             t["effects"] = with_tiers(eff, cells)
+            t["findings"] = tier_findings(rates, eff, cells)
             t["interactions"] = interactions(res, study, cells, alpha)
-            t["flags"] = flag_findings(t["effects"])
+            t["flags"] = flag_findings(t["findings"])
     return t
 
 

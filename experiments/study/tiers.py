@@ -30,7 +30,9 @@ import pandas as pd
 
 from experiments.analysis.render import Table
 from experiments.analysis.results import Results, quote_ident
-from experiments.study.stats import ADVANTAGE, _group_expr, t_half_width
+from experiments.study.stats import ADVANTAGE, _group_expr, paired_stats, t_half_width
+
+KINDS = {"advantage": "advantage", "effect": "effect vs baseline"}
 
 
 def _per_deal(view: str, key: str, games: int) -> str:
@@ -56,31 +58,50 @@ def interaction_stats(res: Results, cell_a, base_a, cell_b, base_b, key: str) ->
 
 
 def interactions(res: Results, study, cells: Sequence, alpha: float) -> pd.DataFrame:
-    """Every pair of tiers (``A`` before ``B`` in the config), every cell but the baseline, every
-    group: the interaction ``effect_B - effect_A`` with its paired interval over deals."""
+    """Every pair of tiers (``A`` before ``B`` in the config), every cell, every group: the change
+    between the tiers of the cell's advantage (``kind = "advantage"``: per deal
+    ``cell_B - cell_A``) and of its effect against the baseline (``kind = "effect"``, every cell
+    but the baseline: the interaction ``effect_B - effect_A``), each with its paired interval
+    over deals."""
     groups = study.tier_groups(cells)
     rows = []
     for (ta, ca), (tb, cb) in itertools.combinations(groups, 2):
-        for j, (a, b) in enumerate(zip(ca, cb)):
-            if j == study.baseline:
-                continue
-            t = interaction_stats(res, a, ca[study.baseline], b, cb[study.baseline], study.key)
-            for r in t.itertuples():
-                hw = t_half_width(r.var, int(r.d), alpha)
-                rows.append(
-                    {
-                        "tier_a": ta,
-                        "tier_b": tb,
-                        "variant": a.variant,
-                        "group": r.grp,
-                        "deals": int(r.d),
-                        "interaction": r.mean,
-                        "low": r.mean - hw,
-                        "high": r.mean + hw,
-                        "half_width": hw,
-                    }
-                )
+        for kind in KINDS:
+            for j, (a, b) in enumerate(zip(ca, cb)):
+                if kind == "advantage":
+                    t = paired_stats(
+                        res,
+                        f"cell{b.index}",
+                        f"cell{a.index}",
+                        study.key,
+                        b.config.games,
+                        a.config.games,
+                    )
+                elif j == study.baseline:
+                    continue
+                else:
+                    ba, bb = ca[study.baseline], cb[study.baseline]
+                    t = interaction_stats(res, a, ba, b, bb, study.key)
+                rows += _interval_rows(t, alpha, kind=kind, tier_a=ta, tier_b=tb, variant=a.variant)
     return pd.DataFrame(rows)
+
+
+def _interval_rows(t: pd.DataFrame, alpha: float, **fields) -> list[dict]:
+    rows = []
+    for r in t.itertuples():
+        hw = t_half_width(r.var, int(r.d), alpha)
+        rows.append(
+            {
+                **fields,
+                "group": r.grp,
+                "deals": int(r.d),
+                "interaction": r.mean,
+                "low": r.mean - hw,
+                "high": r.mean + hw,
+                "half_width": hw,
+            }
+        )
+    return rows
 
 
 def _sign(v: float) -> int:
@@ -91,35 +112,73 @@ def _significant(lo: float, hi: float) -> bool:
     return bool(np.isfinite(lo) and np.isfinite(hi) and (lo > 0 or hi < 0))
 
 
-def flag_findings(eff: pd.DataFrame) -> pd.DataFrame:
-    """One row per (``variant``, ``group``) seen in two tiers or more, from the per-tier
-    effects (columns ``tier``, ``variant``, ``group``, ``effect``, ``low``, ``high``):
-    ``sign_change`` (significant in some tier, and the estimate is positive in one tier and
-    negative in another), ``significance_change`` (the interval excludes 0 in one tier and not
-    in another) and ``flagged`` (either)."""
+def flag_findings(findings: pd.DataFrame) -> pd.DataFrame:
+    """One row per finding (``kind``, ``variant``, ``group``) seen in two tiers or more, from the
+    per-tier values (columns ``tier``, ``variant``, ``group``, ``value``, ``low``, ``high``, and
+    ``kind`` if there are several kinds): ``sign_change`` (significant in some tier, and the
+    estimate is positive in one tier and negative in another), ``significance_change`` (the
+    interval excludes 0 in one tier and not in another) and ``flagged`` (either)."""
+    cols = ["kind", "variant", "group", "tiers", "sign_change", "significance_change", "flagged"]
+    if not len(findings):
+        return pd.DataFrame(columns=cols)
+    if "kind" not in findings:
+        findings = findings.assign(kind="effect")
     rows = []
-    if not len(eff):
-        return pd.DataFrame(
-            columns=["variant", "group", "tiers", "sign_change", "significance_change", "flagged"]
-        )
-    for (variant, group), g in eff.groupby(["variant", "group"], sort=False):
+    for (kind, variant, group), g in findings.groupby(["kind", "variant", "group"], sort=False):
         if g["tier"].nunique() < 2:
             continue
-        signs = {_sign(v) for v in g["effect"]} - {0}
+        signs = {_sign(v) for v in g["value"]} - {0}
         sig = {_significant(lo, hi) for lo, hi in zip(g["low"], g["high"])}
         sign_change = signs == {1, -1} and True in sig
         significance_change = len(sig) > 1
         rows.append(
-            {
-                "variant": variant,
-                "group": group,
-                "tiers": list(g["tier"]),
-                "sign_change": sign_change,
-                "significance_change": significance_change,
-                "flagged": sign_change or significance_change,
-            }
+            dict(
+                zip(
+                    cols,
+                    [
+                        kind,
+                        variant,
+                        group,
+                        list(g["tier"]),
+                        sign_change,
+                        significance_change,
+                        sign_change or significance_change,
+                    ],
+                )
+            )
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=cols)
+
+
+def tier_findings(rates: pd.DataFrame, eff: pd.DataFrame, cells: Sequence) -> pd.DataFrame:
+    """Every cell's per-tier findings, one row each: ``kind = "advantage"`` (a group's win rate -
+    1/players, from :func:`experiments.study.stats.cell_rates`) and ``kind = "effect"`` (the
+    paired effect against the tier's baseline), with ``tier``, ``variant``, ``group``, ``value``,
+    ``low``, ``high``, ``deals``."""
+    by_index = {c.index: c for c in cells}
+    fair = np.array([1.0 / by_index[i].config.players for i in rates["index"]])
+    adv = pd.DataFrame(
+        {
+            "kind": "advantage",
+            "index": rates["index"],
+            "group": rates["group"],
+            "deals": rates["deals"],
+            "value": rates["rate"] - fair,
+            "low": rates["low"] - fair,
+            "high": rates["high"] - fair,
+        }
+    )
+    parts = [adv]
+    if len(eff):
+        parts.append(
+            eff[["index", "group", "deals", "effect", "low", "high"]]
+            .rename(columns={"effect": "value"})
+            .assign(kind="effect")
+        )
+    out = pd.concat(parts, ignore_index=True)
+    out["tier"] = [by_index[i].tier for i in out["index"]]
+    out["variant"] = [by_index[i].variant for i in out["index"]]
+    return out
 
 
 def with_tiers(eff: pd.DataFrame, cells: Sequence) -> pd.DataFrame:
@@ -147,42 +206,51 @@ def summary_blocks(study, t: dict) -> list:
     """The summary of a study with tiers: the findings whose sign or significance changes."""
     if not study.tiers:
         return []
-    flags, eff, inter = t["flags"], t["effects"], t["interactions"]
+    flags, found, inter = t["flags"], t["findings"], t["interactions"]
     flagged = flags[flags["flagged"]] if len(flags) else flags
     names = ", ".join(f"**{x.name}** ({'+'.join(map(str, x.agents))})" for x in study.tiers)
+    what = (
+        f"a finding is a cell's advantage of one {study.key} (win rate - 1/players) or the "
+        "cell's paired effect on it against the baseline cell"
+    )
     out: list = [(2, "Summary: findings per skill level")]
     if not len(flagged):
         out.append(
-            f"Tiers: {names}. No finding changes between tiers: none of the {len(flags)} effects "
-            f"(cell x {study.key}) is significant (interval excluding 0) in one tier and not in "
-            "another, or significant with the other sign in another tier."
+            f"Tiers: {names}. None of the {len(flags)} findings changes between tiers ({what}): "
+            "none is significant (interval excluding 0) in one tier and not in another, or "
+            "significant with the other sign in another tier."
         )
         return out
     out.append(
-        f"Tiers: {names}. **{len(flagged)} of the {len(flags)} effects (cell x {study.key}) "
-        "change between tiers**: "
-        f"a cell's paired effect on a {study.key}'s advantage, significant in some tier, whose "
-        "sign or whose significance at the report's level differs between tiers. The "
-        "interaction is the paired interval, over deals, of the difference of the effect between "
-        "two tiers: where it excludes 0 the effect measurably changes with skill."
+        f"Tiers: {names}. **{len(flagged)} of the {len(flags)} findings change between tiers** "
+        f"({what}): significant in some tier, their sign or their significance at the report's "
+        "level differs between tiers. The change is the paired interval, over deals, of the "
+        "difference between two tiers (for an effect, the interaction): where it excludes 0 the "
+        "finding measurably changes with skill."
     )
     rows = []
     for f in flagged.itertuples():
-        e = eff[(eff["variant"] == f.variant) & (eff["group"] == f.group)]
-        per_tier = "; ".join(f"{r.tier}: {_ci(r.effect, r.low, r.high)}" for r in e.itertuples())
-        i = inter[(inter["variant"] == f.variant) & (inter["group"] == f.group)]
-        inter_text = "; ".join(
-            f"{r.tier_b} - {r.tier_a}: {_ci(r.interaction, r.low, r.high)} (n={r.deals:,})"
-            for r in i.itertuples()
+
+        def same(x: pd.DataFrame, f=f) -> pd.Series:
+            return (x["kind"] == f.kind) & (x["variant"] == f.variant) & (x["group"] == f.group)
+
+        per_tier = "; ".join(
+            f"{r.tier}: {_ci(r.value, r.low, r.high)}" for r in found[same(found)].itertuples()
         )
-        what = " and ".join(
+        change = "; ".join(
+            f"{r.tier_b} - {r.tier_a}: {_ci(r.interaction, r.low, r.high)} (n={r.deals:,})"
+            for r in inter[same(inter)].itertuples()
+        )
+        changes = " and ".join(
             w for w, on in (("sign", f.sign_change), ("significance", f.significance_change)) if on
         )
-        rows.append([f.variant, f"{study.key} {f.group}", what, per_tier, inter_text or "–"])
+        rows.append(
+            [KINDS[f.kind], f.variant, f"{study.key} {f.group}", changes, per_tier, change or "–"]
+        )
     out.append(
         Table(
-            caption="flagged findings: the effect in each tier and the interaction between tiers",
-            columns=["cell", "group", "changes", "effect per tier", "interaction (paired)"],
+            caption="flagged findings: the value in each tier and its paired change between tiers",
+            columns=["finding", "cell", "group", "changes", "per tier", "change (paired)"],
             rows=rows,
         )
     )
@@ -276,22 +344,23 @@ def tier_blocks(study, t: dict, level: float) -> list:
         )
     if len(inter):
         flags = t["flags"]
-        flagged = (
-            {(f.variant, f.group) for f in flags.itertuples() if f.flagged} if len(flags) else set()
-        )
+        flagged = {(f.kind, f.variant, f.group) for f in flags.itertuples() if f.flagged}
         out.append(
             Table(
-                caption="interaction: the change of a cell's effect between two tiers, paired per "
-                "deal; flagged: the finding's sign or significance changes between tiers",
-                columns=["cell", "group", "tiers", "n (deals)", "interaction", "flagged"],
+                caption="change between two tiers, paired per deal: of a cell's advantage "
+                "(cell_B - cell_A) and of its effect, the interaction ((cell_B - base_B) - "
+                "(cell_A - base_A)); flagged: the finding's sign or significance changes between "
+                "tiers",
+                columns=["finding", "cell", "group", "tiers", "n (deals)", "change", "flagged"],
                 rows=[
                     [
+                        KINDS[r.kind],
                         r.variant,
                         f"{study.key} {r.group}",
                         f"{r.tier_b} - {r.tier_a}",
                         r.deals,
                         _ci(r.interaction, r.low, r.high),
-                        "yes" if (r.variant, r.group) in flagged else "",
+                        "yes" if (r.kind, r.variant, r.group) in flagged else "",
                     ]
                     for r in inter.itertuples()
                 ],
