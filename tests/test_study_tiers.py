@@ -391,3 +391,17 @@ def test_a_study_without_tiers_is_the_tier_it_would_be(played):
     assert "tiers" not in m["identity"] and all("tier" not in c for c in m["cells"])
     report = (plain.output / "report" / "report.md").read_text()
     assert "skill level" not in report and "tier" not in report
+
+
+def test_the_stopping_rule_reads_each_tier_against_its_own_baseline(played):
+    """With [stop], the key intervals are every tier's rates and effects against the tier's own
+    baseline: the widest of them is the widest of the report's rates and per-tier effects."""
+    from experiments.study.report import study_tables
+    from experiments.study.stats import key_intervals
+
+    s, _ = played
+    t = study_tables(s)
+    k = key_intervals(s, list(s.cells), 1)
+    widest = max(t["rates"]["half_width"].max(), t["effects"]["half_width"].max())
+    assert k["max_half_width"] == pytest.approx(widest)
+    assert len(t["effects"]) == 3 * 2 * 2  # no effect across tiers

@@ -2,5 +2,6 @@
 deals.
 
 ``study`` (the config, its cells, the sequential stop), ``stats`` (paired effects, design
-metrics, intervals) and ``report`` (``dynasty study``'s report).
+metrics, intervals), ``tiers`` (findings per skill level: the cells played by several lineups)
+and ``report`` (``dynasty study``'s report).
 """
