@@ -1,6 +1,6 @@
 """Every config shipped under experiments/configs loads with the loader its command uses (runs,
-studies, tunings, tournaments, trainings, skill depths), so a config the docs point to never
-fails on its first line."""
+studies, interventions, tunings, tournaments, trainings, skill depths), so a config the docs
+point to never fails on its first line."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ def _kind(path: Path) -> str:
     if path.parent.name == "tunings" or "[search]" in path.read_text():
         return "tune"
     if path.parent.name == "studies":
-        return "study"
+        return "interventions" if "[interventions]" in path.read_text() else "study"
     return "run"
 
 
@@ -48,6 +48,11 @@ def test_shipped_config_loads(path):
         from experiments.train.config import load_train
 
         assert load_train(path).generations > 0
+    elif kind == "interventions":
+        from experiments.study.interventions import load_interventions
+
+        s = load_interventions(path)
+        assert len(s.study.cells) >= 2 and s.study.cells[0].name == "printed"
     elif kind == "depth":
         from experiments.depth.depth import load_depth
 
@@ -60,4 +65,4 @@ def test_shipped_config_loads(path):
 
 def test_every_kind_is_shipped():
     kinds = {_kind(p) for p in CONFIGS.rglob("*.toml")}
-    assert kinds == {"run", "study", "tune", "tournament", "train", "depth"}
+    assert kinds == {"run", "study", "tune", "tournament", "train", "depth", "interventions"}
