@@ -245,7 +245,7 @@ def make_study_report(study: Study, out_dir: str | Path | None = None) -> dict[s
             range(len(others)), [c.name for c in others], rotation=30, ha="right", fontsize=8
         )
         ax.set_ylabel("advantage (win rate - 1/players) - baseline's")
-        ax.set_title(f"effect against {base.name} (paired, n = {int(eff['deals'].min()):,}+ deals)")
+        ax.set_title(f"effect against {against} (paired, n = {int(eff['deals'].min()):,}+ deals)")
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(out / "effects.png", dpi=110)
