@@ -58,6 +58,9 @@ from experiments.tournament.tournament import (
     Lineup,
     Tournament,
     TournamentSummary,
+    agent_labels,
+    check_keys,
+    player_counts,
     run_tournament,
 )
 
@@ -155,26 +158,8 @@ def _budgets(data: dict, source: str) -> tuple[list[str], str]:
 
 def depth_from_dict(data: dict[str, Any], source: str = "depth") -> Depth:
     """Validate a depth table; :class:`ConfigError` naming the file and field if bad."""
-    unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
-    if unknown:
-        raise _fail(
-            source, f"unknown key {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})"
-        )
-    missing = [k for k in REQUIRED if k not in data]
-    if missing:
-        raise _fail(source, f"missing key {missing[0]!r} (required: {', '.join(REQUIRED)})")
-    players = data["players"]
-    players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
-    if (
-        not isinstance(players, list)
-        or not players
-        or not all(isinstance(p, int) and not isinstance(p, bool) for p in players)
-        or len(set(players)) != len(players)
-    ):
-        raise _fail(
-            source,
-            f"players: expected a player count or a list of distinct ones, got {data['players']!r}",
-        )
+    check_keys(data, source, REQUIRED, OPTIONAL)
+    players = player_counts(data, source)
     deals = _int(data, "deals", source)
     seed = _int(data, "seed", source, 0, MAX_SEED)
     round_deals = (
@@ -214,33 +199,8 @@ def depth_from_dict(data: dict[str, Any], source: str = "depth") -> Depth:
     where_of = [f"ladder[{i}]" for i in range(len(ladder_raw) - len(searches))]
     where_of += [f"budgets[{i}]" for i in range(len(searches))]
     where_of += [f"beside[{i}]" for i in range(len(beside_raw))]
-    labels: list[str] = []
-    for where, entry in zip(where_of, ladder_raw + beside_raw):
-        base = {
-            "game": data["game"],
-            "players": players[0],
-            "agents": [entry],
-            "games": 1,
-            "seed": 0,
-            "output": str(out / "_check"),
-            "seats": "fixed",
-            "options": options,
-        }
-        try:
-            cfg = from_dict(base, source)
-        except ConfigError as e:
-            msg = str(e)[len(source) + 2 :]
-            if msg.startswith("agents[0]: "):
-                msg = f"{where}: " + msg[len("agents[0]: ") :]
-            raise _fail(source, msg) from None
-        label = cfg.agents[0].label
-        if label in labels:
-            raise _fail(
-                source,
-                f"{where}: {label!r} is listed twice (a copy needs its own label: "
-                f'{{kind = ..., label = "{label}-b"}})',
-            )
-        labels.append(label)
+    entries = list(zip(where_of, ladder_raw + beside_raw))
+    labels = agent_labels(data, entries, players[0], source, "listed")
     k = len(ladder_raw)
     pool = ladder_raw + beside_raw
     if pairs == "adjacent":

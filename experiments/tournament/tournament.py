@@ -284,16 +284,22 @@ def load_tournament(path: str | Path) -> Tournament:
     return tournament_from_dict(data, str(path))
 
 
-def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> Tournament:
-    """Validate a tournament table; :class:`ConfigError` naming the file and field if bad."""
-    unknown = sorted(set(data) - set(REQUIRED) - set(OPTIONAL))
+def check_keys(
+    data: dict[str, Any], source: str, required: tuple[str, ...], optional: tuple[str, ...]
+) -> None:
+    """:class:`ConfigError` for the first unknown or missing key of a config table."""
+    unknown = sorted(set(data) - set(required) - set(optional))
     if unknown:
         raise _fail(
-            source, f"unknown key {unknown[0]!r} (allowed: {', '.join(REQUIRED + OPTIONAL)})"
+            source, f"unknown key {unknown[0]!r} (allowed: {', '.join(required + optional)})"
         )
-    missing = [k for k in REQUIRED if k not in data]
+    missing = [k for k in required if k not in data]
     if missing:
-        raise _fail(source, f"missing key {missing[0]!r} (required: {', '.join(REQUIRED)})")
+        raise _fail(source, f"missing key {missing[0]!r} (required: {', '.join(required)})")
+
+
+def player_counts(data: dict[str, Any], source: str) -> list[int]:
+    """The config's ``players``: one count or a list of distinct ones."""
     players = data["players"]
     players = [players] if isinstance(players, int) and not isinstance(players, bool) else players
     if (
@@ -306,6 +312,49 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
         )
     if len(set(players)) != len(players):
         raise _fail(source, f"players: {players} lists a player count twice")
+    return players
+
+
+def agent_labels(
+    data: dict[str, Any], entries: list[tuple[str, Any]], players: int, source: str, twice: str
+) -> list[str]:
+    """The label of every ``(field, agent)`` entry, each checked once through an ordinary run
+    config (its error names ``field``); a label given twice is refused (``twice`` says where)."""
+    out = Path(data["output"])
+    labels: list[str] = []
+    for where, entry in entries:
+        base = {
+            "game": data["game"],
+            "players": players,
+            "agents": [entry],
+            "games": 1,
+            "seed": 0,
+            "output": str(out / "_check"),
+            "seats": "fixed",
+            "options": data.get("options", {}),
+        }
+        try:
+            cfg = from_dict(base, source)
+        except ConfigError as e:
+            msg = str(e)[len(source) + 2 :]
+            if msg.startswith("agents[0]: "):
+                msg = f"{where}: " + msg[len("agents[0]: ") :]
+            raise _fail(source, msg) from None
+        label = cfg.agents[0].label
+        if label in labels:
+            raise _fail(
+                source,
+                f"{where}: {label!r} is {twice} twice (a copy needs its own label: "
+                f'{{kind = ..., label = "{label}-b"}})',
+            )
+        labels.append(label)
+    return labels
+
+
+def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> Tournament:
+    """Validate a tournament table; :class:`ConfigError` naming the file and field if bad."""
+    check_keys(data, source, REQUIRED, OPTIONAL)
+    players = player_counts(data, source)
     pool = data["pool"]
     if not isinstance(pool, list) or len(pool) < 2:
         raise _fail(source, f"pool: expected a list of at least 2 agents, got {pool!r}")
@@ -328,34 +377,8 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
     name = data.get("name", out.name or "tournament")
     description = data.get("description", "")
 
-    # Validate the pool once, each agent through an ordinary run config; labels must be distinct.
-    labels: list[str] = []
-    for i, entry in enumerate(pool):
-        base = {
-            "game": data["game"],
-            "players": players[0],
-            "agents": [entry],
-            "games": 1,
-            "seed": 0,
-            "output": str(out / "_check"),
-            "seats": "fixed",
-            "options": data.get("options", {}),
-        }
-        try:
-            cfg = from_dict(base, source)
-        except ConfigError as e:
-            msg = str(e)[len(source) + 2 :]
-            if msg.startswith("agents[0]: "):
-                msg = f"pool[{i}]: " + msg[len("agents[0]: ") :]
-            raise _fail(source, msg) from None
-        label = cfg.agents[0].label
-        if label in labels:
-            raise _fail(
-                source,
-                f"pool[{i}]: {label!r} is in the pool twice (a copy needs its own label: "
-                f'{{kind = ..., label = "{label}-b"}})',
-            )
-        labels.append(label)
+    entries = [(f"pool[{i}]", entry) for i, entry in enumerate(pool)]
+    labels = agent_labels(data, entries, players[0], source, "in the pool")
     focus = _focus(data, labels, sched, source)
     anchors, anchors_source = _anchors(data, labels, focus, players, source)
     focus_index = [labels.index(f) for f in focus]
