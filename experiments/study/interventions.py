@@ -60,7 +60,7 @@ from experiments.analysis.results import Results, quote_ident, wilson
 from experiments.run.config import ConfigError
 from experiments.run.schema import FEATURE_PREFIX
 from experiments.study.stats import deal_stats, look_alpha, open_cells
-from experiments.study.study import Study, final_cells, study_from_dict
+from experiments.study.study import Study, final_cells, read_config, study_from_dict
 
 KEYS = ("weaken", "lists")
 EFFECTS = ("holder", "seat_gap", "margin")
@@ -266,18 +266,7 @@ def load_interventions(
     path: str | Path, overrides: dict[str, Any] | None = None
 ) -> InterventionStudy:
     """Read an interventions study config (``dynasty interventions CONFIG``)."""
-    path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read the study config ({e.strerror or e})") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    if overrides:
-        data.update(overrides)
-        if "games" in overrides:
-            data.pop("stop", None)
-    return interventions_from_dict(data, str(path))
+    return interventions_from_dict(read_config(path, overrides), str(path))
 
 
 # --------------------------------------------------------------------------- statistics

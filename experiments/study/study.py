@@ -246,10 +246,10 @@ def _check_axis_value(source: str, where: str, game: str, name: str, v: Any) -> 
         raise _fail(source, where, str(e)) from None
 
 
-def load_study(path: str | Path, overrides: dict[str, Any] | None = None) -> Study:
-    """Read and validate a study config; ConfigError ("<file>: <field>: <problem>") if bad.
-    ``overrides`` replaces top-level keys first (e.g. a small ``games`` and another ``output``
-    for a quick run of a worked study)."""
+def read_config(path: str | Path, overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A study config file's table, ``overrides`` replacing top-level keys (e.g. a small
+    ``games`` and another ``output`` for a quick run of a worked study; ``games`` drops the
+    ``[stop]`` rule); ConfigError if it cannot be read or is not TOML."""
     path = Path(path)
     try:
         text = path.read_text()
@@ -263,7 +263,13 @@ def load_study(path: str | Path, overrides: dict[str, Any] | None = None) -> Stu
         data.update(overrides)
         if "games" in overrides:
             data.pop("stop", None)
-    return study_from_dict(data, str(path))
+    return data
+
+
+def load_study(path: str | Path, overrides: dict[str, Any] | None = None) -> Study:
+    """Read and validate a study config; ConfigError ("<file>: <field>: <problem>") if bad
+    (``overrides``: :func:`read_config`)."""
+    return study_from_dict(read_config(path, overrides), str(path))
 
 
 def study_from_dict(data: dict[str, Any], source: str = "study") -> Study:
