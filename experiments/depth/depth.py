@@ -44,15 +44,13 @@ refused.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from agents.table import PYTHON
-from experiments.run.config import MAX_SEED, ConfigError, from_dict
+from experiments.run.config import MAX_SEED, ConfigError
 from experiments.tournament.tournament import (
     ROUNDS,
     Lineup,
@@ -60,6 +58,7 @@ from experiments.tournament.tournament import (
     TournamentSummary,
     agent_labels,
     check_keys,
+    make_lineup,
     player_counts,
     run_tournament,
 )
@@ -193,8 +192,6 @@ def depth_from_dict(data: dict[str, Any], source: str = "depth") -> Depth:
             "ladder: the ladder needs at least 2 steps (ladder = [agents in increasing skill "
             "order], and/or budgets = [1, 2, 4, ...] for the search at each budget)",
         )
-    options = data.get("options", {})
-
     # every agent once through an ordinary run config: its label, or the field that is wrong
     where_of = [f"ladder[{i}]" for i in range(len(ladder_raw) - len(searches))]
     where_of += [f"budgets[{i}]" for i in range(len(searches))]
@@ -215,32 +212,10 @@ def depth_from_dict(data: dict[str, Any], source: str = "depth") -> Depth:
             seats = [(hi, lo)] if n == 2 else [(hi,) + (lo,) * (n - 1), (lo,) + (hi,) * (n - 1)]
             for agents in seats:
                 idx = len(lineups)
-                run = {
-                    "name": f"{name} p{n} lineup {idx}",
-                    "description": f"lineup {idx} of depth {name}: {labels[hi]} against "
-                    f"{labels[lo]}",
-                    "game": data["game"],
-                    "players": n,
-                    "agents": [pool[a] for a in agents],
-                    "seats": "rotate",
-                    "games": deals * n,
-                    "seed": seed,
-                    "output": str(out / "lineups" / f"p{n}-{idx:03d}"),
-                    "options": options,
-                }
-                if "chunk_size" in data:
-                    run["chunk_size"] = data["chunk_size"]
-                where = f"{source}, lineup {idx}"
-                try:
-                    cfg = from_dict(run, where)
-                except ConfigError as e:
-                    raise _fail(
-                        source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2 :]}"
-                    ) from None
-                if any(a.kind == PYTHON for a in cfg.agents):
-                    run["replays"] = 1
-                    cfg = dataclasses.replace(cfg, replays=1)
-                lineups.append(Lineup(idx, n, tuple(agents), cfg, run))
+                about = f"lineup {idx} of depth {name}: {labels[hi]} against {labels[lo]}"
+                lineups.append(
+                    make_lineup(data, source, idx, n, agents, pool, deals, seed, name, about)
+                )
     budgets = tuple(
         (labels[k - len(searches) + i], float(str(b).removesuffix("ms")))
         for i, b in enumerate(data.get("budgets", []))

@@ -351,6 +351,47 @@ def agent_labels(
     return labels
 
 
+def make_lineup(
+    data: dict[str, Any],
+    source: str,
+    idx: int,
+    n: int,
+    agents: tuple[int, ...],
+    pool: list[Any],
+    deals: int,
+    seed: int,
+    name: str,
+    description: str,
+) -> Lineup:
+    """Lineup ``idx`` (``agents``: indices into ``pool``) as an ordinary run config in its own
+    folder, checked (:class:`ConfigError` naming the lineup if bad)."""
+    run = {
+        "name": f"{name} p{n} lineup {idx}",
+        "description": description,
+        "game": data["game"],
+        "players": n,
+        "agents": [pool[a] for a in agents],
+        "seats": "rotate",
+        "games": deals * n,
+        "seed": seed,
+        "output": str(Path(data["output"]) / "lineups" / f"p{n}-{idx:03d}"),
+        "options": data.get("options", {}),
+    }
+    if "chunk_size" in data:
+        run["chunk_size"] = data["chunk_size"]
+    # not a file: the lineup folder gets no copy of the tournament's TOML
+    where = f"{source}, lineup {idx}"
+    try:
+        cfg = from_dict(run, where)
+    except ConfigError as e:
+        raise _fail(source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2 :]}") from None
+    if any(a.kind == PYTHON for a in cfg.agents):
+        # the report's page of its first game: a Python agent's game recorded as played
+        run["replays"] = 1
+        cfg = dataclasses.replace(cfg, replays=1)
+    return Lineup(idx, n, tuple(agents), cfg, run)
+
+
 def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> Tournament:
     """Validate a tournament table; :class:`ConfigError` naming the file and field if bad."""
     check_keys(data, source, REQUIRED, OPTIONAL)
@@ -399,33 +440,10 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
             )
         for agents in schedule(len(pool), n, sched, focus_index):
             idx = len(lineups)
-            run = {
-                "name": f"{name} p{n} lineup {idx}",
-                "description": f"lineup {idx} of tournament {name}",
-                "game": data["game"],
-                "players": n,
-                "agents": [pool[a] for a in agents],
-                "seats": "rotate",
-                "games": deals * n,
-                "seed": seed,
-                "output": str(out / "lineups" / f"p{n}-{idx:03d}"),
-                "options": data.get("options", {}),
-            }
-            if "chunk_size" in data:
-                run["chunk_size"] = data["chunk_size"]
-            # not a file: the lineup folder gets no copy of the tournament's TOML
-            where = f"{source}, lineup {idx}"
-            try:
-                cfg = from_dict(run, where)
-            except ConfigError as e:
-                raise _fail(
-                    source, f"lineup {idx} ({n} players): {str(e)[len(where) + 2 :]}"
-                ) from None
-            if any(a.kind == PYTHON for a in cfg.agents):
-                # the report's page of its first game: a Python agent's game recorded as played
-                run["replays"] = 1
-                cfg = dataclasses.replace(cfg, replays=1)
-            lineups.append(Lineup(idx, n, tuple(agents), cfg, run))
+            about = f"lineup {idx} of tournament {name}"
+            lineups.append(
+                make_lineup(data, source, idx, n, agents, pool, deals, seed, name, about)
+            )
     return Tournament(
         name=name,
         description=description,
