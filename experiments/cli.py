@@ -202,31 +202,25 @@ def cmd_interventions(args) -> int:
     return 0
 
 
-def cmd_tournament(args) -> int:
-    t = load_tournament(args.config)
-    code = _resumable(
-        args,
-        run_tournament,
-        t,
-        lambda s: f"{s.games:,} games of {s.lineups} lineups are saved in {t.output}",
+def _lineup_messages(output):
+    """What a stopped and a finished tournament (or depth ladder) say of their lineups."""
+    return (
+        lambda s: f"{s.games:,} games of {s.lineups} lineups are saved in {output}",
         lambda s: (
-            f"{t.output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)"
+            f"{output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)"
         ),
     )
+
+
+def cmd_tournament(args) -> int:
+    t = load_tournament(args.config)
+    code = _resumable(args, run_tournament, t, *_lineup_messages(t.output))
     return code if code is not None else _wrote(make_tournament_report(t, anchor=args.anchor))
 
 
 def cmd_depth(args) -> int:
     d = load_depth(args.config)
-    code = _resumable(
-        args,
-        run_depth,
-        d,
-        lambda s: f"{s.games:,} games of {s.lineups} lineups are saved in {d.output}",
-        lambda s: (
-            f"{d.output}: {s.lineups} lineups, {s.games:,} games in all ({s.played:,} played now)"
-        ),
-    )
+    code = _resumable(args, run_depth, d, *_lineup_messages(d.output))
     return code if code is not None else _wrote(make_depth_report(d))
 
 

@@ -50,6 +50,7 @@ from experiments.analysis.ratings import BOOTSTRAP, Ratings, TournamentResults
 from experiments.analysis.render import Image, Table, html_page, markdown, pyplot
 from experiments.analysis.results import CONFIDENCE
 from experiments.depth.depth import Depth
+from experiments.tournament.report import code_lines
 from experiments.tournament.tournament import games_done
 
 GAME_SHARES = (
@@ -366,14 +367,7 @@ def make_depth_report(
         + ("" if total >= wanted else " (not complete; run it again)")
         + f"  \n**Options:** {opts}  \n**Master seed:** {d.seed}",
     ]
-    commits = sorted(
-        {s["git"]["commit"] for s in m.get("sessions", []) if s.get("git", {}).get("commit")}
-    )
-    if commits:
-        blocks.append(
-            f"**Code:** commit{'s' if len(commits) > 1 else ''} "
-            f"{', '.join(c[:10] for c in commits)}"
-        )
+    blocks += code_lines(m)
     csv = []
     for n, tab in tables.items():
         t: pd.DataFrame = tab["pairs"]

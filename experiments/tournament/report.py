@@ -247,6 +247,18 @@ def tournament_tables(
     return out
 
 
+def code_lines(manifest: dict[str, Any]) -> list[str]:
+    """The report's "Code" line: the commits a folder's sessions ran (none if unrecorded)."""
+    commits = sorted(
+        {s["git"]["commit"] for s in manifest.get("sessions", []) if s.get("git", {}).get("commit")}
+    )
+    if not commits:
+        return []
+    return [
+        f"**Code:** commit{'s' if len(commits) > 1 else ''} {', '.join(c[:10] for c in commits)}"
+    ]
+
+
 def make_tournament_report(
     t: Tournament,
     out_dir: str | Path | None = None,
@@ -308,14 +320,7 @@ def make_tournament_report(
         + ("" if total >= wanted else " (not complete; run it again)")
         + f"  \n**Options:** {opts}  \n**Master seed:** {t.seed}",
     ]
-    commits = sorted(
-        {s["git"]["commit"] for s in m.get("sessions", []) if s.get("git", {}).get("commit")}
-    )
-    if commits:
-        blocks.append(
-            f"**Code:** commit{'s' if len(commits) > 1 else ''} "
-            f"{', '.join(c[:10] for c in commits)}"
-        )
+    blocks += code_lines(m)
     no_alpharank = alpharank_missing()
     if t.focus and no_alpharank is None:
         no_alpharank = (
