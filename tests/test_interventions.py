@@ -1,10 +1,11 @@
 """Card strength by intervention (experiments/study/interventions.py): the expansion of a game's
-items into cells within their declared ranges, the Benjamini-Hochberg corrected intervals
-against a hand computation from the Parquet (DuckDB and the formulas), the report's two tables
-with their questions, and bad configs (one line, exit 2)."""
+items into cells within their declared ranges, the Benjamini-Hochberg and Holm corrected
+intervals against a hand computation from the Parquet (DuckDB and the formulas), the report's
+two tables with their questions, and bad configs (one line, exit 2)."""
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from pathlib import Path
 
@@ -106,6 +107,10 @@ def test_rulers_weaken_both_bonuses_and_items_without_holders():
             "iv.toml: interventions.lists: middle_kingdom: 'dynasty_cards' is not a list",
         ),
         ({"interventions": {"colour": 1}}, "iv.toml: interventions.colour: unknown key"),
+        (
+            {"interventions": {"correction": "bonferroni"}},
+            'iv.toml: interventions.correction: expected "bh" (Benjamini-Hochberg) or "holm"',
+        ),
         ({"axes": {"players": [3]}}, "iv.toml: axes: not with [interventions]"),
         ({"key": "agent"}, "iv.toml: key: interventions compare seats"),
         ({"base": {"game": "ming_dynasty"}}, "iv.toml: interventions: ming_dynasty: no item"),
@@ -166,6 +171,18 @@ def _bh_by_hand(p: list[float], q: float) -> tuple[list[float], int]:
     return adj, selected
 
 
+def _holm_by_hand(p: list[float]) -> list[float]:
+    """Holm's adjusted p-values from the step-down formula: the running maximum, in increasing
+    order of p, of (m - k + 1) p_(k), capped at 1."""
+    m = len(p)
+    order = sorted(range(m), key=lambda i: p[i])
+    adj, running = [0.0] * m, 0.0
+    for k, i in enumerate(order, 1):
+        running = max(running, min(1.0, (m - k + 1) * p[i]))
+        adj[i] = running
+    return adj
+
+
 def test_corrected_intervals_equal_a_hand_computation(ray_session, tmp_path, capsys):
     import duckdb
     from scipy.stats import t
@@ -180,6 +197,7 @@ def test_corrected_intervals_equal_a_hand_computation(ray_session, tmp_path, cap
     cells = final_cells(study)
     q = 1 - study.confidence
     got = intervention_effects(study, pl, cells, q)
+    holm_fams = intervention_effects(study, dataclasses.replace(pl, correction="holm"), cells, q)
     con = duckdb.connect()
     base = cells[0].folder
     hi, lo = got["best_seat"], got["worst_seat"]
@@ -220,6 +238,14 @@ def test_corrected_intervals_equal_a_hand_computation(ray_session, tmp_path, cap
         hw = [t.ppf(1 - (1 - level) / 2, len(x) - 1) * se for x, se in zip(xs, ses)]
         np.testing.assert_allclose(fam["low"], np.array(means) - hw, atol=1e-12)
         np.testing.assert_allclose(fam["high"], np.array(means) + hw, atol=1e-12)
+        # Holm (correction = "holm"): the same effects, step-down p-values, Bonferroni intervals
+        holm = holm_fams["effects"][effect]
+        np.testing.assert_allclose(holm["mean"], means, atol=1e-12)
+        np.testing.assert_allclose(holm["p_adjusted"], _holm_by_hand(pv), rtol=1e-9, atol=1e-300)
+        assert holm["selected"].tolist() == [a <= q for a in _holm_by_hand(pv)]
+        assert holm["level"].iloc[0] == pytest.approx(1 - q / len(xs))
+        hw = [t.ppf(1 - q / len(xs) / 2, len(x) - 1) * se for x, se in zip(xs, ses)]
+        np.testing.assert_allclose(holm["low"], np.array(means) - hw, atol=1e-12)
     # taking a goal card's VP away hurts the seats that held it, whatever the correction
     assert (got["effects"]["holder"]["high"] < 0).all()
     # the report: both tables, each with the question it answers, and the correction stated
@@ -230,3 +256,10 @@ def test_corrected_intervals_equal_a_hand_computation(ray_session, tmp_path, cap
     assert (study.output / "report" / "interventions.html").stat().st_size > 0
     assert (study.output / "report" / "report.md").is_file()
     assert "interventions.md" in capsys.readouterr().out
+    # the same games, reported with Holm's correction: the report says which correction it used
+    d["interventions"] = {**d["interventions"], "correction": "holm"}
+    p.write_text(toml_text(d) + "\n")
+    assert main(["interventions", str(p), "--quiet", "--report-only"]) == 0
+    report = (study.output / "report" / "interventions.md").read_text()
+    assert "Holm's step-down" in report and "Holm-adjusted p-values" in report
+    assert "Benjamini-Hochberg" not in report and "Bonferroni levels" in report

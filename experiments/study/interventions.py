@@ -11,6 +11,7 @@ intervention")::
                                   # or an integer k: lowered by k (not below the range's bottom)
     lists = ["goal_cards"]        # optional: the item lists to test (default: every list with
                                   # a declared range)
+    correction = "bh"             # optional: "bh" (Benjamini-Hochberg, the default) or "holm"
 
 **Items.**  Every list of records in ``components.json`` (``goal_cards``, ``rulers``,
 ``tribute_cards`` ...) is a list of items, one per element.  An item's **strength** is every
@@ -37,11 +38,17 @@ is above 0 for a seat holding the item at the end of a game::
   minus its worst seat, that same pair in both cells);
 - ``margin``: the change of the winner's margin (best score minus the second), for every item.
 
-**Correction for the number of items** (each effect is one family of m items): p-values of the
-paired t test over deals, Benjamini-Hochberg adjusted (``scipy.stats.false_discovery_control``),
-items selected at false discovery rate ``q = 1 - level``, and every interval of the family at
-the FCR-adjusted level ``1 - R q / m`` of Benjamini and Yekutieli (2005), R = the items
-selected (``1 - q / m`` when none is).
+**Correction for the number of items** (each effect is one family of m items), on the p-values
+of the paired t test over deals, with ``q = 1 - level``:
+
+- ``correction = "bh"`` (the default): Benjamini-Hochberg adjusted p-values
+  (``scipy.stats.false_discovery_control``), items selected at false discovery rate ``q``, and
+  every interval of the family at the FCR-adjusted level ``1 - R q / m`` of Benjamini and
+  Yekutieli (2005), R = the items selected (``1 - q / m`` when none is);
+- ``correction = "holm"``: Holm's step-down adjusted p-values
+  (``statsmodels.stats.multitest.multipletests``), items selected with family-wise error rate
+  ``q``, and every interval at the Bonferroni level ``1 - q / m`` (simultaneous intervals; an
+  item Holm selects may still have an interval touching 0, never the other way round).
 """
 
 from __future__ import annotations
@@ -62,16 +69,19 @@ from experiments.run.schema import FEATURE_PREFIX
 from experiments.study.stats import deal_stats, look_alpha, open_cells
 from experiments.study.study import Study, final_cells, read_config, study_from_dict
 
-KEYS = ("weaken", "lists")
+KEYS = ("weaken", "lists", "correction")
 EFFECTS = ("holder", "seat_gap", "margin")
 QUESTIONS = (
     "What happens if this card is weaker? (intervention)",
     "How do seats holding this card do? (correlation in the printed game)",
 )
-CORRECTION = (
-    "Benjamini-Hochberg over the items of each effect (adjusted p-values), intervals at the "
-    "FCR-adjusted level 1 - R q / m of Benjamini and Yekutieli (2005)"
-)
+CORRECTION = {
+    "bh": "Benjamini-Hochberg over the items of each effect (adjusted p-values, false discovery "
+    "rate q), intervals at the FCR-adjusted level 1 - R q / m of Benjamini and Yekutieli (2005)",
+    "holm": "Holm's step-down over the items of each effect (adjusted p-values, family-wise "
+    "error rate q), simultaneous intervals at the Bonferroni level 1 - q / m",
+}
+ADJUSTED = {"bh": "BH-adjusted", "holm": "Holm-adjusted"}
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,7 @@ class Plan:
     items: tuple[Item, ...]
     cells: tuple[tuple[str, dict[str, int]], ...]  # (cell name, {path: weakened value})
     skipped: tuple[tuple[str, str], ...] = field(default=())  # (item or list, reason)
+    correction: str = "bh"  # a key of CORRECTION
 
 
 def _fail(source: str, where: str, msg: str) -> ConfigError:
@@ -176,6 +187,13 @@ def plan(spec, table: Any, source: str = "study") -> Plan:
             f"{where}.weaken",
             f'expected "bottom" or a positive integer step, got {weaken!r}',
         )
+    correction = table.get("correction", "bh")
+    if correction not in CORRECTION:
+        raise _fail(
+            source,
+            f"{where}.correction",
+            f'expected "bh" (Benjamini-Hochberg) or "holm", got {correction!r}',
+        )
     items, skipped = game_items(spec)
     known = list(dict.fromkeys(it.list for it in items))
     lists = table.get("lists", known)
@@ -211,7 +229,7 @@ def plan(spec, table: Any, source: str = "study") -> Plan:
             f"{spec.name}: no item (card, goal, ruler, tile ...) of its component data can be "
             "weakened within a declared range",
         )
-    return Plan(weaken, tuple(chosen), tuple(cells), tuple(skipped))
+    return Plan(weaken, tuple(chosen), tuple(cells), tuple(skipped), correction)
 
 
 FORBIDDEN = ("axes", "cells", "baseline")
@@ -320,19 +338,24 @@ def t_p_value(d: int, mean: float, var: float) -> float:
     return float(2 * t.sf(abs(mean) / math.sqrt(var / d), d - 1))
 
 
-def correct(frame: pd.DataFrame, q: float) -> pd.DataFrame:
-    """Benjamini-Hochberg adjusted p-values of a family (rows with ``d``, ``mean``, ``var``,
-    ``p``) and its intervals at the FCR-adjusted level ``1 - R q / m``."""
+def correct(frame: pd.DataFrame, q: float, method: str = "bh") -> pd.DataFrame:
+    """Adjusted p-values of a family (rows with ``d``, ``mean``, ``var``, ``p``) and its
+    intervals: Benjamini-Hochberg at the FCR-adjusted level ``1 - R q / m`` (``"bh"``), or Holm
+    at the Bonferroni level ``1 - q / m`` (``"holm"``)."""
     from scipy.stats import false_discovery_control, t
 
     out = frame.copy()
     ok = out["p"].notna().to_numpy()
     m = int(ok.sum())
     adj = np.full(len(out), math.nan)
-    if m:
+    if m and method == "holm":
+        from statsmodels.stats.multitest import multipletests
+
+        adj[ok] = multipletests(out.loc[ok, "p"].to_numpy(), alpha=q, method="holm")[1]
+    elif m:
         adj[ok] = false_discovery_control(out.loc[ok, "p"].to_numpy(), method="bh")
     selected = int((adj[ok] <= q).sum())
-    level = 1 - max(selected, 1) * q / max(m, 1)
+    level = 1 - (1 if method == "holm" else max(selected, 1)) * q / max(m, 1)
     out["p_adjusted"], out["selected"], out["level"] = adj, adj <= q, level
     hw = [
         float(t.ppf(1 - (1 - level) / 2, d - 1) * math.sqrt(max(v, 0.0) / d))
@@ -345,8 +368,9 @@ def correct(frame: pd.DataFrame, q: float) -> pd.DataFrame:
 
 
 def intervention_effects(study: Study, p: Plan, cells: Sequence, alpha: float) -> dict[str, Any]:
-    """Per item and effect (holder, seat_gap, margin): D, the paired effect, its p-value, the BH
-    adjusted p-value and the FCR-adjusted interval; the plan and the baseline's seat pair."""
+    """Per item and effect (holder, seat_gap, margin): D, the paired effect, its p-value, the
+    adjusted p-value and the corrected interval (``p.correction``); the plan and the baseline's
+    seat pair."""
     b = cells[study.baseline]
     by_name = {c.name: c for c in cells}
     with open_cells(cells, study.baseline) as res:
@@ -367,7 +391,10 @@ def intervention_effects(study: Study, p: Plan, cells: Sequence, alpha: float) -
             rows.append(("margin", it, *_paired(res, _margin_sql(v, g), _margin_sql(bv, bg))))
     frame = pd.DataFrame(rows, columns=["effect", "item", "d", "mean", "var"])
     frame["p"] = [t_p_value(d, m, s) for d, m, s in zip(frame["d"], frame["mean"], frame["var"])]
-    fams = {e: correct(frame[frame["effect"] == e].reset_index(drop=True), alpha) for e in EFFECTS}
+    fams = {
+        e: correct(frame[frame["effect"] == e].reset_index(drop=True), alpha, p.correction)
+        for e in EFFECTS
+    }
     return {"plan": p, "effects": fams, "best_seat": hi, "worst_seat": lo}
 
 
@@ -425,7 +452,8 @@ def report_blocks(study: Study, p: Plan, cells: Sequence, alpha: float) -> list:
         (2, "Card strength by intervention"),
         f"Each item's cell lowers its strength values {weaken}; every other value as printed. "
         f"Effects are paired per deal against the baseline cell **{cells[study.baseline].name}**. "
-        f"Correction for the {len(p.items)} items tested: {CORRECTION}, q = {q:.3g}; "
+        f"Correction for the {len(p.items)} items tested: {CORRECTION[p.correction]}, "
+        f"q = {q:.3g}; "
         "each effect is its own family (the level is in each table's caption).",
     ]
     lv = {e: (f["level"].iloc[0] if len(f) else math.nan) for e, f in fams.items()}
@@ -461,13 +489,14 @@ def report_blocks(study: Study, p: Plan, cells: Sequence, alpha: float) -> list:
             "holding the item in the baseline's game, n = deals with a holder; seat gap: the "
             f"baseline's seat {r['best_seat']} minus seat {r['worst_seat']} win rate, n = deals; "
             "margin: the winner's score minus the second best, in points.  Intervals at the "
-            "FCR-adjusted levels "
+            + ("Bonferroni" if p.correction == "holm" else "FCR-adjusted")
+            + " levels "
             + ", ".join(
                 f"{lv[e]:.4g} ({e.replace('_', ' ')}, {nsel[e]} of {len(fams[e])} selected)"
                 for e in EFFECTS
                 if len(fams[e])
             )
-            + "; p: BH-adjusted p-values",
+            + f"; p: {ADJUSTED[p.correction]} p-values",
             columns=[
                 "rank",
                 "item",
