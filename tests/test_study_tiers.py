@@ -22,6 +22,7 @@ from scipy.stats import t as student_t
 
 from experiments.cli import main
 from experiments.study.study import load_study, study_from_dict
+from tests.test_interventions import _bh_by_hand
 from tests.test_study import toml_text
 
 TIERS = [
@@ -238,6 +239,7 @@ def test_per_tier_effects_and_interactions_match_duckdb_by_hand(played):
         assert [r.effect, r.low, r.high] == pytest.approx([m, lo, hi])
     con = duckdb.connect()
     groups = s.tier_groups()
+    hand_p = []  # (row of inter, the paired t test's p-value by hand)
     for (ta, ca), (tb, cb) in itertools.combinations(groups, 2):
         for j, (a, b) in enumerate(zip(ca, cb)):
             cases = [
@@ -267,7 +269,17 @@ def test_per_tier_effects_and_interactions_match_duckdb_by_hand(played):
                     assert r[["interaction", "low", "high"]].iloc[0].tolist() == pytest.approx(
                         [m, lo, hi]
                     )
+                    se = y.std(ddof=1) / np.sqrt(len(y))
+                    p = 2 * student_t.sf(abs(m) / se, len(y) - 1) if se > 0 else float(m == 0)
+                    hand_p.append((r.index[0], p))
     assert len(inter) == 3 * (3 + 2) * 2  # 3 pairs of tiers x (3 advantages + 2 effects) x 2 seats
+    # the correction for the number of changes: Benjamini-Hochberg over all 30, by hand
+    assert sorted(i for i, _ in hand_p) == list(range(len(inter)))
+    adj, selected = _bh_by_hand([p for _, p in hand_p], 0.05)
+    for (i, p), a in zip(hand_p, adj):
+        assert inter.loc[i, "p"] == pytest.approx(p, rel=1e-9, abs=1e-300)
+        assert inter.loc[i, "p_adjusted"] == pytest.approx(a, rel=1e-9, abs=1e-300)
+    assert int(inter["holds"].sum()) == selected
     # the constructed flip: one card each takes seat 0's edge away in one tier, gives it in the
     # other, so the effect on seat 0 changes sign and the interaction is far from 0
     one = eff[(eff["variant"] == "num_cards=1") & (eff["group"] == 0)].set_index("tier")
@@ -295,6 +307,11 @@ def test_flagged_findings_are_in_the_summary(played):
             expected.add(key)
     got = {(f.kind, f.variant, int(f.group)) for f in flags.itertuples() if f.flagged}
     assert got == expected and len(flags) == 10
+    # holds: flagged, and one of its changes between tiers survives Benjamini-Hochberg
+    inter = study_tables(s)["interactions"]
+    held = {(r.kind, r.variant, int(r.group)) for r in inter.itertuples() if r.holds}
+    holds = {(f.kind, f.variant, int(f.group)) for f in flags.itertuples() if f.holds}
+    assert holds == expected & held and ("effect", "num_cards=1", 0) in holds
     for key in (("effect", "num_cards=1", 0), ("advantage", "num_cards=5", 0)):
         assert key in got
         f = flags[(flags["kind"] == key[0]) & (flags["variant"] == key[1]) & (flags["group"] == 0)]
@@ -302,6 +319,7 @@ def test_flagged_findings_are_in_the_summary(played):
     report = (s.output / "report" / "report.md").read_text()
     summary = report.split("## Summary: findings per skill level", 1)[1].split("\n## ", 1)[0]
     assert f"**{len(expected)} of the 10 findings change between tiers**" in summary
+    assert f"**{len(holds)} of the {len(expected)} hold after the correction for the 30" in summary
     label = {"advantage": "advantage", "effect": "effect vs baseline"}
     for kind, variant, seat in expected:
         assert f"| {label[kind]} | {variant} | seat {seat} |" in summary
@@ -334,6 +352,7 @@ def test_flag_logic_on_a_table():
     ]
     eff = pd.DataFrame(rows, columns=["tier", "variant", "group", "value", "low", "high"])
     f = flag_findings(eff).set_index("variant")
+    assert not f["holds"].any()  # without the changes between tiers nothing is confirmed
     assert f["sign_change"].to_dict() == {
         "x": True,
         "y": False,

@@ -66,7 +66,7 @@ import pandas as pd
 from experiments.analysis.results import Results, quote_ident, wilson
 from experiments.run.config import ConfigError
 from experiments.run.schema import FEATURE_PREFIX
-from experiments.study.stats import deal_stats, look_alpha, open_cells
+from experiments.study.stats import deal_stats, look_alpha, open_cells, t_p_value
 from experiments.study.study import Study, final_cells, read_config, study_from_dict
 
 KEYS = ("weaken", "lists", "correction")
@@ -325,17 +325,6 @@ def _margin_sql(view: str, games: int) -> str:
         f"SELECT deal, game_index, list_sort(list(score), 'DESC') AS s FROM {quote_ident(view)} "
         f"WHERE game_index < {int(games)} GROUP BY deal, game_index) GROUP BY deal"
     )
-
-
-def t_p_value(d: int, mean: float, var: float) -> float:
-    """Two-sided p-value of the paired t test of mean 0 over ``d`` deals."""
-    from scipy.stats import t
-
-    if d < 2 or not np.isfinite(mean):
-        return math.nan
-    if not var > 0:
-        return 1.0 if mean == 0 else 0.0
-    return float(2 * t.sf(abs(mean) / math.sqrt(var / d), d - 1))
 
 
 def correct(frame: pd.DataFrame, q: float, method: str = "bh") -> pd.DataFrame:

@@ -62,7 +62,7 @@ def study_tables(study: Study) -> dict[str, Any]:
             t["effects"] = with_tiers(eff, cells)
             t["findings"] = tier_findings(rates, eff, cells)
             t["interactions"] = interactions(res, study, cells, alpha)
-            t["flags"] = flag_findings(t["findings"])
+            t["flags"] = flag_findings(t["findings"], t["interactions"])
     return t
 
 

@@ -46,6 +46,17 @@ def t_half_width(var: float, n: int, alpha: float) -> float:
     return float(t.ppf(1 - alpha / 2, n - 1) * math.sqrt(max(var, 0.0) / n))
 
 
+def t_p_value(d: int, mean: float, var: float) -> float:
+    """Two-sided p-value of the paired t test of mean 0 over ``d`` deals."""
+    from scipy.stats import t
+
+    if d < 2 or not np.isfinite(mean):
+        return math.nan
+    if not var > 0:
+        return 1.0 if mean == 0 else 0.0
+    return float(2 * t.sf(abs(mean) / math.sqrt(var / d), d - 1))
+
+
 def look_alpha(alpha: float, looks: int) -> float:
     """The level each of ``looks`` pre-set interim analyses spends (uniform alpha spending)."""
     return alpha / max(1, looks)

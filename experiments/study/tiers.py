@@ -17,6 +17,14 @@ estimate has the other sign in another tier) or its significance does (its inter
 in one tier and not in another); the report's summary lists the flagged findings beside their
 interactions.  Estimates of opposite signs whose intervals all hold 0 are no finding in any
 tier, so they are not flagged (the interaction table still lists them).
+
+**Correction for the number of changes.**  A study with many cells, groups and tiers makes many
+comparisons, and some findings flip between tiers by chance.  Every paired change between tiers
+in the study (advantages and interactions, every pair of tiers: one family) gets the p-value of
+its paired t test and a Benjamini-Hochberg adjusted p-value (``scipy.stats.
+false_discovery_control``); a flagged finding **holds** when one of its changes has an adjusted
+p-value at most the report's alpha, that is when the change with skill itself survives the
+correction, not only the per-tier significance.
 """
 
 from __future__ import annotations
@@ -30,7 +38,13 @@ import pandas as pd
 
 from experiments.analysis.render import Table
 from experiments.analysis.results import Results, quote_ident
-from experiments.study.stats import ADVANTAGE, _group_expr, paired_stats, t_half_width
+from experiments.study.stats import (
+    ADVANTAGE,
+    _group_expr,
+    paired_stats,
+    t_half_width,
+    t_p_value,
+)
 
 KINDS = {"advantage": "advantage", "effect": "effect vs baseline"}
 
@@ -62,7 +76,8 @@ def interactions(res: Results, study, cells: Sequence, alpha: float) -> pd.DataF
     between the tiers of the cell's advantage (``kind = "advantage"``: per deal
     ``cell_B - cell_A``) and of its effect against the baseline (``kind = "effect"``, every cell
     but the baseline: the interaction ``effect_B - effect_A``), each with its paired interval
-    over deals."""
+    over deals, its p-value (``p``) and its Benjamini-Hochberg adjusted p-value over every row
+    (``p_adjusted``; ``holds``: at most ``alpha``)."""
     groups = study.tier_groups(cells)
     rows = []
     for (ta, ca), (tb, cb) in itertools.combinations(groups, 2):
@@ -83,7 +98,16 @@ def interactions(res: Results, study, cells: Sequence, alpha: float) -> pd.DataF
                     ba, bb = ca[study.baseline], cb[study.baseline]
                     t = interaction_stats(res, a, ba, b, bb, study.key)
                 rows += _interval_rows(t, alpha, kind=kind, tier_a=ta, tier_b=tb, variant=a.variant)
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows)
+    if len(out):
+        from scipy.stats import false_discovery_control
+
+        ok = out["p"].notna().to_numpy()
+        adj = np.full(len(out), math.nan)
+        if ok.any():
+            adj[ok] = false_discovery_control(out.loc[ok, "p"].to_numpy(), method="bh")
+        out["p_adjusted"], out["holds"] = adj, adj <= alpha
+    return out
 
 
 def _interval_rows(t: pd.DataFrame, alpha: float, **fields) -> list[dict]:
@@ -99,6 +123,7 @@ def _interval_rows(t: pd.DataFrame, alpha: float, **fields) -> list[dict]:
                 "low": r.mean - hw,
                 "high": r.mean + hw,
                 "half_width": hw,
+                "p": t_p_value(int(r.d), r.mean, r.var),
             }
         )
     return rows
@@ -112,13 +137,29 @@ def _significant(lo: float, hi: float) -> bool:
     return bool(np.isfinite(lo) and np.isfinite(hi) and (lo > 0 or hi < 0))
 
 
-def flag_findings(findings: pd.DataFrame) -> pd.DataFrame:
+def flag_findings(findings: pd.DataFrame, inter: pd.DataFrame | None = None) -> pd.DataFrame:
     """One row per finding (``kind``, ``variant``, ``group``) seen in two tiers or more, from the
     per-tier values (columns ``tier``, ``variant``, ``group``, ``value``, ``low``, ``high``, and
     ``kind`` if there are several kinds): ``sign_change`` (significant in some tier, and the
     estimate is positive in one tier and negative in another), ``significance_change`` (the
-    interval excludes 0 in one tier and not in another) and ``flagged`` (either)."""
-    cols = ["kind", "variant", "group", "tiers", "sign_change", "significance_change", "flagged"]
+    interval excludes 0 in one tier and not in another), ``flagged`` (either) and, given the
+    changes between tiers (:func:`interactions`), ``holds`` (flagged, and one of its changes has a
+    BH-adjusted p-value at most the report's alpha)."""
+    cols = [
+        "kind",
+        "variant",
+        "group",
+        "tiers",
+        "sign_change",
+        "significance_change",
+        "flagged",
+        "holds",
+    ]
+    held = (
+        {(r.kind, r.variant, r.group) for r in inter.itertuples() if r.holds}
+        if inter is not None and len(inter)
+        else set()
+    )
     if not len(findings):
         return pd.DataFrame(columns=cols)
     if "kind" not in findings:
@@ -143,6 +184,7 @@ def flag_findings(findings: pd.DataFrame) -> pd.DataFrame:
                         sign_change,
                         significance_change,
                         sign_change or significance_change,
+                        (sign_change or significance_change) and (kind, variant, group) in held,
                     ],
                 )
             )
@@ -221,12 +263,17 @@ def summary_blocks(study, t: dict) -> list:
             "significant with the other sign in another tier."
         )
         return out
+    held = int(flagged["holds"].sum())
     out.append(
         f"Tiers: {names}. **{len(flagged)} of the {len(flags)} findings change between tiers** "
         f"({what}): significant in some tier, their sign or their significance at the report's "
         "level differs between tiers. The change is the paired interval, over deals, of the "
         "difference between two tiers (for an effect, the interaction): where it excludes 0 the "
-        "finding measurably changes with skill."
+        "finding measurably changes with skill. "
+        f"**{held} of the {len(flagged)} hold after the correction for the "
+        f"{len(inter)} changes tested** (Benjamini-Hochberg over every paired change between "
+        f"tiers, adjusted p at most {t['alpha']:.3g}); the others may be chance flips among "
+        "many comparisons."
     )
     rows = []
     for f in flagged.itertuples():
@@ -244,13 +291,32 @@ def summary_blocks(study, t: dict) -> list:
         changes = " and ".join(
             w for w, on in (("sign", f.sign_change), ("significance", f.significance_change)) if on
         )
+        best = inter[same(inter)]["p_adjusted"].min() if same(inter).any() else math.nan
         rows.append(
-            [KINDS[f.kind], f.variant, f"{study.key} {f.group}", changes, per_tier, change or "–"]
+            [
+                KINDS[f.kind],
+                f.variant,
+                f"{study.key} {f.group}",
+                changes,
+                per_tier,
+                change or "–",
+                ("yes" if f.holds else "no") + (f" ({best:.3g})" if np.isfinite(best) else ""),
+            ]
         )
     out.append(
         Table(
-            caption="flagged findings: the value in each tier and its paired change between tiers",
-            columns=["finding", "cell", "group", "changes", "per tier", "change (paired)"],
+            caption="flagged findings: the value in each tier and its paired change between tiers; "
+            "holds: a change with a BH-adjusted p-value at most the report's alpha (the smallest "
+            "adjusted p-value in brackets)",
+            columns=[
+                "finding",
+                "cell",
+                "group",
+                "changes",
+                "per tier",
+                "change (paired)",
+                "holds",
+            ],
             rows=rows,
         )
     )
@@ -349,9 +415,19 @@ def tier_blocks(study, t: dict, level: float) -> list:
             Table(
                 caption="change between two tiers, paired per deal: of a cell's advantage "
                 "(cell_B - cell_A) and of its effect, the interaction ((cell_B - base_B) - "
-                "(cell_A - base_A)); flagged: the finding's sign or significance changes between "
-                "tiers",
-                columns=["finding", "cell", "group", "tiers", "n (deals)", "change", "flagged"],
+                "(cell_A - base_A)); p (BH): its Benjamini-Hochberg adjusted p-value over the "
+                f"{len(inter)} changes; flagged: the finding's sign or significance changes "
+                "between tiers",
+                columns=[
+                    "finding",
+                    "cell",
+                    "group",
+                    "tiers",
+                    "n (deals)",
+                    "change",
+                    "p (BH)",
+                    "flagged",
+                ],
                 rows=[
                     [
                         KINDS[r.kind],
@@ -360,6 +436,7 @@ def tier_blocks(study, t: dict, level: float) -> list:
                         f"{r.tier_b} - {r.tier_a}",
                         r.deals,
                         _ci(r.interaction, r.low, r.high),
+                        f"{r.p_adjusted:.3g}" if np.isfinite(r.p_adjusted) else "–",
                         "yes" if (r.kind, r.variant, r.group) in flagged else "",
                     ]
                     for r in inter.itertuples()
