@@ -1,13 +1,14 @@
 """`dynasty run --address` against a cluster started as users start one (``ray start`` on a head
 and on a second node, separate raylets on loopback, token authentication on): joining with the
 token, the one-line errors of joining without it, with a wrong one or at an address where
-nothing listens, a node that lacks the project, the workers' niceness per node, and a node
-lost in the middle of a run."""
+nothing listens, a node that lacks the project or has other component data, the workers'
+niceness per node, and a node lost in the middle of a run."""
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -204,6 +205,37 @@ def test_a_node_without_the_project_is_named(cluster, tmp_path):
         assert last.startswith(f"dynasty: error: node {node.ip} (") and (
             "cannot run the project (No module named 'experiments')" in last
         ), r.stderr
+    finally:
+        cluster.kill_node(node)
+
+
+def test_a_node_with_other_component_data_is_named(cluster, tmp_path):
+    """A node whose copy of the project has another goal card value for Middle Kingdom stops a
+    Middle Kingdom run before its first game, in one line naming the node and the digests; the
+    manifest's sessions keep nothing played."""
+    root = Path(__file__).resolve().parents[1]
+    copy = tmp_path / "other"
+    for pkg in ("sim", "agents", "experiments", "dynasty_lab"):
+        shutil.copytree(root / pkg, copy / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    comp = copy / "sim" / "middle_kingdom" / "data" / "components.json"
+    data = json.loads(comp.read_text())
+    data["goal_cards"][0]["vp"] += 1
+    comp.write_text(json.dumps(data))
+    node = cluster.start_node(python=bare_python(cluster.root), PYTHONPATH=str(copy))
+    try:
+        cfg_path = write_config(
+            tmp_path, "other_data", game="middle_kingdom", agents=["random"] * 4, games=400
+        )
+        env = user_env(tmp_path, RAY_AUTH_TOKEN_PATH=str(cluster.token_path))
+        r = dynasty(["run", str(cfg_path), "--address", cluster.address], env)
+        assert r.returncode == 2, r.stderr
+        last = errors(r.stderr)[-1]
+        assert last.startswith(f"dynasty: error: node {node.ip} (") and (
+            "has other middle_kingdom component data (digest " in last
+            and "install the same sim/middle_kingdom/data/ files on every node" in last
+            and last.endswith("0 of 400 games are saved")
+        ), r.stderr
+        assert not list((tmp_path / "other_data").glob("data/*/*.parquet"))
     finally:
         cluster.kill_node(node)
 

@@ -10,7 +10,9 @@ Once joined, :func:`check_nodes` starts one small task on every node: a node who
 cannot load the project is named at once (instead of failing chunk after chunk with a worker's
 traceback), and the niceness of each node's workers is found and recorded; a node whose workers
 run at a higher niceness than this command (Ray's default for ``ray start`` is 15) is reported
-in a line, since on a busy machine such workers get only a small share of its cores.
+in a line, since on a busy machine such workers get only a small share of its cores.  Each
+node also reports the digest of every game's component data files; a run stops before its first
+game if a node's data for its game differ from the command's (:func:`check_component_data`).
 """
 
 from __future__ import annotations
@@ -195,14 +197,46 @@ def join(ray, address: str) -> None:
         sys.stderr.write(held[0])
 
 
+def component_digests() -> dict[str, str]:
+    """Per registered game with component data, the digest of its data files as found here
+    (``Components.digest``: the values the kernels receive)."""
+    from sim.registry import game_names, get_game
+
+    out = {}
+    for name in game_names():
+        try:
+            comp = get_game(name).components
+        except Exception:  # a game that does not load here is reported when a run uses it
+            continue
+        if comp is not None:
+            out[name] = comp.digest
+    return out
+
+
 def _probe() -> dict[str, Any]:
-    """Runs on a node: loads the project and says where it runs."""
+    """Runs on a node: loads the project and says where it runs and which data it plays with."""
     from experiments.run import store
 
     return {
         "niceness": os.getpriority(os.PRIO_PROCESS, 0),
         "commit": store.git_commit().get("commit"),
+        "component_data": component_digests(),
     }
+
+
+def check_component_data(nodes: list[dict[str, Any]], game: str, digest: str | None) -> None:
+    """Raise :class:`ClusterError` naming the first node (of :func:`check_nodes`) whose data
+    files for ``game`` differ from this command's (``digest``): its workers would play another
+    game under the same seeds."""
+    for n in nodes:
+        theirs = (n.get("component_data") or {}).get(game)
+        if digest and theirs and theirs != digest:
+            raise ClusterError(
+                f"node {n.get('address', '?')} ({str(n.get('node', '?'))[:8]}) has other {game} "
+                f"component data (digest {theirs} there, {digest} here): its workers would play "
+                f"other games under the same seeds; install the same sim/{game}/data/ files on "
+                f"every node ({DOCS})"
+            )
 
 
 def alive_nodes(ray) -> list[dict[str, Any]]:
@@ -218,7 +252,8 @@ def check_nodes(ray, *, out=None) -> list[dict[str, Any]]:
     """Start one task on every live node: raise :class:`ClusterError` naming a node that cannot
     load the project or starts no worker; print a line (to ``out``, default stderr) for a node
     whose workers run at a higher niceness than this process, or at another commit of the code.
-    Returns ``{node, address, niceness, commit}`` per node, for the run's manifest."""
+    Returns ``{node, address, niceness, commit, component_data}`` per node, for the run's
+    manifest (a run then checks its game's data with :func:`check_component_data`)."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     from experiments.run import store
@@ -275,6 +310,7 @@ def check_nodes(ray, *, out=None) -> list[dict[str, Any]]:
                 "address": node.get("NodeManagerAddress"),
                 "niceness": info["niceness"],
                 "commit": info["commit"],
+                "component_data": info.get("component_data", {}),
             }
         )
     return found

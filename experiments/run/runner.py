@@ -677,6 +677,12 @@ def _run_locked(
                 raise RunError(f"{e}; {n_done} of {cfg.games} games are saved") from None
             t1 = time.perf_counter()
             ray, started_here = _start_ray(address, workers, niceness)
+            try:  # a joined node with other data files would play other games
+                cluster.check_component_data(
+                    _JOINED["nodes"], cfg.game, store.component_digest(cfg)
+                )
+            except cluster.ClusterError as e:
+                raise RunError(f"{e}; {n_done} of {cfg.games} games are saved") from None
             timings["driver_warm_s"], timings["ray_start_s"] = t1 - t0, time.perf_counter() - t1
             cpus = int(ray.cluster_resources().get("CPU", 1))
             n_workers = workers or cpus
