@@ -63,6 +63,14 @@ def test_lineups_of_the_ladder(tmp_path):
     d = depth_from_dict(base(tmp_path, pairs="all", players=2, ladder=["random", "heuristic"]))
     assert d.ladder == ("random", "heuristic", "mcts:1", "mcts:2", "mcts:4")
     assert len(d.lineups) == 10 and d.budget_unit == "simulations"
+    # pairs = k: each step against the k steps below it (fewer near the bottom)
+    d = depth_from_dict(base(tmp_path, pairs=2, players=2, ladder=["random", "heuristic"]))
+    assert d.matches[:7] == ((0, 1), (0, 2), (1, 2), (1, 3), (2, 3), (2, 4), (3, 4))
+    assert len(d.matches) == 7 and d.pairs == 2
+    assert (
+        depth_from_dict(base(tmp_path, pairs=1)).matches
+        == depth_from_dict(base(tmp_path, pairs="adjacent")).matches[:3]
+    )
     d = depth_from_dict(base(tmp_path, budgets=["1ms", "2ms"], players=2))
     assert d.ladder == ("random", "mcts:1ms", "mcts:2ms") and d.budget_unit == "ms"
     d = depth_from_dict(base(tmp_path, budgets=[8, 16], search="mcts:{},rollout=heuristic"))
@@ -78,6 +86,7 @@ def test_lineups_of_the_ladder(tmp_path):
         ({"ladder": ["random", "alphago"]}, "ladder[1]: "),
         ({"beside": ["random"]}, "beside[0]: 'random' is listed twice"),
         ({"pairs": "some"}, "pairs: 'some' is not allowed"),
+        ({"pairs": 0}, "pairs: 0 is not allowed (allowed: adjacent, all, or a number k >= 1"),
         ({"threshold": 0.4}, "threshold: expected a win share above 0.5"),
         ({"search": "mcts"}, "search: expected an agent with one {}"),
         ({"deals": 0}, "deals: expected a positive integer"),
@@ -239,4 +248,8 @@ def test_depth_resumes_and_matches_hand_computations(ray_session, tmp_path, caps
         assert len(chain) == _brute_chain(list(d.ladder), ladder, 0.6)
         assert all(shares[(b, a)] >= 0.6 for a, b in zip(chain, chain[1:]))
         assert "**Range of skill**" in md and f"**{len(chain)}**" in md
+        # each link of the list with its win share and interval
+        for a, b in zip(chain, chain[1:]):
+            r = t.loc[(b, a)]
+            assert f"`{b}` ({r['share']:.3f}, CI {r['ci_low']:.3f} – {r['ci_high']:.3f})" in md
     con.close()

@@ -11,7 +11,8 @@ A depth config (TOML)::
     budgets = [1, 2, 4, 8, 16]        # then the search at each budget: simulations, or "2ms"
     search = "mcts:{}"                # the search ({} = the budget); the default
     beside = ["heuristic"]            # optional: agents played against every step of the ladder
-    pairs = "adjacent"                # or "all": every pair of ladder steps
+    pairs = "adjacent"                # or "all": every pair of ladder steps; or k: each step
+                                      # against the k steps below it
     deals = 100                       # deals every lineup plays (each in all its seat rotations)
     seed = 2026
     output = "results/depth/goofspiel"
@@ -22,11 +23,12 @@ A depth config (TOML)::
 
 The ladder is ``ladder`` followed by ``search`` at each of ``budgets`` (either may be empty, not
 both; at least 2 steps).  **Pairs.**  With ``pairs = "adjacent"`` (the default) each step plays
-the step directly below it; with ``"all"``, every pair of steps.  Every ``beside`` agent plays
-every step of the ladder.  **Lineups of a pair** (``a`` below ``b``): for 2 players, ``(b, a)``
-in both seats of every deal; for ``n >= 3`` players, two lineups, one seat of ``b`` against
-``n-1`` seats of ``a`` and one seat of ``a`` against ``n-1`` of ``b``, each in its ``n``
-rotations on every deal.  So on every deal both agents sit in every seat, in both roles.
+the step directly below it; with ``"all"``, every pair of steps; with an integer ``k``, each
+step the ``k`` steps below it (fewer near the bottom; 1 is ``"adjacent"``).  Every ``beside``
+agent plays every step of the ladder.  **Lineups of a pair** (``a`` below ``b``): for 2
+players, ``(b, a)`` in both seats of every deal; for ``n >= 3`` players, two lineups, one seat
+of ``b`` against ``n-1`` seats of ``a`` and one seat of ``a`` against ``n-1`` of ``b``, each in
+its ``n`` rotations on every deal.  So on every deal both agents sit in every seat, in both roles.
 
 **Win share of b against a** (:mod:`experiments.depth.report`): per game, the share of the
 pairs (seat of ``b``, seat of ``a``) in which ``b``'s seat has the better rank (a shared rank
@@ -88,7 +90,7 @@ class Depth(Tournament):
 
     ladder: tuple[str, ...] = ()  # labels, in increasing skill order
     beside: tuple[str, ...] = ()  # labels
-    pairs: str = "adjacent"
+    pairs: str | int = "adjacent"
     # (lower, upper) pool indices of every pair played; beside pairs: (ladder step, beside agent)
     matches: tuple[tuple[int, int], ...] = ()
     budgets: tuple[tuple[str, float], ...] = ()  # (label, budget) of the search steps
@@ -170,8 +172,12 @@ def depth_from_dict(data: dict[str, Any], source: str = "depth") -> Depth:
     out = Path(output)
     name = data.get("name", out.name or "depth")
     pairs = data.get("pairs", "adjacent")
-    if pairs not in PAIRS:
-        raise _fail(source, f"pairs: {pairs!r} is not allowed (allowed: {', '.join(PAIRS)})")
+    if pairs not in PAIRS and (isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1):
+        raise _fail(
+            source,
+            f"pairs: {pairs!r} is not allowed (allowed: {', '.join(PAIRS)}, or a number k >= 1 "
+            "of steps below each step)",
+        )
     threshold = data.get("threshold", THRESHOLD)
     if isinstance(threshold, bool) or not isinstance(threshold, (int, float)):
         threshold = None
@@ -200,10 +206,8 @@ def depth_from_dict(data: dict[str, Any], source: str = "depth") -> Depth:
     labels = agent_labels(data, entries, players[0], source, "listed")
     k = len(ladder_raw)
     pool = ladder_raw + beside_raw
-    if pairs == "adjacent":
-        matches = [(i - 1, i) for i in range(1, k)]
-    else:
-        matches = [(i, j) for j in range(1, k) for i in range(j)]
+    below = 1 if pairs == "adjacent" else k if pairs == "all" else pairs
+    matches = [(i, j) for j in range(1, k) for i in range(max(0, j - below), j)]
     matches += [(i, b) for b in range(k, len(pool)) for i in range(k)]
 
     lineups: list[Lineup] = []

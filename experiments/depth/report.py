@@ -16,7 +16,8 @@ massive zero-sum games", AAAI 2007): the length of the longest list of ladder ag
 ``a_1, a_2, ..., a_L``, in the ladder's order, in which each beats the one before it with a win
 share of at least the threshold (0.75).  Only pairs that were played count: with
 ``pairs = "adjacent"`` the list is a run of consecutive steps; with ``pairs = "all"`` it may
-skip steps (the longest path through the "beats by >= 0.75" pairs, by dynamic programming).
+skip steps, and with ``pairs = k`` up to ``k - 1`` steps at a time (the longest path through the
+"beats by >= 0.75" pairs, by dynamic programming).
 A ladder where no step reaches the threshold has range 1.
 
 **How much the deal decides** (one-way random-effects ANOVA over deals, the intraclass
@@ -288,6 +289,19 @@ def _pair_rows(t: pd.DataFrame, threshold: float) -> list[list]:
     ]
 
 
+def chain_text(chain: list[str], t: pd.DataFrame) -> str:
+    """The range of skill's list with each link's win share and its 95% interval (from the
+    pairs table ``t``): "`a` < `b` (0.800, CI 0.750 – 0.840) < ..."."""
+    if not chain:
+        return "–"
+    by = {(r.agent, r.opponent): r for r in t.itertuples()}
+    out = [f"`{chain[0]}`"]
+    for lo, hi in zip(chain, chain[1:]):
+        r = by.get((hi, lo))
+        out.append(f"`{hi}`" + (f" ({r.share:.3f}, CI {_ci(r.ci_low, r.ci_high)})" if r else ""))
+    return " < ".join(out)
+
+
 def place(r: Ratings, ladder: list[str], agent: str) -> str:
     """Where ``agent``'s rating falls on the ladder: "between `a` and `b`", "below `a`" ..."""
     x = r.rating[r.agents.index(agent)]
@@ -347,8 +361,10 @@ def make_depth_report(
     opts = ", ".join(f"{k} = {v}" for k, v in d.options.items()) or "none"
     pairs = (
         "each step against the step directly below it"
-        if d.pairs == "adjacent"
+        if d.pairs in ("adjacent", 1)
         else "every pair of ladder steps"
+        if d.pairs == "all"
+        else f"each step against the {d.pairs} steps below it (fewer near the bottom)"
     )
     blocks: list = [
         (1, f"Skill depth {d.name}: {d.game}"),
@@ -389,10 +405,13 @@ def make_depth_report(
             f"before it with a win share of at least {d.threshold:g}"
             + (
                 ", over consecutive steps: only adjacent steps were played"
-                if d.pairs == "adjacent"
+                if d.pairs in ("adjacent", 1)
+                else f", skipping at most {d.pairs - 1} steps: each step played the "
+                f"{d.pairs} below it"
+                if isinstance(d.pairs, int)
                 else ""
             )
-            + f"): **{len(chain)}**: {' < '.join(f'`{a}`' for a in chain)}",
+            + f"): **{len(chain)}**: {chain_text(chain, ladder)}",
         ]
         if len(steps):
             name = f"steps_{n}p.png"
