@@ -17,6 +17,7 @@ from experiments.cli import main
 from experiments.depth.depth import depth_from_dict, load_depth, run_depth
 from experiments.depth.report import depth_tables, make_depth_report, skill_chain
 from experiments.run.config import ConfigError
+from tests.toml_files import write_toml
 
 
 def base(tmp_path, **kw):
@@ -31,20 +32,6 @@ def base(tmp_path, **kw):
     }
     d.update(kw)
     return d
-
-
-def write_toml(path, d):
-    def val(v):
-        if isinstance(v, dict):
-            return "{" + ", ".join(f"{k} = {val(x)}" for k, x in v.items()) + "}"
-        if isinstance(v, list):
-            return "[" + ", ".join(val(x) for x in v) + "]"
-        return json.dumps(v)
-
-    lines = [f"{k} = {val(v)}" for k, v in d.items() if k != "options"]
-    lines += ["[options]"] + [f"{k} = {val(v)}" for k, v in d.get("options", {}).items()]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 def test_lineups_of_the_ladder(tmp_path):

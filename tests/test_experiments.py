@@ -28,6 +28,7 @@ from experiments.run.plan import Plan, chunk_ranges, missing_ranges, rotations_o
 from experiments.run.runner import ChunkContext, job_of, release_workers, run
 from experiments.run.schema import FEATURE_PREFIX, OPTION_PREFIX
 from sim import Game, get_game
+from tests.toml_files import write_toml
 
 ROOT = Path(__file__).resolve().parents[1]
 GAME = "goofspiel"
@@ -46,17 +47,6 @@ def base(tmp_path, **kw):
     }
     d.update(kw)
     return d
-
-
-def write_toml(path: Path, d: dict) -> Path:
-    lines = []
-    for k, v in d.items():
-        if k != "options":
-            lines.append(f"{k} = {json.dumps(v)}")
-    lines.append("[options]")
-    lines += [f"{k} = {json.dumps(v)}" for k, v in d.get("options", {}).items()]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 def reference(cfg) -> pd.DataFrame:

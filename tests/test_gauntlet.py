@@ -23,6 +23,7 @@ from experiments.tournament.tournament import (
     schedule,
     tournament_from_dict,
 )
+from tests.toml_files import write_toml
 
 FOCUS = "agents.examples:OnePlyEvaluate"  # a Python agent: the slow path of user agents
 BASELINES = ["random", "heuristic", "mcts:10", "agents.examples:lowest_legal"]
@@ -43,20 +44,6 @@ def config(tmp_path, **kw):
     }
     d.update(kw)
     return {k: v for k, v in d.items() if v is not None}
-
-
-def write_toml(path, d):
-    def val(v):
-        if isinstance(v, dict):
-            return "{" + ", ".join(f"{json.dumps(k)} = {val(x)}" for k, x in v.items()) + "}"
-        if isinstance(v, list):
-            return "[" + ", ".join(val(x) for x in v) + "]"
-        return json.dumps(v)
-
-    lines = [f"{k} = {val(v)}" for k, v in d.items() if k != "options"]
-    lines += ["[options]"] + [f"{k} = {val(v)}" for k, v in d.get("options", {}).items()]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 5])

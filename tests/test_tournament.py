@@ -18,6 +18,7 @@ from experiments.tournament.tournament import (
     schedule,
     tournament_from_dict,
 )
+from tests.toml_files import write_toml
 
 
 def base(tmp_path, **kw):
@@ -32,20 +33,6 @@ def base(tmp_path, **kw):
     }
     d.update(kw)
     return d
-
-
-def write_toml(path, d):
-    def val(v):
-        if isinstance(v, dict):
-            return "{" + ", ".join(f"{k} = {val(x)}" for k, x in v.items()) + "}"
-        if isinstance(v, list):
-            return "[" + ", ".join(val(x) for x in v) + "]"
-        return json.dumps(v)
-
-    lines = [f"{k} = {val(v)}" for k, v in d.items() if k != "options"]
-    lines += ["[options]"] + [f"{k} = {val(v)}" for k, v in d.get("options", {}).items()]
-    path.write_text("\n".join(lines) + "\n")
-    return path
 
 
 @pytest.mark.parametrize("kind", ["combinations", "permutations"])
