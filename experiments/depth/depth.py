@@ -52,14 +52,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from experiments.run.config import MAX_SEED, ConfigError
+from experiments.run.config import ConfigError
 from experiments.tournament.tournament import (
-    ROUNDS,
     Lineup,
     Tournament,
     TournamentSummary,
     agent_labels,
     check_keys,
+    deal_fields,
     make_lineup,
     player_counts,
     run_tournament,
@@ -121,14 +121,6 @@ def load_depth(path: str | Path) -> Depth:
     return depth_from_dict(data, str(path))
 
 
-def _int(data: dict, key: str, source: str, low: int = 1, high: int | None = None) -> int:
-    v = data[key]
-    if isinstance(v, bool) or not isinstance(v, int) or v < low or (high is not None and v > high):
-        want = f"an integer {low}..{high}" if high is not None else "a positive integer"
-        raise _fail(source, f"{key}: expected {want}, got {v!r}")
-    return v
-
-
 def _budgets(data: dict, source: str) -> tuple[list[str], str]:
     """The search entries of ``budgets`` and their unit ("simulations" or "ms")."""
     budgets = data.get("budgets", [])
@@ -161,15 +153,7 @@ def depth_from_dict(data: dict[str, Any], source: str = "depth") -> Depth:
     """Validate a depth table; :class:`ConfigError` naming the file and field if bad."""
     check_keys(data, source, REQUIRED, OPTIONAL)
     players = player_counts(data, source)
-    deals = _int(data, "deals", source)
-    seed = _int(data, "seed", source, 0, MAX_SEED)
-    round_deals = (
-        _int(data, "round_deals", source) if "round_deals" in data else -(-deals // ROUNDS)
-    )
-    output = data["output"]
-    if not isinstance(output, str) or not output.strip():
-        raise _fail(source, f"output: expected a folder name, got {output!r}")
-    out = Path(output)
+    deals, round_deals, seed, out = deal_fields(data, source)
     name = data.get("name", out.name or "depth")
     pairs = data.get("pairs", "adjacent")
     if pairs not in PAIRS and (isinstance(pairs, bool) or not isinstance(pairs, int) or pairs < 1):

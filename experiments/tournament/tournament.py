@@ -298,6 +298,25 @@ def check_keys(
         raise _fail(source, f"missing key {missing[0]!r} (required: {', '.join(required)})")
 
 
+def deal_fields(data: dict[str, Any], source: str) -> tuple[int, int, int, Path]:
+    """The config's ``deals``, ``round_deals`` (default: a quarter of the deals, rounded up),
+    ``seed`` and ``output`` folder, each checked (:class:`ConfigError` naming the field)."""
+
+    def count(key: str, v: Any, low: int = 1, high: int | None = None) -> int:
+        if isinstance(v, bool) or not isinstance(v, int) or v < low or (high and v > high):
+            want = f"an integer {low}..{high}" if high else "a positive integer"
+            raise _fail(source, f"{key}: expected {want}, got {v!r}")
+        return v
+
+    deals = count("deals", data["deals"])
+    round_deals = count("round_deals", data.get("round_deals", -(-deals // ROUNDS)))
+    seed = count("seed", data["seed"], 0, MAX_SEED)
+    output = data["output"]
+    if not isinstance(output, str) or not output.strip():
+        raise _fail(source, f"output: expected a folder name, got {output!r}")
+    return deals, round_deals, seed, Path(output)
+
+
 def player_counts(data: dict[str, Any], source: str) -> list[int]:
     """The config's ``players``: one count or a list of distinct ones."""
     players = data["players"]
@@ -399,22 +418,10 @@ def tournament_from_dict(data: dict[str, Any], source: str = "tournament") -> To
     pool = data["pool"]
     if not isinstance(pool, list) or len(pool) < 2:
         raise _fail(source, f"pool: expected a list of at least 2 agents, got {pool!r}")
-    deals = data["deals"]
-    if isinstance(deals, bool) or not isinstance(deals, int) or deals < 1:
-        raise _fail(source, f"deals: expected a positive integer, got {deals!r}")
-    round_deals = data.get("round_deals", -(-deals // ROUNDS) if isinstance(deals, int) else 1)
-    if isinstance(round_deals, bool) or not isinstance(round_deals, int) or round_deals < 1:
-        raise _fail(source, f"round_deals: expected a positive integer, got {round_deals!r}")
+    deals, round_deals, seed, out = deal_fields(data, source)
     sched = data.get("schedule", "combinations")
     if sched not in SCHEDULES:
         raise _fail(source, f"schedule: {sched!r} is not allowed (allowed: {', '.join(SCHEDULES)})")
-    seed = data["seed"]
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
-        raise _fail(source, f"seed: expected an integer 0..{MAX_SEED}, got {seed!r}")
-    output = data["output"]
-    if not isinstance(output, str) or not output.strip():
-        raise _fail(source, f"output: expected a folder name, got {output!r}")
-    out = Path(output)
     name = data.get("name", out.name or "tournament")
     description = data.get("description", "")
 
