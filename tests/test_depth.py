@@ -117,15 +117,7 @@ def test_skill_chain_is_the_longest_subsequence():
 # --------------------------------------------------------------------------- with Ray
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options
-
-    ray.init(**local_ray_options(workers=1))
-    yield ray
-    ray.shutdown()
+RAY_WORKERS = 1  # the module's Ray session (tests/conftest.py, ray_session)
 
 
 def _hand(con, d, n):

@@ -285,17 +285,6 @@ def test_results_doc_lists_every_fixed_column():
 # --------------------------------------------------------------------------- with Ray
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options
-
-    ray.init(**local_ray_options(workers=2))
-    yield ray
-    ray.shutdown()
-
-
 def test_same_results_with_one_or_two_workers_and_any_chunk_size(ray_session, tmp_path):
     cfg1 = from_dict(base(tmp_path, output=str(tmp_path / "w1"), replays=3), "a.toml")
     cfg2 = from_dict(base(tmp_path, output=str(tmp_path / "w2")), "a.toml")

@@ -150,15 +150,7 @@ def test_anchor_csv_errors(tmp_path):
 # --------------------------------------------------------------------------- with Ray
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options
-
-    ray.init(**local_ray_options(workers=1))
-    yield ray
-    ray.shutdown()
+RAY_WORKERS = 1  # the module's Ray session (tests/conftest.py, ray_session)
 
 
 def test_gauntlet_runs_resumes_and_reports_on_anchors(ray_session, tmp_path, capsys):

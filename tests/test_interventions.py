@@ -141,18 +141,6 @@ def test_the_template_loads():
 # --------------------------------------------------------------------------- with Ray
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options, release_workers
-
-    ray.init(**local_ray_options(workers=2))
-    yield ray
-    release_workers()
-    ray.shutdown()
-
-
 def _view(folder: Path) -> str:
     return f"read_parquet('{folder}/data/game=*/part-*.parquet')"
 

@@ -173,18 +173,6 @@ def test_bad_study_is_one_line_naming_file_and_field_exit_2(tmp_path, capsys, ch
 # --------------------------------------------------------------------------- with Ray
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options, release_workers
-
-    ray.init(**local_ray_options(workers=2))
-    yield ray
-    release_workers()
-    ray.shutdown()
-
-
 def _rows(folder: Path):
     import pandas as pd
 

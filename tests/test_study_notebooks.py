@@ -11,18 +11,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options, release_workers
-
-    ray.init(**local_ray_options(workers=2))
-    yield ray
-    release_workers()
-    ray.shutdown()
-
-
 @pytest.mark.parametrize(
     "notebook, games, cells",
     [

@@ -106,15 +106,7 @@ def test_lineup_runs_are_ordinary_configs(tmp_path):
 # --------------------------------------------------------------------------- with Ray
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options
-
-    ray.init(**local_ray_options(workers=1))
-    yield ray
-    ray.shutdown()
+RAY_WORKERS = 1  # the module's Ray session (tests/conftest.py, ray_session)
 
 
 def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):

@@ -49,17 +49,6 @@ def _cfg(tmp_path, name="a", **change):
     return train_from_dict(data, f"{name}.toml")
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options
-
-    ray.init(**local_ray_options(workers=2))
-    yield ray
-    ray.shutdown()
-
-
 def _weights(cfg, gen):
     m = load(model_path(cfg, gen))
     return dict(m.arrays)

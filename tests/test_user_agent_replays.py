@@ -5,7 +5,6 @@ import itertools
 import json
 
 import numpy as np
-import pytest
 
 from experiments.analysis.results import load_results
 from experiments.cli import main
@@ -67,16 +66,7 @@ def test_a_user_kernel_game_is_played_again_for_its_replay(tmp_path):
         assert rep["scores"] == chunk["scores"][i].tolist()
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options
-
-    # a Ray of its own, not a cluster this machine may have (ray start)
-    ray.init(**{"address": "local", **local_ray_options(workers=1)})
-    yield ray
-    ray.shutdown()
+RAY_WORKERS = 1  # the module's Ray session (tests/conftest.py, ray_session)
 
 
 def test_run_and_tournament_with_a_python_agent_write_replays_and_pages(ray_session, tmp_path):

@@ -190,16 +190,7 @@ def test_python_agent_failures_name_the_game_and_decision(agent, msg):
 # ----------------------------------------------------------------- through dynasty run / tournament
 
 
-@pytest.fixture(scope="module")
-def ray_session():
-    import ray
-
-    from experiments.run.runner import local_ray_options
-
-    # a Ray of its own, even where another was started on this machine (``ray start``)
-    ray.init(**{"address": "local", **local_ray_options(workers=1)})
-    yield ray
-    ray.shutdown()
+RAY_WORKERS = 1  # the module's Ray session (tests/conftest.py, ray_session)
 
 
 def test_user_agents_play_through_run_and_tournament(ray_session, tmp_path, capsys):
