@@ -124,13 +124,16 @@ def per_deal_counts(
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(deals, wins[d, i, j], comparisons[d, i, j]) of the pairwise comparisons in ``view``
     (rows of one game and seat, with a ``lineup`` column), per deal."""
-    cond = f"AND a.{where} " if where else ""
+    # the join reads only the columns it needs: a view over many lineups' results holds every
+    # feature column, and a join over all of them outgrows the connection's memory limit
+    cond = f"WHERE {where} " if where else ""
     t = res.sql(
+        f"WITH g AS (SELECT lineup, game_index, deal, seat, agent, rank FROM {view} {cond}) "
         f"SELECT a.deal AS deal, a.agent AS i, b.agent AS j, "
         f"sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5 ELSE 0.0 END) AS w, "
-        f"count(*) AS n FROM {view} a JOIN {view} b "
+        f"count(*) AS n FROM g a JOIN g b "
         f"ON a.lineup = b.lineup AND a.game_index = b.game_index "
-        f"AND a.seat <> b.seat AND a.agent <> b.agent {cond}GROUP BY ALL"
+        f"AND a.seat <> b.seat AND a.agent <> b.agent GROUP BY ALL"
     )
     index = {a: k for k, a in enumerate(agents)}
     deals = np.unique(t["deal"].to_numpy()) if len(t) else np.zeros(0, np.int64)

@@ -54,11 +54,12 @@ from experiments.depth.depth import Depth
 from experiments.tournament.report import code_lines
 from experiments.tournament.tournament import games_done
 
-GAME_SHARES = (
+GAME_SHARES = (  # the join reads only the columns it needs (see ratings.per_deal_counts)
+    "WITH g AS (SELECT players, lineup, deal, game_index, seat, agent, rank FROM games) "
     "SELECT a.players AS players, a.lineup AS lineup, a.deal AS deal, a.game_index AS game, "
     "CAST(a.agent AS VARCHAR) AS agent, CAST(b.agent AS VARCHAR) AS opponent, "
     "avg(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5 ELSE 0.0 END) AS share "
-    "FROM games a JOIN games b ON a.lineup = b.lineup AND a.game_index = b.game_index "
+    "FROM g a JOIN g b ON a.lineup = b.lineup AND a.game_index = b.game_index "
     "AND a.seat <> b.seat AND a.agent <> b.agent GROUP BY ALL"
 )
 
