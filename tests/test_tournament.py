@@ -199,3 +199,17 @@ def test_goofspiel_ladder_order_is_recovered(ray_session, tmp_path):
     order = [r.agents[i] for i in np.argsort(r.rating)]
     assert order == ["random", "mcts:10", "mcts:200"], r.table()
     assert r.difference("mcts:200", "random")[1] > 0
+
+
+def test_plot_labels_break_long_agent_labels():
+    """Plot axes get agent labels broken after commas, an overlong part (a path) shortened;
+    the tables keep the whole label."""
+    from experiments.analysis.render import axis_label
+
+    assert axis_label("random") == "random"
+    assert axis_label("mcts:5ms,net=middle_kingdom,leaf=rollout") == (
+        "mcts:5ms,net=middle_kingdom,\nleaf=rollout"
+    )
+    label = axis_label("mypkg.agents:Policy,path=/" + "a" * 80 + "/policy.joblib")
+    assert all(len(line) <= 31 for line in label.splitlines()) and "…" in label
+    assert label.startswith("mypkg.agents:Policy,\npath=/") and label.endswith("policy.joblib")

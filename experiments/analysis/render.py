@@ -103,6 +103,23 @@ def html_page(title: str, blocks: list) -> str:
     return "\n".join(out)
 
 
+def axis_label(label: str, width: int = 30) -> str:
+    """An agent label for a plot's axis: broken after its commas into lines of at most about
+    ``width`` characters (``mcts:5ms,net=middle_kingdom,leaf=rollout`` in two lines), a part
+    longer than that (a file's path) shortened in its middle, so long labels leave the plot its
+    width.  The tables keep the whole label."""
+    lines, cur = [], ""
+    for part in label.split(","):
+        if len(part) > width:
+            part = part[: width // 2 - 1] + "…" + part[-(width - width // 2) :]
+        if cur and len(cur) + 1 + len(part) > width:
+            lines.append(cur + ",")
+            cur = part
+        else:
+            cur = f"{cur},{part}" if cur else part
+    return "\n".join(lines + [cur])
+
+
 def pyplot():
     """matplotlib's pyplot on the Agg backend (no display needed)."""
     import matplotlib

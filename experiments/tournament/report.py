@@ -35,7 +35,7 @@ from experiments.analysis.ratings import (
     TournamentResults,
     alpharank_missing,
 )
-from experiments.analysis.render import Image, Table, html_page, markdown, pyplot
+from experiments.analysis.render import Image, Table, axis_label, html_page, markdown, pyplot
 from experiments.tournament.tournament import Tournament, games_done
 
 
@@ -76,7 +76,7 @@ def _rating_plot(r: Ratings, path: Path, title: str) -> None:
         capsize=4,
         color="#4c72b0",
     )
-    ax.set_yticks(y, [r.agents[i] for i in order])
+    ax.set_yticks(y, [axis_label(r.agents[i]) for i in order])
     ax.set_xlabel("rating (Elo-like scale; 95% bootstrap interval over deals)")
     ax.set_title(title, fontsize=10)
     ax.grid(axis="x", alpha=0.3)
@@ -103,7 +103,11 @@ def _time_plot(r: Ratings, ms: dict[str, float], path: Path, title: str) -> bool
     )
     for i in idx:
         ax.annotate(
-            r.agents[i], (xs[i], r.rating[i]), textcoords="offset points", xytext=(5, 4), fontsize=8
+            axis_label(r.agents[i]),
+            (xs[i], r.rating[i]),
+            textcoords="offset points",
+            xytext=(5, 4),
+            fontsize=8,
         )
     ax.set_xscale("log")
     ax.set_xlabel("mean CPU time per decision, ms (log scale)")
@@ -130,8 +134,9 @@ def _matrix_plot(r: Ratings, path: Path, title: str) -> None:
         for j in range(k):
             if np.isfinite(rate[i, j]):
                 ax.text(j, i, f"{rate[i, j]:.2f}", ha="center", va="center", fontsize=8)
-    ax.set_xticks(range(k), r.agents, rotation=35, ha="right")
-    ax.set_yticks(range(k), r.agents)
+    labels = [axis_label(a) for a in r.agents]
+    ax.set_xticks(range(k), labels, rotation=35, ha="right")
+    ax.set_yticks(range(k), labels)
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
     ax.set_title(title, fontsize=10)
@@ -159,7 +164,7 @@ def _alpharank_plot(a: AlphaRank, path: Path, title: str) -> None:
             capsize=4,
             color="#333333",
         )
-    ax.set_yticks(y, [a.agents[i] for i in order])
+    ax.set_yticks(y, [axis_label(a.agents[i]) for i in order])
     ax.set_xlim(0, 1.02)
     ax.set_xlabel(
         "alpha-Rank stationary mass"
