@@ -66,7 +66,13 @@ import pandas as pd
 from experiments.analysis.results import Results, quote_ident, wilson
 from experiments.run.config import ConfigError
 from experiments.run.schema import FEATURE_PREFIX
-from experiments.study.stats import deal_stats, look_alpha, open_cells, t_p_value
+from experiments.study.stats import (
+    adjusted_p_values,
+    deal_stats,
+    look_alpha,
+    open_cells,
+    t_p_value,
+)
 from experiments.study.study import Study, final_cells, read_config, study_from_dict
 
 KEYS = ("weaken", "lists", "correction")
@@ -331,18 +337,12 @@ def correct(frame: pd.DataFrame, q: float, method: str = "bh") -> pd.DataFrame:
     """Adjusted p-values of a family (rows with ``d``, ``mean``, ``var``, ``p``) and its
     intervals: Benjamini-Hochberg at the FCR-adjusted level ``1 - R q / m`` (``"bh"``), or Holm
     at the Bonferroni level ``1 - q / m`` (``"holm"``)."""
-    from scipy.stats import false_discovery_control, t
+    from scipy.stats import t
 
     out = frame.copy()
     ok = out["p"].notna().to_numpy()
     m = int(ok.sum())
-    adj = np.full(len(out), math.nan)
-    if m and method == "holm":
-        from statsmodels.stats.multitest import multipletests
-
-        adj[ok] = multipletests(out.loc[ok, "p"].to_numpy(), alpha=q, method="holm")[1]
-    elif m:
-        adj[ok] = false_discovery_control(out.loc[ok, "p"].to_numpy(), method="bh")
+    adj = adjusted_p_values(out["p"].to_numpy(), method, q)
     selected = int((adj[ok] <= q).sum())
     level = 1 - (1 if method == "holm" else max(selected, 1)) * q / max(m, 1)
     out["p_adjusted"], out["selected"], out["level"] = adj, adj <= q, level

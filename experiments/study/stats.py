@@ -57,6 +57,24 @@ def t_p_value(d: int, mean: float, var: float) -> float:
     return float(2 * t.sf(abs(mean) / math.sqrt(var / d), d - 1))
 
 
+def adjusted_p_values(p: np.ndarray, method: str = "bh", alpha: float = 0.05) -> np.ndarray:
+    """The family's p-values adjusted for their number: Benjamini-Hochberg (``"bh"``,
+    ``scipy.stats.false_discovery_control``) or Holm's step-down (``"holm"``, statsmodels'
+    ``multipletests`` at ``alpha``); NaN p-values stay NaN and do not count in the family."""
+    p = np.asarray(p, float)
+    ok = np.isfinite(p)
+    adj = np.full(len(p), math.nan)
+    if ok.any() and method == "holm":
+        from statsmodels.stats.multitest import multipletests
+
+        adj[ok] = multipletests(p[ok], alpha=alpha, method="holm")[1]
+    elif ok.any():
+        from scipy.stats import false_discovery_control
+
+        adj[ok] = false_discovery_control(p[ok], method="bh")
+    return adj
+
+
 def look_alpha(alpha: float, looks: int) -> float:
     """The level each of ``looks`` pre-set interim analyses spends (uniform alpha spending)."""
     return alpha / max(1, looks)

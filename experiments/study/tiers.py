@@ -41,6 +41,7 @@ from experiments.analysis.results import Results, quote_ident
 from experiments.study.stats import (
     ADVANTAGE,
     _group_expr,
+    adjusted_p_values,
     paired_stats,
     t_half_width,
     t_p_value,
@@ -100,12 +101,7 @@ def interactions(res: Results, study, cells: Sequence, alpha: float) -> pd.DataF
                 rows += _interval_rows(t, alpha, kind=kind, tier_a=ta, tier_b=tb, variant=a.variant)
     out = pd.DataFrame(rows)
     if len(out):
-        from scipy.stats import false_discovery_control
-
-        ok = out["p"].notna().to_numpy()
-        adj = np.full(len(out), math.nan)
-        if ok.any():
-            adj[ok] = false_discovery_control(out.loc[ok, "p"].to_numpy(), method="bh")
+        adj = adjusted_p_values(out["p"].to_numpy(), "bh")
         out["p_adjusted"], out["holds"] = adj, adj <= alpha
     return out
 
