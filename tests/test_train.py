@@ -110,6 +110,8 @@ def test_dynasty_train_writes_its_report_and_refuses_another_config(ray_session,
         ({"selfplay": {"leaf": "value"}}, "selfplay.leaf: expected one of network, rollout"),
         ({"warm_start": {"agent": "mcts"}}, "warm_start.agent: expected one of heuristic, search"),
         ({"gate": {"both_ways": "yes"}}, "gate.both_ways: expected true or false, got 'yes'"),
+        ({"gate": {"temperature": -1}}, "gate.temperature: expected a number from 0 to 10"),
+        ({"fit": {"target_temperature": 0}}, "fit.target_temperature: expected a number from 0.05"),
         ({"warm_start": {"agent": "mcts:5ms"}}, "warm_start.agent: expected one of heuristic, s"),
         ({"warm_start": {"agent": "mcts:9,bogus=1"}}, "warm_start.agent: agent 'mcts' has no "),
     ],
@@ -208,6 +210,18 @@ def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_p
     assert tiny.search("m.npz") == "mcts:12,net=m.npz,leaf=rollout"
 
 
+def test_sharpened_targets_are_the_visit_shares_to_a_power():
+    """``target_temperature`` t turns a target policy p into p^(1/t), renormalised; 1 leaves it."""
+    from experiments.train.fit import sharpen
+
+    p = np.array([[0.5, 0.3, 0.2, 0.0], [0.0, 0.0, 1.0, 0.0]], np.float32)
+    assert sharpen(p, 1.0) is p
+    s = sharpen(p, 0.5)
+    first = np.array([0.25, 0.09, 0.04, 0.0]) / 0.38
+    assert np.allclose(s[0], first, atol=1e-6) and np.allclose(s[1], p[1])
+    assert s.dtype == p.dtype
+
+
 def test_the_gate_plays_both_ways_with_more_than_two_players(ray_session, tmp_path):
     """At 3 players the gate also plays the opponent alone against the candidate's copies on the
     same deals, and keeps a network only if the lone seats' difference is above 0."""
@@ -219,7 +233,7 @@ def test_the_gate_plays_both_ways_with_more_than_two_players(ray_session, tmp_pa
     r = both_ways_result(same + 0.3, same - 0.1, 1)
     assert abs(r["difference"] - 0.4) < 1e-12 and r["passed"] and r["difference_low"] > 0
 
-    cfg = _cfg(tmp_path, "three", players=3, generations=1, gate={"deals": 12})
+    cfg = _cfg(tmp_path, "three", players=3, generations=1, gate={"deals": 12, "temperature": 0.5})
     assert cfg.gate_both_ways
     run_train(cfg, workers=2, progress=False)
     m = json.loads((cfg.output / "train.json").read_text())
@@ -228,6 +242,12 @@ def test_the_gate_plays_both_ways_with_more_than_two_players(ray_session, tmp_pa
     assert (cfg.output / "gen-000" / "gate-heuristic-alone").is_dir()
     alone = gate["win_share"] - gate["opponent_alone"]
     assert abs(gate["difference"] - alone) < 1e-9
+    # the candidate played as its policy sampled at the gate's temperature, both ways round
+    from experiments.train.gate import lone_shares
+
+    played = cfg.policy(str(model_path(cfg, 0).resolve()))
+    assert played.endswith(",temperature=0.5")
+    assert len(lone_shares(cfg.output / "gen-000" / "gate-heuristic", played)) == 12
     from experiments.train.report import make_train_report
 
     report = make_train_report(cfg)["markdown"].read_text()

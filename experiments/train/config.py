@@ -28,11 +28,13 @@
     weight_decay = 0.0001
     window = 3                     # generations of data a fit reads (the newest ones)
     threads = 1                    # PyTorch threads (the same weights for the same threads)
+    target_temperature = 1.0       # < 1 sharpens the search's visit shares before the fit
     [gate]
     deals = 100                    # shared deals of each gating match
     against = ["best", "heuristic"]   # a candidate is kept if it beats these
     agent = "policy"               # the candidate plays as its policy ("policy") or its search
     both_ways = true               # also the opponent alone against the candidate's copies
+    temperature = 0.0              # the policies play greedily (0) or sample at this temperature
 
 Every count and rate is checked; an unknown key, a wrong type or a value out of range is one
 line naming the key (:class:`experiments.run.config.ConfigError`).
@@ -65,8 +67,9 @@ SECTIONS = {
         "weight_decay": (float, 0.0, 1.0, 1e-4),
         "window": (int, 1, 1000, 3),
         "threads": (int, 1, 256, 1),
+        "target_temperature": (float, 0.05, 1.0, 1.0),
     },
-    "gate": {"deals": (int, 10, 10**6, 100)},
+    "gate": {"deals": (int, 10, 10**6, 100), "temperature": (float, 0.0, 10.0, 0.0)},
 }
 GATE_AGAINST = ("best", "heuristic", "random")
 GATE_AGENTS = ("policy", "search")
@@ -99,10 +102,12 @@ class TrainConfig:
     weight_decay: float
     window: int
     threads: int
+    target_temperature: float
     gate_deals: int
     gate_against: tuple[str, ...]
     gate_agent: str
     gate_both_ways: bool
+    gate_temperature: float
     description: str = ""
     source: str = field(default="", compare=False)
 
@@ -117,6 +122,11 @@ class TrainConfig:
     def gates_both_ways(self) -> bool:
         """Whether the gate also plays the opponent alone (``both_ways``, 3-5 players)."""
         return self.gate_both_ways and self.players[0] > 2
+
+    def policy(self, model: str) -> str:
+        """The agent spec of ``model``'s policy as the gate plays it."""
+        t = self.gate_temperature
+        return f"policy:{model}" + (f",temperature={t:g}" if t > 0 else "")
 
     def search(self, model: str) -> str:
         """The agent spec of the training's search guided by ``model``."""
@@ -139,7 +149,7 @@ class TrainConfig:
 
 
 # Identity keys added after trainings were made, with what those trainings did.
-IDENTITY_SINCE = {"gate_both_ways": False}
+IDENTITY_SINCE = {"gate_both_ways": False, "target_temperature": 1.0, "gate_temperature": 0.0}
 
 
 def stored_identity(identity: dict[str, Any]) -> dict[str, Any]:
@@ -284,9 +294,11 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         weight_decay=float(values["fit.weight_decay"]),
         window=values["fit.window"],
         threads=values["fit.threads"],
+        target_temperature=float(values["fit.target_temperature"]),
         gate_deals=values["gate.deals"],
         gate_against=tuple(against),
         gate_agent=agent,
         gate_both_ways=both_ways,
+        gate_temperature=float(values["gate.temperature"]),
         source=source,
     )

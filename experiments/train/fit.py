@@ -2,8 +2,11 @@
 
 The loss is the policy's cross-entropy against the target policy over the legal actions plus
 the value's cross-entropy against the game's win shares over the seats of the game (and the
-"no seat" slot where every seat can lose).  A tenth of the games (by index) is held out: the
-fit reports their losses, the policy's entropy and the value's calibration.
+"no seat" slot where every seat can lose).  With a ``target_temperature`` below 1 the target
+policy is the search's visit shares sharpened to the power ``1 / target_temperature`` (a
+greedy policy plays the argmax, so a flat target teaches it little).  A tenth of the games (by
+index) is held out: the fit reports their losses, the policy's entropy and the value's
+calibration.
 
 Reproducible: the seed fixes the initial weights, the held-out games and the order of the
 batches; PyTorch runs with ``threads`` threads and its deterministic algorithms, so the same
@@ -34,6 +37,15 @@ def load_examples(files: list[Path]) -> dict[str, np.ndarray]:
     return {k: np.concatenate(v) for k, v in parts.items()} if parts else {}
 
 
+def sharpen(policy: np.ndarray, temperature: float) -> np.ndarray:
+    """Target policies to the power ``1 / temperature``, renormalised (1: unchanged)."""
+    if temperature == 1.0:
+        return policy
+    p = policy.astype(np.float64) ** (1.0 / temperature)
+    total = p.sum(1, keepdims=True)
+    return (p / np.where(total > 0, total, 1.0)).astype(policy.dtype)
+
+
 def _value_mask(players: np.ndarray, slots: int, all_lose: bool) -> np.ndarray:
     seats = np.arange(slots)[None, :] < players[:, None]
     if all_lose:
@@ -54,6 +66,7 @@ def fit(
     weight_decay: float,
     seed: int,
     threads: int,
+    target_temperature: float = 1.0,
     init: dict[str, np.ndarray] | None = None,
     progress=None,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
@@ -76,11 +89,12 @@ def fit(
         train_idx = test_idx
     order_rng = np.random.default_rng(seed)
     vmask_all = _value_mask(examples["players"].astype(np.int64), slots, all_lose)
+    targets = sharpen(examples["policy"], target_temperature)
 
     def losses(idx: np.ndarray, train: bool):
         x = torch.from_numpy(encode_dense(enc, examples["obs"][idx]))
         mask = torch.from_numpy(examples["mask"][idx])
-        target = torch.from_numpy(examples["policy"][idx])
+        target = torch.from_numpy(targets[idx])
         vtarget = torch.from_numpy(examples["value"][idx])
         vmask = torch.from_numpy(vmask_all[idx])
         logits, vlogits = model(x)

@@ -183,7 +183,7 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
         blocks.append(
             f"The best network is `{model_path(cfg, best)}`, copied to "
             f"`{cfg.output / 'best.npz'}`; "
-            f"play it with `policy:{cfg.output / 'best.npz'}` or "
+            f"play it with `{cfg.policy(str(cfg.output / 'best.npz'))}` (as the gate played it) or "
             f"`mcts:5ms,net={cfg.output / 'best.npz'}`."
         )
     md, html_path = out / "report.md", out / "report.html"

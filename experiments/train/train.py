@@ -252,6 +252,7 @@ def _fit(
         weight_decay=cfg.weight_decay,
         seed=int(hash64(np.int64(cfg.seed), np.int64(gen))) & (2**31 - 1),
         threads=cfg.threads,
+        target_temperature=cfg.target_temperature,
         init=init,
         progress=say,
     )
@@ -296,7 +297,7 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
 
     n = cfg.players[0]
     cand = str(model_path(cfg, gen).resolve())
-    candidate = f"policy:{cand}" if cfg.gate_agent == "policy" else cfg.search(cand)
+    candidate = cfg.policy(cand) if cfg.gate_agent == "policy" else cfg.search(cand)
     seed = int(hash64(np.int64(cfg.seed), np.int64(GATE_SALT + gen))) & (2**63 - 1)
     out = {}
     for opp in cfg.gate_against:
@@ -304,7 +305,7 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
             if best is None:
                 continue
             opponent = (
-                f"policy:{best.resolve()}"
+                cfg.policy(str(best.resolve()))
                 if cfg.gate_agent == "policy"
                 else cfg.search(str(best.resolve()))
             )
