@@ -128,6 +128,10 @@ class TrainConfig:
         t = self.gate_temperature
         return f"policy:{model}" + (f",temperature={t:g}" if t > 0 else "")
 
+    def gated(self, model: str) -> str:
+        """The agent spec the gate plays ``model`` as: its policy or the training's search."""
+        return self.policy(model) if self.gate_agent == "policy" else self.search(model)
+
     def search(self, model: str) -> str:
         """The agent spec of the training's search guided by ``model``."""
         leaf = ",leaf=rollout" if self.leaf == "rollout" else ""

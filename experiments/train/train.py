@@ -296,19 +296,14 @@ def _gate(cfg: TrainConfig, gen: int, best: Path | None, workers, progress) -> d
     from sim.core import hash64
 
     n = cfg.players[0]
-    cand = str(model_path(cfg, gen).resolve())
-    candidate = cfg.policy(cand) if cfg.gate_agent == "policy" else cfg.search(cand)
+    candidate = cfg.gated(str(model_path(cfg, gen).resolve()))
     seed = int(hash64(np.int64(cfg.seed), np.int64(GATE_SALT + gen))) & (2**63 - 1)
     out = {}
     for opp in cfg.gate_against:
         if opp == "best":
             if best is None:
                 continue
-            opponent = (
-                cfg.policy(str(best.resolve()))
-                if cfg.gate_agent == "policy"
-                else cfg.search(str(best.resolve()))
-            )
+            opponent = cfg.gated(str(best.resolve()))
         else:
             opponent = opp
 
