@@ -114,6 +114,12 @@ def test_dynasty_train_writes_its_report_and_refuses_another_config(ray_session,
         ({"fit": {"target_temperature": 0}}, "fit.target_temperature: expected a number from 0.05"),
         ({"warm_start": {"agent": "mcts:5ms"}}, "warm_start.agent: expected one of heuristic, s"),
         ({"warm_start": {"agent": "mcts:9,bogus=1"}}, "warm_start.agent: agent 'mcts' has no "),
+        ({"selfplay": {"search": "heuristic"}}, "selfplay.search: expected an MCTS spec such as"),
+        ({"selfplay": {"search": "mcts:5ms"}}, "selfplay.search: .* without a network or a time"),
+        (
+            {"selfplay": {"search": "mcts:9", "simulations": 9}},
+            "selfplay.search: gives the simulations: drop selfplay.simulations",
+        ),
     ],
 )
 def test_bad_train_configs_are_one_line(tmp_path, change, message):
@@ -252,3 +258,43 @@ def test_the_gate_plays_both_ways_with_more_than_two_players(ray_session, tmp_pa
 
     report = make_train_report(cfg)["markdown"].read_text()
     assert "heuristic alone against it" in report
+
+
+def test_the_self_play_search_is_any_mcts_spec_with_the_network_added(ray_session, tmp_path):
+    """``selfplay.search`` names the search of generations 1.. (here with heuristic rollouts);
+    the training adds the best network to it, and its games differ from those of the plain
+    search with the same network. Configs without it keep their identity (and their data)."""
+    from experiments.train.config import stored_identity
+    from experiments.train.selfplay import play_chunk
+
+    spelled = {"games": 20, "search": "mcts:12,rollout=heuristic", "sample_decisions": 3}
+    cfg = _cfg(tmp_path, "s", selfplay={**spelled, "leaf": "rollout"})
+    assert cfg.simulations == 12 and cfg.selfplay_search == "mcts:12,rollout=heuristic"
+    assert cfg.search("m.npz") == "mcts:12,rollout=heuristic,net=m.npz,leaf=rollout"
+    plain = _cfg(tmp_path, "p", selfplay={"games": 20, "simulations": 12, "leaf": "rollout"})
+    assert plain.search("m.npz") == "mcts:12,net=m.npz,leaf=rollout"
+    old = json.loads(json.dumps(plain.identity()))
+    del old["selfplay_search"]  # a training made before the key: the same identity
+    assert stored_identity(old) == json.loads(json.dumps(plain.identity()))
+
+    run_train(cfg, workers=2, progress=False, stop_after="1:selfplay")
+    m = json.loads((cfg.output / "train.json").read_text())
+    assert m["generations"][1]["data"] == "mcts:12,rollout=heuristic,net=gen-000,leaf=rollout"
+    job = {
+        "game": "goofspiel",
+        "players": 2,
+        "options": {"num_cards": 5},
+        "seed": 3,
+        "gen": 1,
+        "first": 0,
+        "count": 4,
+        "model": str(model_path(cfg, 0)),
+        "sample_decisions": 3,
+        "record_every": 1,
+        "warm": None,
+    }
+    ours = play_chunk({**job, "search": cfg.search("best")})
+    chunk = np.load(cfg.output / "gen-001" / "data" / "chunk-0000000.npz")
+    assert np.array_equal(ours["policy"], chunk["policy"][: len(ours["policy"])])
+    other = play_chunk({**job, "search": plain.search("best")})
+    assert not np.array_equal(ours["policy"], other["policy"])

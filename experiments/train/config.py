@@ -18,6 +18,8 @@
     [selfplay]                     # generations 1..: the search with the current network
     games = 400                    # games per generation
     simulations = 100              # MCTS simulations per decision (with the network)
+    # or the whole search, to which the network is added: "mcts:100,rollout=heuristic"
+    # (search = ... gives the simulations; it replaces simulations = ...)
     sample_decisions = 30          # a game's first decisions drawn from the visit counts
     record_every = 1               # keep every k-th decision as a training example
     leaf = "network"               # the search values new nodes by the network, or "rollout"
@@ -93,6 +95,7 @@ class TrainConfig:
     warm_agent: str
     selfplay_games: int
     simulations: int
+    selfplay_search: str  # the MCTS spec generations 1.. add the net to ("": mcts:<simulations>)
     sample_decisions: int
     record_every: int
     leaf: str
@@ -135,7 +138,7 @@ class TrainConfig:
     def search(self, model: str) -> str:
         """The agent spec of the training's search guided by ``model``."""
         leaf = ",leaf=rollout" if self.leaf == "rollout" else ""
-        return f"mcts:{self.simulations},net={model}{leaf}"
+        return f"{self.selfplay_search or f'mcts:{self.simulations}'},net={model}{leaf}"
 
     @property
     def spec(self):
@@ -153,7 +156,12 @@ class TrainConfig:
 
 
 # Identity keys added after trainings were made, with what those trainings did.
-IDENTITY_SINCE = {"gate_both_ways": False, "target_temperature": 1.0, "gate_temperature": 0.0}
+IDENTITY_SINCE = {
+    "gate_both_ways": False,
+    "target_temperature": 1.0,
+    "gate_temperature": 0.0,
+    "selfplay_search": "",
+}
 
 
 def stored_identity(identity: dict[str, Any]) -> dict[str, Any]:
@@ -161,22 +169,27 @@ def stored_identity(identity: dict[str, Any]) -> dict[str, Any]:
     return {**IDENTITY_SINCE, **identity}
 
 
-def _warm_search(text: Any, fail) -> str:
-    """The canonical label of a warm start's MCTS spec (no network, a simulation budget)."""
+def _warm_search(text: Any, fail, where: str = "warm_start.agent") -> str:
+    """The canonical label of a warm start's or the self-play's MCTS spec (no network, a
+    simulation budget)."""
     from agents.mcts import P_NET, P_TIME_MS
     from agents.spec import AgentSpecError, parse_agent
     from agents.table import MCTS
 
-    expected = f"expected one of {', '.join(WARM_AGENTS)} or an MCTS spec such as 'mcts:100'"
+    expected = (
+        f"expected one of {', '.join(WARM_AGENTS)} or an MCTS spec such as 'mcts:100'"
+        if where == "warm_start.agent"
+        else "expected an MCTS spec such as 'mcts:100,rollout=heuristic'"
+    )
     if not isinstance(text, str) or not text.startswith("mcts:"):
-        raise fail("warm_start.agent", f"{expected}, got {text!r}")
+        raise fail(where, f"{expected}, got {text!r}")
     try:
         kind, params, label = parse_agent(text)
     except AgentSpecError as e:
-        raise fail("warm_start.agent", str(e)) from None
+        raise fail(where, str(e)) from None
     if kind != MCTS or params[P_NET] > 0 or params[P_TIME_MS] > 0:
         raise fail(
-            "warm_start.agent",
+            where,
             f"{expected} without a network or a time budget (the data must be reproducible), "
             f"got {text!r}",
         )
@@ -243,7 +256,7 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
             raise fail(section, "expected a table")
         allowed = set(keys) | {
             "gate": {"against", "agent", "both_ways"},
-            "selfplay": {"leaf"},
+            "selfplay": {"leaf", "search"},
             "warm_start": {"agent"},
         }.get(section, set())
         bad = sorted(set(got) - allowed)
@@ -269,6 +282,15 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
     leaf = data.get("selfplay", {}).get("leaf", "network")
     if leaf not in LEAVES:
         raise fail("selfplay.leaf", f"expected one of {', '.join(LEAVES)}, got {leaf!r}")
+    search = data.get("selfplay", {}).get("search", "")
+    if search != "":
+        if "simulations" in data.get("selfplay", {}):
+            raise fail("selfplay.search", "gives the simulations: drop selfplay.simulations")
+        from agents.mcts import P_SIMULATIONS
+        from agents.spec import parse_agent
+
+        search = _warm_search(search, fail, "selfplay.search")
+        values["selfplay.simulations"] = int(parse_agent(search)[1][P_SIMULATIONS])
     warm = data.get("warm_start", {}).get("agent", "heuristic")
     if warm not in WARM_AGENTS:
         warm = _warm_search(warm, fail)
@@ -289,6 +311,7 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         warm_agent=warm,
         selfplay_games=values["selfplay.games"],
         simulations=values["selfplay.simulations"],
+        selfplay_search=search,
         sample_decisions=values["selfplay.sample_decisions"],
         record_every=values["selfplay.record_every"],
         leaf=leaf,

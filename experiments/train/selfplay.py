@@ -4,9 +4,10 @@ observation tensor, the legal mask, the target policy, and later the game's outc
 Generation 0 plays the game's heuristic in every seat (the targets are its choices: the network
 starts by cloning it), or MCTS without a network (``warm``, its spec; the targets are its
 visit counts).  Later generations play
-MCTS guided by the best network so far in every seat (the targets are the search's visit
-counts, AlphaZero's expert iteration), which values new nodes by the network's value head or by
-rollouts (``leaf = "rollout"``).  A game's first ``sample_decisions`` decisions are drawn in
+MCTS guided by the best network so far in every seat (``search``, the training's search spec
+with ``net=best``; the targets are the search's visit counts, AlphaZero's expert iteration),
+which values new nodes by the network's value head or by rollouts (``leaf=rollout``, of the
+spec's rollout policy).  A game's first ``sample_decisions`` decisions are drawn in
 proportion to the visit counts, the later ones are the most visited action, so games differ
 beyond their deals.
 
@@ -53,7 +54,7 @@ def game_seeds(seed: int, gen: int, first: int, count: int) -> np.ndarray:
 def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
     """Play the games of ``job`` and return their examples (:data:`RECORD_FIELDS`) and outcomes
     (:data:`GAME_FIELDS`)."""
-    from agents.mcts import P_NET, mcts_params, search
+    from agents.mcts import P_NET, search
     from agents.model import load
     from agents.net import nets_of, no_nets
     from agents.spec import parse_agent
@@ -71,7 +72,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
     if job.get("model"):
         m = load(job["model"])
         nets = nets_of([{**m.arrays, "all_lose": int(spec.can_all_lose)}], spec.observation.size)
-        params = mcts_params(int(job["simulations"]), net="best", leaf=job.get("leaf", "network"))
+        params = parse_agent(job["search"])[1]  # the training's search with "best" for its net
         params[P_NET] = 1
     elif job.get("warm"):  # generation 0 by MCTS without a network (its spec)
         params = parse_agent(job["warm"])[1]

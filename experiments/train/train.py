@@ -142,10 +142,9 @@ def _selfplay(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> 
                     "first": first,
                     "count": count,
                     "model": str(best.resolve()) if gen > 0 and best else None,
-                    "simulations": cfg.simulations,
+                    "search": cfg.search("best"),
                     "sample_decisions": cfg.sample_decisions,
                     "record_every": cfg.record_every,
-                    "leaf": cfg.leaf,
                     "warm": cfg.warm_search,
                 },
             )
