@@ -177,6 +177,25 @@ def test_a_bad_model_file_is_one_line_and_exit_code_2(tmp_path, agent, message):
     assert message in lines[0]
 
 
+def _chunk_job(**change):
+    """A self-play job of ``TINY``'s game (experiments.train.selfplay.play_chunk): generation 0's
+    first 3 games, unless ``change`` says otherwise."""
+    job = {
+        "game": "goofspiel",
+        "players": 2,
+        "options": {"num_cards": 5},
+        "seed": 3,
+        "gen": 0,
+        "first": 0,
+        "count": 3,
+        "model": None,
+        "sample_decisions": 2,
+        "record_every": 1,
+        "warm": None,
+    }
+    return {**job, **change}
+
+
 def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_plays(tmp_path):
     """``warm_start.agent = "search"``: generation 0's targets are plain MCTS's visit shares
     (not one-hot choices); ``selfplay.leaf = "rollout"`` plays its generations with the
@@ -187,20 +206,7 @@ def test_a_warm_start_by_search_records_visit_shares_and_a_rollout_leaf_search_p
         tmp_path, "w", warm_start={"games": 20, "agent": "search"}, selfplay={"simulations": 30}
     )
     assert cfg.warm_agent == "search" and cfg.warm_search == "mcts:30"
-    job = {
-        "game": "goofspiel",
-        "players": 2,
-        "options": {"num_cards": 5},
-        "seed": 3,
-        "gen": 0,
-        "first": 0,
-        "count": 3,
-        "model": None,
-        "simulations": 30,
-        "sample_decisions": 2,
-        "record_every": 1,
-        "warm": cfg.warm_search,
-    }
+    job = _chunk_job(warm=cfg.warm_search)
     warm = play_chunk(job)
     assert np.allclose(warm["policy"].sum(axis=1), 1)
     assert (warm["policy"].max(axis=1) < 1).any()  # visit shares, not the heuristic's choice
@@ -280,19 +286,7 @@ def test_the_self_play_search_is_any_mcts_spec_with_the_network_added(ray_sessio
     run_train(cfg, workers=2, progress=False, stop_after="1:selfplay")
     m = json.loads((cfg.output / "train.json").read_text())
     assert m["generations"][1]["data"] == "mcts:12,rollout=heuristic,net=gen-000,leaf=rollout"
-    job = {
-        "game": "goofspiel",
-        "players": 2,
-        "options": {"num_cards": 5},
-        "seed": 3,
-        "gen": 1,
-        "first": 0,
-        "count": 4,
-        "model": str(model_path(cfg, 0)),
-        "sample_decisions": 3,
-        "record_every": 1,
-        "warm": None,
-    }
+    job = _chunk_job(gen=1, count=4, model=str(model_path(cfg, 0)), sample_decisions=3)
     ours = play_chunk({**job, "search": cfg.search("best")})
     chunk = np.load(cfg.output / "gen-001" / "data" / "chunk-0000000.npz")
     assert np.array_equal(ours["policy"], chunk["policy"][: len(ours["policy"])])

@@ -169,10 +169,10 @@ def stored_identity(identity: dict[str, Any]) -> dict[str, Any]:
     return {**IDENTITY_SINCE, **identity}
 
 
-def _warm_search(text: Any, fail, where: str = "warm_start.agent") -> str:
-    """The canonical label of a warm start's or the self-play's MCTS spec (no network, a
-    simulation budget)."""
-    from agents.mcts import P_NET, P_TIME_MS
+def _search_spec(text: Any, fail, where: str = "warm_start.agent") -> tuple[str, int]:
+    """The canonical label and the simulations of a warm start's or the self-play's MCTS spec
+    (no network, a simulation budget)."""
+    from agents.mcts import P_NET, P_SIMULATIONS, P_TIME_MS
     from agents.spec import AgentSpecError, parse_agent
     from agents.table import MCTS
 
@@ -193,7 +193,7 @@ def _warm_search(text: Any, fail, where: str = "warm_start.agent") -> str:
             f"{expected} without a network or a time budget (the data must be reproducible), "
             f"got {text!r}",
         )
-    return label
+    return label, int(params[P_SIMULATIONS])
 
 
 def load_train(path: str | Path) -> TrainConfig:
@@ -286,14 +286,10 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
     if search != "":
         if "simulations" in data.get("selfplay", {}):
             raise fail("selfplay.search", "gives the simulations: drop selfplay.simulations")
-        from agents.mcts import P_SIMULATIONS
-        from agents.spec import parse_agent
-
-        search = _warm_search(search, fail, "selfplay.search")
-        values["selfplay.simulations"] = int(parse_agent(search)[1][P_SIMULATIONS])
+        search, values["selfplay.simulations"] = _search_spec(search, fail, "selfplay.search")
     warm = data.get("warm_start", {}).get("agent", "heuristic")
     if warm not in WARM_AGENTS:
-        warm = _warm_search(warm, fail)
+        warm = _search_spec(warm, fail)[0]
     both_ways = gate.get("both_ways", True)
     if not isinstance(both_ways, bool):
         raise fail("gate.both_ways", f"expected true or false, got {both_ways!r}")
