@@ -80,6 +80,13 @@ slot means that slot's default, so a row holding only the simulation count is va
                         network, at the node's second visit (most nodes of a search are
                         visited once, and a rollout is cheaper than a forward pass in most
                         games); the node's own value is then its first rollout's.
+    P_NET_TEMP      10  with a network: the softmax temperature of its priors (default 1):
+                        P(a) proportional to exp(logit(a) / P_NET_TEMP).  Above 1 flattens
+                        the priors (Leela Chess Zero's policy softmax temperature), for a
+                        network whose policy is sharper than its search should trust.
+    P_PRIOR, with a network: the heuristic's progressive bias is added to the PUCT value of
+                        the heuristic's action as above (P_PRIOR / (visits + 1)), so the
+                        heuristic and the network both guide the search.
 
 Randomness: the search uses only the ``rng`` it is given (the agent's own stream), never
 the game's chance stream; the same state, parameters and RNG give the same action (a search
@@ -123,6 +130,7 @@ P_PRIOR = 6
 P_REUSE = 7
 P_NET = 8
 P_LEAF = 9
+P_NET_TEMP = 10
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -209,9 +217,12 @@ def _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, p
 
 
 @nb.njit(cache=True)
-def _select_puct(node, mask, edge_visits, edge_avail, edge_value, c, rng, prior, node_value):
+def _select_puct(
+    node, mask, edge_visits, edge_avail, edge_value, c, rng, prior, node_value, hint, bias
+):
     """PUCT over the legal actions: Q + c P sqrt(N) / (1 + n), the priors renormalised over the
-    actions legal in this determinization, an unvisited action's Q the node's value."""
+    actions legal in this determinization, an unvisited action's Q the node's value; with
+    ``bias`` > 0, ``bias / (n + 1)`` added to the heuristic's action ``hint``."""
     total = 0
     psum = 0.0
     for a in range(mask.shape[0]):
@@ -230,6 +241,8 @@ def _select_puct(node, mask, edge_visits, edge_avail, edge_value, c, rng, prior,
         q = edge_value[node, a] / v if v > 0 else node_value[node]
         pa = prior[node, a] / psum if psum > 0 else 1.0
         u = q + scale * pa / (1.0 + v)
+        if bias > 0 and a == hint:
+            u += bias / (v + 1)
         if u > best:
             best = u
             ties = 1
@@ -242,9 +255,12 @@ def _select_puct(node, mask, edge_visits, edge_avail, edge_value, c, rng, prior,
 
 
 @nb.njit(cache=True)
-def _evaluate_node(G, N, net, state, p, mask, node, prior, node_value, reward, scratch, all_lose):
-    """The network's priors of ``node`` (softmax of the legal actions' logits) and its value
-    vector into ``reward`` (the seats' expected win shares); ``node_value`` gets the mover's."""
+def _evaluate_node(
+    G, N, net, state, p, mask, node, prior, node_value, reward, scratch, all_lose, temp
+):
+    """The network's priors of ``node`` (softmax of the legal actions' logits over ``temp``)
+    and its value vector into ``reward`` (the seats' expected win shares); ``node_value`` gets
+    the mover's."""
     obs, logits, values, h1, h2 = scratch
     obs[:] = 0
     G.observe(state, p, obs)
@@ -255,7 +271,7 @@ def _evaluate_node(G, N, net, state, p, mask, node, prior, node_value, reward, s
         if mask[a] and logits[a] > best:
             best = logits[a]
     for a in range(mask.shape[0]):
-        prior[node, a] = np.exp(logits[a] - best) if mask[a] else 0.0
+        prior[node, a] = np.exp((logits[a] - best) / temp) if mask[a] else 0.0
     n = reward.shape[0]
     value_of(N.table, net, N.weights, h2, n, all_lose, values)
     for s in range(n):
@@ -358,6 +374,7 @@ def _search_in(
     me = G.current_player(root)
     net = np.int64(params[P_NET]) - 1  # -1: no network
     net_value = np.int64(params[P_LEAF]) == LEAF_NETWORK
+    temp = params[P_NET_TEMP] if params[P_NET_TEMP] > 0 else 1.0
     if net >= 0:
         uct_c = params[P_UCT_C] if params[P_UCT_C] > 0 else DEFAULT_PUCT_C
         all_lose = N.table[net, T_ALL_LOSE] > 0
@@ -417,7 +434,19 @@ def _search_in(
             if net >= 0:
                 if expanded and net_value:  # the network values the new node, gives its priors
                     _evaluate_node(
-                        G, N, net, work, p, mask, node, prior, node_value, reward, scratch, all_lose
+                        G,
+                        N,
+                        net,
+                        work,
+                        p,
+                        mask,
+                        node,
+                        prior,
+                        node_value,
+                        reward,
+                        scratch,
+                        all_lose,
+                        temp,
                     )
                     evaluated = True
                     break
@@ -428,11 +457,34 @@ def _search_in(
                 if prior[node, 0] == UNEVALUATED:
                     own = node_value[node]
                     _evaluate_node(
-                        G, N, net, work, p, mask, node, prior, node_value, reward, scratch, all_lose
+                        G,
+                        N,
+                        net,
+                        work,
+                        p,
+                        mask,
+                        node,
+                        prior,
+                        node_value,
+                        reward,
+                        scratch,
+                        all_lose,
+                        temp,
                     )
                     node_value[node] = own
+                hint = G.heuristic(work, rng) if bias > 0 else NO_ACTION
                 a = _select_puct(
-                    node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, prior, node_value
+                    node,
+                    mask,
+                    edge_visits,
+                    edge_avail,
+                    edge_value,
+                    uct_c,
+                    rng,
+                    prior,
+                    node_value,
+                    hint,
+                    bias,
                 )
             else:
                 hint = G.heuristic(work, rng) if bias > 0 else NO_ACTION
@@ -612,6 +664,7 @@ PARAMETERS = (
     "reuse",
     "net",
     "leaf",
+    "net_temp",
 )
 
 
@@ -631,19 +684,29 @@ def mcts_params(
     reuse: bool = False,
     net: str | None = None,
     leaf: str = "network",
+    net_temp: float = 1.0,
 ) -> np.ndarray:
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
     ``simulations`` defaults to DEFAULT_SIMULATIONS, or to no cap with a ``time_ms`` budget.
     ``net`` names a model (agents.model): the row marks P_NET, and the run that holds the
     model sets the network's index there; ``uct_c`` then defaults to DEFAULT_PUCT_C, and
-    ``leaf="rollout"`` values new nodes by rollouts instead of the value head (P_LEAF)."""
+    ``leaf="rollout"`` values new nodes by rollouts instead of the value head (P_LEAF), and
+    ``net_temp`` is the softmax temperature of its priors (P_NET_TEMP)."""
     if net is not None and (not isinstance(net, str) or not net.strip()):
         raise MCTSParameterError(f"mcts net must name a model, got {net!r}")
     if leaf not in LEAF_KINDS:
         raise MCTSParameterError(f"mcts leaf must be one of {', '.join(LEAF_KINDS)}, got {leaf!r}")
     if leaf != "network" and net is None:
         raise MCTSParameterError("mcts leaf is a setting of a search with a net")
+    if (
+        isinstance(net_temp, bool)
+        or not isinstance(net_temp, (int, float, np.integer, np.floating))
+        or not net_temp > 0
+    ):
+        raise MCTSParameterError(f"mcts net_temp must be a number > 0, got {net_temp!r}")
+    if net_temp != 1 and net is None:
+        raise MCTSParameterError("mcts net_temp is a setting of a search with a net")
     if net is not None and reuse:
         raise MCTSParameterError("mcts reuse cannot be combined with a net (not implemented)")
     if uct_c is None:
@@ -697,6 +760,7 @@ def mcts_params(
     row[P_REUSE] = 1.0 if reuse else 0.0
     row[P_NET] = 1.0 if net is not None else 0.0
     row[P_LEAF] = LEAF_KINDS[leaf]
+    row[P_NET_TEMP] = float(net_temp) if net_temp != 1 else 0.0
     return row
 
 
@@ -726,6 +790,8 @@ def mcts_label(params: np.ndarray, net: str | None = None) -> str:
         parts.append(f"net={net}")
     if int(params[P_LEAF]) == LEAF_ROLLOUT:
         parts.append("leaf=rollout")
+    if params[P_NET_TEMP] > 0 and params[P_NET_TEMP] != 1:
+        parts.append(f"net_temp={params[P_NET_TEMP]:g}")
     return ",".join(parts)
 
 

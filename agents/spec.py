@@ -63,7 +63,7 @@ def mcts_args(text: str) -> dict[str, Any]:
             if not value.isdigit():
                 raise AgentSpecError(f"mcts {key} must be a non-negative integer, got {value!r}")
             args[key] = int(value)
-        elif key in ("uct_c", "prior"):
+        elif key in ("uct_c", "prior", "net_temp"):
             try:
                 args[key] = float(value)
             except ValueError:

@@ -163,6 +163,79 @@ def test_policy_and_search_with_a_network_play_legal_games(name, tmp_path):
     assert not np.array_equal(net_leaf[3], rollout_leaf[3])  # the leaves are valued otherwise
 
 
+def test_net_temp_and_the_heuristic_prior_steer_a_search_with_a_network():
+    """``net_temp`` is the softmax temperature of the network's priors: near 0 a prior-driven
+    search (a large c) spends its visits on the policy's favourite, far above 1 it spreads them
+    over the legal actions; ``prior=`` adds the heuristic's progressive bias, which pulls
+    visits to the heuristic's action (an action the policy does not favour here)."""
+    from agents.mcts import P_NET, search_root
+    from agents.spec import parse_agent
+    from sim import get_game
+
+    spec = get_game("middle_kingdom")
+    states = _states("middle_kingdom", 4, games=4)
+    m = _random_model(spec, states)
+    nets = net.nets_of([m], spec.observation.size)
+    mask = np.zeros(spec.num_actions, np.bool_)
+
+    def legal(state):
+        spec.kernels.legal_mask(state, mask)
+        return mask.copy()
+
+    def favourite(state, p):
+        obs = spec.observation.tensor(state, p)[None].astype(np.float32)
+        legal_now = legal(state)[None]
+        logits, _ = net.forward_batch(
+            nets.table, 0, nets.enc, nets.weights, obs, legal_now, 4, bool(m["all_lose"])
+        )
+        return int(np.argmax(np.where(legal_now[0], logits[0], -np.inf)))
+
+    def visits(label, state):
+        params = parse_agent(label)[1].copy()
+        params[P_NET] = 1
+        return search_root(spec, state, params, seed=3, nets=nets)[1]
+
+    def heuristic_action(state):
+        from sim.core import new_rng
+
+        return int(spec.kernels.heuristic(state.copy(), new_rng(np.int64(3))))
+
+    # states with many legal actions where the heuristic's action is not the policy's favourite
+    picked = [
+        (s, p) for s, p in states if legal(s).sum() >= 6 and heuristic_action(s) != favourite(s, p)
+    ]
+    assert len(picked) >= 3
+    for state, p in picked[:3]:
+        k = legal(state).sum()
+        sharp = visits("mcts:300,net=m.npz,uct_c=50,net_temp=0.02", state)
+        flat = visits("mcts:300,net=m.npz,uct_c=50,net_temp=100", state)
+        plain = visits("mcts:300,net=m.npz,uct_c=50", state)
+        assert int(np.argmax(sharp)) == favourite(state, p)
+        assert sharp.max() > 0.8 * sharp.sum()
+        assert flat.max() < 3 * flat.sum() / k  # close to an even spread
+        assert not np.array_equal(plain, sharp) and not np.array_equal(plain, flat)
+        h = heuristic_action(state)
+        biased = visits("mcts:300,net=m.npz,net_temp=0.02,prior=1000", state)
+        unbiased = visits("mcts:300,net=m.npz,net_temp=0.02", state)
+        assert biased[h] > unbiased[h] and biased[h] > 0.5 * biased.sum()
+
+
+def test_net_temp_is_a_positive_setting_of_a_search_with_a_network():
+    from agents.spec import AgentSpecError, parse_agent
+
+    label = parse_agent("mcts:40,net=m.npz,leaf=rollout,net_temp=2.5,prior=1")[2]
+    assert label == "mcts:40,prior=1,net=m.npz,leaf=rollout,net_temp=2.5"
+    assert parse_agent(label)[2] == label
+    assert parse_agent("mcts:40,net=m.npz,net_temp=1")[2] == "mcts:40,net=m.npz"
+    with pytest.raises(AgentSpecError, match="mcts net_temp is a setting of a search with a net"):
+        parse_agent("mcts:40,net_temp=2")
+    for bad in ("0", "-1"):
+        with pytest.raises(AgentSpecError, match="mcts net_temp must be a number > 0"):
+            parse_agent(f"mcts:40,net=m.npz,net_temp={bad}")
+    with pytest.raises(AgentSpecError, match="mcts net_temp must be a number, got 'warm'"):
+        parse_agent("mcts:40,net=m.npz,net_temp=warm")
+
+
 def test_leaf_rollout_is_a_setting_of_a_search_with_a_network():
     from agents.spec import AgentSpecError, parse_agent
 

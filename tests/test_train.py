@@ -84,6 +84,7 @@ def test_dynasty_train_writes_its_report_and_refuses_another_config(ray_session,
     report = (tmp_path / "out" / "report" / "report.md").read_text()
     assert "| 0 | – | " in report and "gate.png" in report
     assert (tmp_path / "out" / "best.npz").is_file()
+    assert f"`mcts:5ms,net={tmp_path / 'out' / 'best.npz'}` (the training's search" in report
     other = tmp_path / "o.toml"
     other.write_text(path.read_text().replace("seed = 3", "seed = 9"))
     r = subprocess.run(
@@ -279,6 +280,8 @@ def test_the_self_play_search_is_any_mcts_spec_with_the_network_added(ray_sessio
     assert cfg.search("m.npz") == "mcts:12,rollout=heuristic,net=m.npz,leaf=rollout"
     plain = _cfg(tmp_path, "p", selfplay={"games": 20, "simulations": 12, "leaf": "rollout"})
     assert plain.search("m.npz") == "mcts:12,net=m.npz,leaf=rollout"
+    timed = "mcts:5ms,rollout=heuristic,net=m.npz,leaf=rollout"
+    assert cfg.timed_search("m.npz") == timed  # what the report suggests
     old = json.loads(json.dumps(plain.identity()))
     del old["selfplay_search"]  # a training made before the key: the same identity
     assert stored_identity(old) == json.loads(json.dumps(plain.identity()))

@@ -140,6 +140,10 @@ class TrainConfig:
         leaf = ",leaf=rollout" if self.leaf == "rollout" else ""
         return f"{self.selfplay_search or f'mcts:{self.simulations}'},net={model}{leaf}"
 
+    def timed_search(self, model: str, ms: float = 5) -> str:
+        """:meth:`search` at a budget of ``ms`` per decision instead of its simulations."""
+        return f"mcts:{ms:g}ms,{self.search(model).partition(',')[2]}"
+
     @property
     def spec(self):
         return get_game(self.game)

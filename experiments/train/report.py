@@ -184,7 +184,8 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
             f"The best network is `{model_path(cfg, best)}`, copied to "
             f"`{cfg.output / 'best.npz'}`; "
             f"play it with `{cfg.policy(str(cfg.output / 'best.npz'))}` (as the gate played it) or "
-            f"`mcts:5ms,net={cfg.output / 'best.npz'}`."
+            f"`{cfg.timed_search(str(cfg.output / 'best.npz'))}` (the training's search at 5 ms a "
+            "decision)."
         )
     md, html_path = out / "report.md", out / "report.html"
     md.write_text(markdown(blocks))
