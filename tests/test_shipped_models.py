@@ -16,7 +16,8 @@ CONFIGS = Path(__file__).resolve().parents[1] / "experiments" / "configs" / "tra
 
 
 def test_the_seed_games_models_are_shipped():
-    models = {"middle_kingdom", "middle_kingdom_sharp", "ming_dynasty", "emperors_choice"}
+    models = {"middle_kingdom", "middle_kingdom_sharp", "middle_kingdom_all", "ming_dynasty"}
+    models.add("emperors_choice")
     assert models <= set(shipped_models())
 
 
@@ -31,9 +32,9 @@ def test_a_shipped_model_comes_from_its_training_config(name):
     assert card["generation"] < cfg.generations
 
 
-def _lone_seat_shares(game: str, alone: str, others: str, deals: int) -> np.ndarray:
-    """``alone``'s mean win share per deal, one seat against three ``others``, rotated through
-    the seats of ``deals`` shared deals."""
+def _lone_seat_shares(game: str, alone: str, others: str, deals: int, n: int = 4) -> np.ndarray:
+    """``alone``'s mean win share per deal, one seat against ``n - 1`` ``others``, rotated
+    through the seats of ``deals`` shared deals of ``n`` players."""
     from agents.arena import play_games
     from agents.model import run_nets
     from agents.spec import parse_agent
@@ -42,13 +43,13 @@ def _lone_seat_shares(game: str, alone: str, others: str, deals: int) -> np.ndar
     labels = [alone, others]
     rows = [parse_agent(x) for x in labels]
     kinds = np.array([r[0] for r in rows])
-    params, nets = run_nets(spec, 4, kinds, np.array([r[1] for r in rows]), labels)
-    seeds = np.repeat(np.arange(1000, 1000 + deals), 4)
-    seat_agent = np.ones((deals * 4, 4), np.int64)
-    seat_agent[np.arange(deals * 4), np.tile(np.arange(4), deals)] = 0
+    params, nets = run_nets(spec, n, kinds, np.array([r[1] for r in rows]), labels)
+    seeds = np.repeat(np.arange(1000, 1000 + deals), n)
+    seat_agent = np.ones((deals * n, n), np.int64)
+    seat_agent[np.arange(deals * n), np.tile(np.arange(n), deals)] = 0
     opts = spec.encode_options({})
-    _, wins, _, _ = play_games(spec, seeds, 4, opts, seat_agent, kinds, params, nets=nets)
-    return (wins * (seat_agent == 0)).sum(axis=1).reshape(deals, 4).mean(axis=1)
+    _, wins, _, _ = play_games(spec, seeds, n, opts, seat_agent, kinds, params, nets=nets)
+    return (wins * (seat_agent == 0)).sum(axis=1).reshape(deals, n).mean(axis=1)
 
 
 def _interval(share: np.ndarray) -> tuple[float, float]:
@@ -90,6 +91,26 @@ def test_the_sharp_middle_kingdom_policy_wins_alone_and_its_greedy_copies_collid
     among_greedy = _lone_seat_shares("middle_kingdom", "heuristic", greedy, 100)
     assert _interval(policy_alone)[0] > 0.25, policy_alone.mean()
     assert _interval(among_greedy - among_sampled)[0] > 0.2, (among_greedy, among_sampled)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+def test_one_middle_kingdom_network_wins_alone_at_every_player_count(n):
+    """``middle_kingdom_all`` is one network for 2-5 players (the count is part of its input,
+    the observation's header): sampled at temperature 0.2, alone against ``n - 1`` heuristics
+    it wins more than its share (1/n) at every count, by a 99% interval over 100 deals; the
+    4-player-only ``middle_kingdom_sharp`` is refused at another count."""
+    from agents.model import ModelError, run_nets
+    from agents.spec import parse_agent
+
+    assert load("middle_kingdom_all").card["players"] == [4, 2, 3, 5]
+    alone = _lone_seat_shares(
+        "middle_kingdom", "policy:middle_kingdom_all,temperature=0.2", "heuristic", 100, n
+    )
+    assert _interval(alone)[0] > 1 / n, alone.mean()
+    if n != 4:
+        kind, params, label = parse_agent("policy:middle_kingdom_sharp")
+        with pytest.raises(ModelError, match="players"):
+            run_nets(get_game("middle_kingdom"), n, np.array([kind]), np.array([params]), [label])
 
 
 def _agreement_with_the_heuristic(game: str, model: str, deals: int) -> tuple[float, int]:
