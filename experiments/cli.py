@@ -340,7 +340,7 @@ def cmd_games(args) -> int:
         card = load(name).card
         leaf = ",leaf=rollout" if card.get("training", {}).get("leaf") == "rollout" else ""
         print(
-            f"  {name}: {card['game']}, {', '.join(map(str, card['players']))} players, "
+            f"  {name}: {card['game']}, {', '.join(map(str, sorted(card['players'])))} players, "
             f"generation {card.get('generation', '?')}, trained "
             f"{card.get('train_s', 0) / 3600:.1f} h  (policy:{name}, mcts:5ms,net={name}{leaf})"
         )

@@ -132,6 +132,7 @@ def test_cli_lists_games_and_benchmarks(capsys):
     assert any(line.startswith("agents: ") and "mcts" in line for line in out.splitlines())
     assert "models: " in out
     assert "  middle_kingdom: middle_kingdom, 4 players, generation " in out
+    assert "  middle_kingdom_all: middle_kingdom, 2, 3, 4, 5 players, generation " in out
     assert "(policy:middle_kingdom, mcts:5ms,net=middle_kingdom,leaf=rollout)" in out
     assert main(["bench", "--list"]) == 0
     assert "runner" in capsys.readouterr().out.split()
