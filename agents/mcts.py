@@ -432,29 +432,11 @@ def _search_in(
                 expanded = True
             G.legal_mask(work, mask)
             if net >= 0:
-                if expanded and net_value:  # the network values the new node, gives its priors
-                    _evaluate_node(
-                        G,
-                        N,
-                        net,
-                        work,
-                        p,
-                        mask,
-                        node,
-                        prior,
-                        node_value,
-                        reward,
-                        scratch,
-                        all_lose,
-                        temp,
-                    )
-                    evaluated = True
-                    break
-                if expanded:  # LEAF_ROLLOUT: a rollout values it; priors at its second visit
-                    prior[node, 0] = UNEVALUATED
+                if expanded and not net_value:  # LEAF_ROLLOUT: a rollout values it; priors
+                    prior[node, 0] = UNEVALUATED  # at its second visit
                     leaf = node
                     break
-                if prior[node, 0] == UNEVALUATED:
+                if expanded or prior[node, 0] == UNEVALUATED:
                     own = node_value[node]
                     _evaluate_node(
                         G,
@@ -471,8 +453,12 @@ def _search_in(
                         all_lose,
                         temp,
                     )
-                    node_value[node] = own
-                hint = G.heuristic(work, rng) if bias > 0 else NO_ACTION
+                    if expanded:  # LEAF_NETWORK: the network values the new node
+                        evaluated = True
+                        break
+                    node_value[node] = own  # LEAF_ROLLOUT: its value stays its rollout's
+            hint = G.heuristic(work, rng) if bias > 0 else NO_ACTION
+            if net >= 0:
                 a = _select_puct(
                     node,
                     mask,
@@ -487,7 +473,6 @@ def _search_in(
                     bias,
                 )
             else:
-                hint = G.heuristic(work, rng) if bias > 0 else NO_ACTION
                 a = _select(node, mask, edge_visits, edge_avail, edge_value, uct_c, rng, hint, bias)
             path_node[depth] = node
             path_action[depth] = a
