@@ -42,7 +42,7 @@ import numpy as np
 
 from agents.clock import cpu_ns, now_ns
 from agents.mcts import clear_tree, mcts_act_reusing, seat_trees
-from agents.net import NETS_T, no_nets
+from agents.net import NETS_T, hint_in, no_nets
 from agents.policy import net_scratch, policy_act
 from agents.table import (
     HEURISTIC,
@@ -329,11 +329,14 @@ def play_chunk_no_search(K, U, games, agents, out):
     return _play_chunk(as_kernels(K), U, None, games, agents, out)
 
 
-def kernels_of_run(spec, agent_kind, trace: bool = False, nets: bool = False) -> tuple:
+def kernels_of_run(
+    spec, agent_kind, trace: bool = False, nets: bool = False, hint: bool = False
+) -> tuple:
     """The game's kernels as the entries take them, for a run of agents of kinds ``agent_kind``:
     ``tuple(spec.kernels)`` with stand-ins in the slots no agent of the run calls (the search's
     without MCTS agents, the heuristic without heuristic or MCTS agents, ``evaluate`` without
-    the score ``trace`` or MCTS, ``observe`` without learned agents: ``nets``), so that the run
+    the score ``trace`` or MCTS, ``observe`` without learned agents: ``nets``; the heuristic
+    and ``determinize`` are kept for a hint model's policy: ``hint``), so that the run
     compiles only the game kernels it calls."""
     kinds = np.asarray(agent_kind)
     search = bool((kinds == MCTS).any())
@@ -343,6 +346,7 @@ def kernels_of_run(spec, agent_kind, trace: bool = False, nets: bool = False) ->
         search=search,
         evaluate=trace,
         observe=nets or bool((kinds == POLICY).any()),
+        hint=hint,
     )
 
 
@@ -438,7 +442,9 @@ def play_games(
     status = np.zeros(STATUS_SIZE, np.int64)
     # compiled at its first call
     chunk = play_chunk if (agent_kind == MCTS).any() else play_chunk_no_search
-    kernels = kernels_of_run(spec, agent_kind, trace is not None, nets=int(nets.obs_size) > 0)
+    kernels = kernels_of_run(
+        spec, agent_kind, trace is not None, nets=int(nets.obs_size) > 0, hint=hint_in(nets)
+    )
     try:
         done = chunk(
             kernels,

@@ -107,6 +107,7 @@ from agents.net import (
     hidden,
     no_nets,
     policy_logits,
+    uses_hint,
     value_of,
 )
 from agents.table import N_AGENT_PARAMS
@@ -256,16 +257,18 @@ def _select_puct(
 
 @nb.njit(cache=True)
 def _evaluate_node(
-    G, N, net, state, p, mask, node, prior, node_value, reward, scratch, all_lose, temp
+    G, N, net, state, p, mask, node, prior, node_value, reward, scratch, all_lose, temp, rng
 ):
     """The network's priors of ``node`` (softmax of the legal actions' logits over ``temp``)
     and its value vector into ``reward`` (the seats' expected win shares); ``node_value`` gets
-    the mover's."""
+    the mover's.  A hint model's hint is the heuristic's action in the determinized world
+    ``state`` (as a heuristic rollout would play it)."""
     obs, logits, values, h1, h2 = scratch
     obs[:] = 0
     G.observe(state, p, obs)
-    hidden(N.table, net, N.enc, N.weights, obs, h1, h2)
-    policy_logits(N.table, net, N.weights, h2, mask, logits)
+    hint = np.int64(G.heuristic(state, rng)) if uses_hint(N.table, net) else -1
+    hidden(N.table, net, N.enc, N.weights, obs, hint, h1, h2)
+    policy_logits(N.table, net, N.weights, h2, mask, hint, logits)
     best = -np.inf
     for a in range(mask.shape[0]):
         if mask[a] and logits[a] > best:
@@ -452,6 +455,7 @@ def _search_in(
                         scratch,
                         all_lose,
                         temp,
+                        rng,
                     )
                     if expanded:  # LEAF_NETWORK: the network values the new node
                         evaluated = True

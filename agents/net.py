@@ -22,6 +22,13 @@ action; the legal ones are soft-maxed) and value logits (one per seat slot and a
 for "no seat wins", soft-maxed over the slots of the game's seats, plus the last where every
 seat can lose): the value of seat ``p`` is its expected win share.
 
+A **hint model** also reads the game's heuristic action in the position (the *hint*, played
+on a world resampled from the seat's information set, so it reveals nothing the seat cannot
+see): one more input per action, the hint's one-hot after the encoding's inputs, and a skip
+weight per action (:data:`HINT_ARRAY` ``wk``) added to the hint's logit.  The network starts
+as the heuristic (a large skip weight) and learns where to play otherwise, as residual policy
+learning does; ``hint`` -1 (none) gives neither.
+
 A model is its encoding (int32 rows ``word, kind, lo, n, first input``) and its float32 arrays;
 :func:`pack` puts several models in two flat buffers that a compiled kernel reads
 (:func:`forward`), so a run can hold one network per agent.
@@ -50,7 +57,10 @@ LAYER_NAMES = ("w1", "b1", "w2", "b2", "wp", "bp", "wv", "bv")
 T_ENC, T_ROWS, T_IN, T_HIDDEN, T_ACTIONS, T_VALUES = range(6)
 T_W1, T_B1, T_W2, T_B2, T_WP, T_BP, T_WV, T_BV = range(6, 14)
 T_ALL_LOSE = 14  # 1: the game can end with every seat losing (the value's last slot counts)
-TABLE_COLS = 15
+T_HINT = 15  # a hint model: its first hint input (the inputs after the encoding's); else -1
+T_WK = 16  # a hint model: where its skip weights ``wk`` start
+TABLE_COLS = 17
+HINT_ARRAY = "wk"  # a hint model's extra array: the hint's skip weight per action
 
 
 def fit_encoding(tensors: np.ndarray) -> np.ndarray:
@@ -133,11 +143,18 @@ def no_nets() -> Nets:
     return nets_of([], 0)
 
 
+def hint_in(nets: Nets) -> bool:
+    """Whether a run's networks include a hint model (its policy calls the heuristic and
+    ``determinize``)."""
+    return bool((nets.table[:, T_HINT] >= 0).any()) if len(nets.table) else False
+
+
 def pack(models: Sequence[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(table int64 [models, TABLE_COLS], encodings int32 [rows, ENC_COLS], weights float32)
     of models given as dicts with ``enc`` and the arrays of :data:`LAYER_NAMES` (and
     ``all_lose``, 1 for a game every seat can lose)."""
     table = np.zeros((len(models), TABLE_COLS), np.int64)
+    table[:, T_HINT] = -1
     encs, weights = [], []
     enc_at = w_at = 0
     for k, m in enumerate(models):
@@ -156,6 +173,12 @@ def pack(models: Sequence[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarra
         for j, name in enumerate(LAYER_NAMES):
             a = np.ascontiguousarray(m[name], np.float32).ravel()
             table[k, T_W1 + j] = w_at
+            weights.append(a)
+            w_at += a.size
+        if HINT_ARRAY in m:
+            table[k, T_HINT] = n_inputs(enc)
+            table[k, T_WK] = w_at
+            a = np.ascontiguousarray(m[HINT_ARRAY], np.float32).ravel()
             weights.append(a)
             w_at += a.size
     enc_buf = np.concatenate(encs) if encs else np.zeros((0, ENC_COLS), np.int32)
@@ -199,9 +222,10 @@ def _relu(h, nh):
 
 
 @net_kernel
-def hidden(table, k, enc, weights, obs, h1, h2):
-    """The second hidden layer of net ``k`` on observation ``obs`` into ``h2`` (``h1``: scratch
-    of the first); returns the hidden size."""
+def hidden(table, k, enc, weights, obs, hint, h1, h2):
+    """The second hidden layer of net ``k`` on observation ``obs`` (and, for a hint model, the
+    heuristic's action ``hint``; -1: none) into ``h2`` (``h1``: scratch of the first); returns
+    the hidden size."""
     row = table[k]
     nh = row[T_HIDDEN]
     w1 = row[T_W1]
@@ -226,6 +250,8 @@ def hidden(table, k, enc, weights, obs, h1, h2):
                 b += 1
         else:
             _add_row(h1, weights, w1 + first * nh, nh, np.float32((v - lo) / n))
+    if row[T_HINT] >= 0 and hint >= 0:
+        _add_row(h1, weights, w1 + (row[T_HINT] + hint) * nh, nh, np.float32(1.0))
     _relu(h1, nh)
     w2 = row[T_W2]
     _set_row(h2, weights, row[T_B2], nh)
@@ -237,8 +263,9 @@ def hidden(table, k, enc, weights, obs, h1, h2):
 
 
 @net_kernel
-def policy_logits(table, k, weights, h2, mask, logits):
-    """Net ``k``'s logits of the legal actions into ``logits`` (-inf for the others)."""
+def policy_logits(table, k, weights, h2, mask, hint, logits):
+    """Net ``k``'s logits of the legal actions into ``logits`` (-inf for the others); a hint
+    model adds its skip weight to the logit of the hint."""
     row = table[k]
     nh, na = row[T_HIDDEN], row[T_ACTIONS]
     wp, bp = row[T_WP], row[T_BP]
@@ -250,6 +277,14 @@ def policy_logits(table, k, weights, h2, mask, logits):
         for i in range(nh):
             s += h2[i] * weights[wp + i * na + a]
         logits[a] = s
+    if row[T_HINT] >= 0 and hint >= 0 and mask[hint]:
+        logits[hint] += weights[row[T_WK] + hint]
+
+
+@net_kernel
+def uses_hint(table, k):
+    """Whether net ``k`` is a hint model (it reads the heuristic's action)."""
+    return table[k, T_HINT] >= 0
 
 
 @net_kernel
@@ -279,16 +314,18 @@ def value_of(table, k, weights, h2, n_players, all_lose, values):
 
 
 @net_kernel
-def forward(table, k, enc, weights, obs, mask, n_players, all_lose, logits, values, h1, h2):
-    """Policy logits and seat values of net ``k`` for one observation (see the module doc)."""
-    hidden(table, k, enc, weights, obs, h1, h2)
-    policy_logits(table, k, weights, h2, mask, logits)
+def forward(table, k, enc, weights, obs, hint, mask, n_players, all_lose, logits, values, h1, h2):
+    """Policy logits and seat values of net ``k`` for one observation and hint (see the module
+    doc)."""
+    hidden(table, k, enc, weights, obs, hint, h1, h2)
+    policy_logits(table, k, weights, h2, mask, hint, logits)
     value_of(table, k, weights, h2, n_players, all_lose, values)
 
 
 @nb.njit(cache=True)
-def forward_batch(table, k, enc, weights, obs, masks, n_players, all_lose):
-    """:func:`forward` over rows of observations (tests and the training's checks)."""
+def forward_batch(table, k, enc, weights, obs, masks, n_players, all_lose, hints):
+    """:func:`forward` over rows of observations and hints (tests and the training's
+    checks)."""
     na, nv, nh = table[k, T_ACTIONS], table[k, T_VALUES], table[k, T_HIDDEN]
     logits = np.zeros((obs.shape[0], na), np.float32)
     values = np.zeros((obs.shape[0], nv), np.float64)
@@ -301,6 +338,7 @@ def forward_batch(table, k, enc, weights, obs, masks, n_players, all_lose):
             enc,
             weights,
             obs[r],
+            hints[r],
             masks[r],
             n_players,
             all_lose,

@@ -3,7 +3,9 @@
 divided by the temperature).
 
 The agent reads the seat's observation tensor (``G.observe``, the game's contract) and the
-network the run holds for it (:class:`agents.net.Nets`); nothing else of the state.  It runs
+network the run holds for it (:class:`agents.net.Nets`); nothing else of the state.  A hint
+model also reads the game's heuristic action in a world resampled from the seat's
+information set (``G.determinize`` of a copy, then ``G.heuristic``; agents/net.py).  It runs
 inside the compiled game loop like the heuristic: no Python per decision.
 
 Parameter row (``float64[N_AGENT_PARAMS]``)::
@@ -17,9 +19,9 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from agents.net import T_HIDDEN, hidden, policy_logits
+from agents.net import T_HIDDEN, hidden, policy_logits, uses_hint
 from agents.table import N_AGENT_PARAMS
-from sim.core import H_CURRENT, argmax_masked, rng_next
+from sim.core import H_CURRENT, argmax_masked, as_kernels, entry, rng_next
 
 P_NET = 0
 P_TEMPERATURE = 1
@@ -55,6 +57,22 @@ def sample_logits(logits, mask, temperature, rng):
 
 
 @nb.njit(cache=True)
+def seat_hint(G, state, p, rng):
+    """The hint of a hint model: the game's heuristic action in a copy of ``state`` whose hidden
+    information is resampled from seat ``p``'s information set."""
+    work = state.copy()
+    G.determinize(work, p, rng)
+    return np.int64(G.heuristic(work, rng))
+
+
+@entry(nb.int32[::1], nb.int64, nb.int32[:], returns=nb.int64)
+def hint_of(K, state, p, rng):
+    """Entry: :func:`seat_hint` for the game whose kernels are ``K = tuple(spec.kernels)``
+    (the self-play's examples of a hint training)."""
+    return seat_hint(as_kernels(K), state, p, rng)
+
+
+@nb.njit(cache=True)
 def policy_act(G, N, state, params, rng, mask, obs, logits, h1, h2):
     """The action of a POLICY agent (parameter row ``params``) at the seat to move; ``obs``,
     ``logits``, ``h1`` and ``h2`` are scratch of the sizes the run's networks need."""
@@ -63,8 +81,9 @@ def policy_act(G, N, state, params, rng, mask, obs, logits, h1, h2):
     obs[:] = 0
     G.observe(state, p, obs)
     k = np.int64(params[P_NET])
-    hidden(N.table, k, N.enc, N.weights, obs, h1, h2)
-    policy_logits(N.table, k, N.weights, h2, mask, logits)
+    hint = seat_hint(G, state, p, rng) if uses_hint(N.table, k) else -1
+    hidden(N.table, k, N.enc, N.weights, obs, hint, h1, h2)
+    policy_logits(N.table, k, N.weights, h2, mask, hint, logits)
     if params[P_TEMPERATURE] > 0:
         return sample_logits(logits, mask, params[P_TEMPERATURE], rng)
     return argmax_masked(logits, mask, rng, 0)

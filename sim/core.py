@@ -200,7 +200,8 @@ Kernels = namedtuple(
     defaults=(missing_info_key, keep_secrets, missing_observe),
 )
 KERNEL_SIGNATURES = Kernels(**_SIGNATURES)
-warnings.filterwarnings("ignore", message="First-class function type feature is experimental")
+# (numba may colour the message with terminal escapes, hence the leading ".*")
+warnings.filterwarnings("ignore", message=".*First-class function type feature is experimental")
 KERNELS_T = nb.types.Tuple([nb.types.FunctionType(sig) for sig in KERNEL_SIGNATURES])
 
 
@@ -293,23 +294,23 @@ def run_kernels(
     search: bool = True,
     evaluate: bool = True,
     observe: bool = False,
+    hint: bool = False,
 ) -> tuple:
     """``tuple(kernels)`` for an entry, with a stand-in in each slot the caller will not call:
     ``determinize``, ``info_key`` and ``rewind_secrets`` unless ``search`` (MCTS), ``heuristic``
     unless ``heuristic`` or ``search``, ``evaluate`` unless ``evaluate`` or ``search``,
-    ``observe`` unless ``observe`` (learned agents).
+    ``observe`` unless ``observe`` (learned agents); ``determinize`` and ``heuristic`` also
+    with ``hint`` (a hint model's policy, agents/net.py).
 
     Turning the tuple into function pointers compiles each game kernel in it (the first time on
     a machine; later runs load it from the disk cache), so a run of random and heuristic agents
     compiles neither the game's search kernels nor, without heuristic agents, its heuristic."""
     unused = {}
     if not search:
-        unused.update(
-            determinize=unused_determinize,
-            info_key=unused_info_key,
-            rewind_secrets=unused_rewind_secrets,
-        )
-    if not (heuristic or search):
+        unused.update(info_key=unused_info_key, rewind_secrets=unused_rewind_secrets)
+        if not hint:
+            unused["determinize"] = unused_determinize
+    if not (heuristic or search or hint):
         unused["heuristic"] = unused_heuristic
     if not (evaluate or search):
         unused["evaluate"] = unused_evaluate

@@ -102,7 +102,9 @@ def test_same_games_through_the_entry_with_and_without_search(game, monkeypatch)
     # the same games through the entry with the search and every kernel of the game
     monkeypatch.setattr(arena, "play_chunk_no_search", arena.play_chunk)
     monkeypatch.setattr(
-        arena, "kernels_of_run", lambda spec, kinds, trace=False, nets=False: tuple(spec.kernels)
+        arena,
+        "kernels_of_run",
+        lambda spec, kinds, trace=False, nets=False, hint=False: tuple(spec.kernels),
     )
     full = [_play(spec, n, kinds, seeds, trace) for kinds, trace in cases]
     for a, b in zip(lean, full):

@@ -52,7 +52,7 @@ def test_the_numba_forward_pass_equals_torch_within_1e_5(players, all_lose):
     masks[:, 0] = True
     test = x[200:]  # unseen samples (values outside the fitted ranges included)
     logits, values = net.forward_batch(
-        table, 0, enc_buf, w_buf, test, masks, np.int64(players), all_lose
+        table, 0, enc_buf, w_buf, test, masks, np.int64(players), all_lose, NO_HINTS[: len(test)]
     )
     with torch.no_grad():
         tl, tv = m(torch.from_numpy(net.encode_dense(enc, test)))
@@ -64,6 +64,7 @@ def test_the_numba_forward_pass_equals_torch_within_1e_5(players, all_lose):
     assert np.allclose(values[:, :players], expect, rtol=1e-5, atol=1e-6)
 
 
+NO_HINTS = np.full(1000, -1, np.int64)  # forward_batch's hints for a model without them
 GAMES = ("middle_kingdom", "ming_dynasty", "emperors_choice", "eternal_dynasty", "goofspiel")
 
 
@@ -115,8 +116,12 @@ def test_the_network_reads_only_the_seats_information(name):
         assert np.array_equal(o1, o2)
         mask = np.zeros(spec.num_actions, np.bool_)
         spec.kernels.legal_mask(s, mask)
-        l1, v1 = net.forward_batch(table, 0, enc, w, o1[None], mask[None], np.int64(n), False)
-        l2, v2 = net.forward_batch(table, 0, enc, w, o2[None], mask[None], np.int64(n), False)
+        l1, v1 = net.forward_batch(
+            table, 0, enc, w, o1[None], mask[None], np.int64(n), False, NO_HINTS[:1]
+        )
+        l2, v2 = net.forward_batch(
+            table, 0, enc, w, o2[None], mask[None], np.int64(n), False, NO_HINTS[:1]
+        )
         assert np.array_equal(l1, l2) and np.array_equal(v1, v2)
     if name != "goofspiel":  # goofspiel hides only pending bids and the prize order
         assert changed > len(states) // 4  # the resampling did change hidden information
@@ -186,7 +191,15 @@ def test_net_temp_and_the_heuristic_prior_steer_a_search_with_a_network():
         obs = spec.observation.tensor(state, p)[None].astype(np.float32)
         legal_now = legal(state)[None]
         logits, _ = net.forward_batch(
-            nets.table, 0, nets.enc, nets.weights, obs, legal_now, 4, bool(m["all_lose"])
+            nets.table,
+            0,
+            nets.enc,
+            nets.weights,
+            obs,
+            legal_now,
+            4,
+            bool(m["all_lose"]),
+            NO_HINTS[:1],
         )
         return int(np.argmax(np.where(legal_now[0], logits[0], -np.inf)))
 

@@ -37,6 +37,7 @@ from agents.arena import kernels_of_run
 from agents.decision import REUSE_ONLY_IN_ARENA, choose_action
 from agents.mcts import P_OMNISCIENT, P_REUSE
 from agents.model import run_nets
+from agents.net import hint_in
 from agents.spec import parse_agent
 from agents.table import MCTS, PYTHON, USER_KERNEL
 from dynasty_lab.envs.openspiel import DynastyState
@@ -80,7 +81,7 @@ class DynastyBot(pyspiel.Bot):
         table, self.nets = run_nets(self.spec, players, np.array([kind]), params[None, :], [label])
         self.params = np.ascontiguousarray(table[0])
         self.kernels = kernels_of_run(
-            self.spec, [kind], nets=int(self.nets.obs_size) > 0
+            self.spec, [kind], nets=int(self.nets.obs_size) > 0, hint=hint_in(self.nets)
         )  # only the kernels the agent calls are compiled
         base = hash64(np.int64(seed), np.int64(self.player_id))
         self.rng = new_rng(hash64(base, np.int64(AGENT_STREAM)))

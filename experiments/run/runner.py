@@ -214,11 +214,14 @@ class ChunkContext:
             return self.replay_of(i, record[0])
         from agents.arena import kernels_of_run
         from agents.decision import choose_action
+        from agents.net import hint_in
         from sim.core import hash64, rng_seed
         from sim.game import Game
 
         # only the kernels the run's agents call are compiled
-        kernels = kernels_of_run(self.spec, self.kinds, nets=int(self.nets.obs_size) > 0)
+        kernels = kernels_of_run(
+            self.spec, self.kinds, nets=int(self.nets.obs_size) > 0, hint=hint_in(self.nets)
+        )
 
         g_arr = self.plan.games_of(i, i + 1)
         g = Game(self.spec.name, self.players, int(g_arr["seed"][0]), self.job["options"])

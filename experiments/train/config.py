@@ -11,6 +11,7 @@
     [options]                      # rule options, as in a run config
     [network]
     hidden = 128                   # units of each of the two hidden layers
+    hint = false                   # a hint model: also reads the heuristic's action
     [warm_start]                   # generation 0: the heuristic's choices and outcomes
     games = 2000
     agent = "heuristic"            # or "search": MCTS without a network (selfplay.simulations),
@@ -23,6 +24,7 @@
     sample_decisions = 30          # a game's first decisions drawn from the visit counts
     record_every = 1               # keep every k-th decision as a training example
     leaf = "network"               # the search values new nodes by the network, or "rollout"
+    net_temp = 1.0                 # the softmax temperature of the network's priors
     [fit]
     epochs = 4
     batch = 256
@@ -61,6 +63,7 @@ SECTIONS = {
         "simulations": (int, 2, 100_000, 100),
         "sample_decisions": (int, 0, 10**6, 30),
         "record_every": (int, 1, 10**6, 1),
+        "net_temp": (float, 0.05, 100.0, 1.0),
     },
     "fit": {
         "epochs": (int, 1, 1000, 4),
@@ -111,6 +114,8 @@ class TrainConfig:
     gate_agent: str
     gate_both_ways: bool
     gate_temperature: float
+    hint: bool = False  # a hint model (agents/net.py): the heuristic's action is an input
+    net_temp: float = 1.0  # the self-play search's softmax temperature of the network's priors
     description: str = ""
     source: str = field(default="", compare=False)
 
@@ -138,7 +143,8 @@ class TrainConfig:
     def search(self, model: str) -> str:
         """The agent spec of the training's search guided by ``model``."""
         leaf = ",leaf=rollout" if self.leaf == "rollout" else ""
-        return f"{self.selfplay_search or f'mcts:{self.simulations}'},net={model}{leaf}"
+        temp = f",net_temp={self.net_temp:g}" if self.net_temp != 1.0 else ""
+        return f"{self.selfplay_search or f'mcts:{self.simulations}'},net={model}{leaf}{temp}"
 
     def timed_search(self, model: str, ms: float = 5) -> str:
         """:meth:`search` at a budget of ``ms`` per decision instead of its simulations."""
@@ -165,6 +171,8 @@ IDENTITY_SINCE = {
     "target_temperature": 1.0,
     "gate_temperature": 0.0,
     "selfplay_search": "",
+    "hint": False,
+    "net_temp": 1.0,
 }
 
 
@@ -260,6 +268,7 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
             raise fail(section, "expected a table")
         allowed = set(keys) | {
             "gate": {"against", "agent", "both_ways"},
+            "network": {"hint"},
             "selfplay": {"leaf", "search"},
             "warm_start": {"agent"},
         }.get(section, set())
@@ -297,6 +306,9 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
     both_ways = gate.get("both_ways", True)
     if not isinstance(both_ways, bool):
         raise fail("gate.both_ways", f"expected true or false, got {both_ways!r}")
+    hint = data.get("network", {}).get("hint", False)
+    if not isinstance(hint, bool):
+        raise fail("network.hint", f"expected true or false, got {hint!r}")
     return TrainConfig(
         name=str(data.get("name", Path(data["output"]).name)),
         description=str(data.get("description", "")),
@@ -307,6 +319,8 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         generations=generations,
         options=dict(options),
         hidden=values["network.hidden"],
+        hint=hint,
+        net_temp=float(values["selfplay.net_temp"]),
         warm_games=values["warm_start.games"],
         warm_agent=warm,
         selfplay_games=values["selfplay.games"],

@@ -34,6 +34,8 @@ def load_examples(files: list[Path]) -> dict[str, np.ndarray]:
         with np.load(f) as z:
             for k in keys:
                 parts.setdefault(k, []).append(z[k])
+            hint = z["hint"] if "hint" in z.files else np.full(len(z["seat"]), -1, np.int16)
+            parts.setdefault("hint", []).append(hint)
     return {k: np.concatenate(v) for k, v in parts.items()} if parts else {}
 
 
@@ -69,8 +71,10 @@ def fit(
     target_temperature: float = 1.0,
     init: dict[str, np.ndarray] | None = None,
     progress=None,
+    hint: bool = False,
 ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-    """The fitted network's arrays (agents.net's layout) and the fit's history."""
+    """The fitted network's arrays (agents.net's layout) and the fit's history; ``hint``: a
+    hint model, fed each example's ``hint`` (the heuristic's action)."""
     import torch
 
     from experiments.train.model import PolicyValueNet
@@ -79,7 +83,7 @@ def fit(
     torch.set_num_threads(threads)
     torch.use_deterministic_algorithms(True)
     slots = examples["value"].shape[1]
-    model = PolicyValueNet(n_inputs(enc), hidden, num_actions, slots)
+    model = PolicyValueNet(n_inputs(enc), hidden, num_actions, slots, hint=hint)
     if init is not None:
         model.load_arrays(init)
     opt = torch.optim.Adam(model.parameters(), lr=lr, weight_decay=weight_decay)
@@ -97,7 +101,8 @@ def fit(
         target = torch.from_numpy(targets[idx])
         vtarget = torch.from_numpy(examples["value"][idx])
         vmask = torch.from_numpy(vmask_all[idx])
-        logits, vlogits = model(x)
+        hints = torch.from_numpy(examples["hint"][idx].astype(np.int64)) if hint else None
+        logits, vlogits = model(x, hints)
         logp = torch.log_softmax(logits.masked_fill(~mask, -1e9), dim=1)
         lp = -(target * logp).sum(1).mean()
         logv = torch.log_softmax(vlogits.masked_fill(~vmask, -1e9), dim=1)

@@ -32,6 +32,8 @@ RECORD_FIELDS = {
     "players": "int8 [R]: the game's seats",
     "game": "int64 [R]: the game's index in its generation",
     "step": "int32 [R]: the decision's number in its game",
+    "hint": "int16 [R]: a hint training's hint (the heuristic's action in a world resampled "
+    "from the seat's information set, agents.policy.seat_hint); -1 in other trainings",
 }
 GAME_FIELDS = {
     "game_index": "int64 [G]: the games of the chunk",
@@ -57,6 +59,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
     from agents.mcts import P_NET, search
     from agents.model import load
     from agents.net import nets_of, no_nets
+    from agents.policy import hint_of
     from agents.spec import parse_agent
     from sim.core import hash64, new_rng
     from sim.registry import get_game
@@ -78,6 +81,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         params = parse_agent(job["warm"])[1]
     seeds = game_seeds(job["seed"], job["gen"], job["first"], job["count"])
     obs_l, mask_l, pol_l, seat_l, game_l, step_l, val_game = [], [], [], [], [], [], []
+    hint_l = []
     outcome = {f: [] for f in GAME_FIELDS}
     mask = np.zeros(num_actions, np.bool_)
     visits = np.zeros(num_actions, np.int64)
@@ -87,6 +91,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         state = k.new_state(np.int64(gseed), np.int64(n), opts)
         rng = new_rng(np.int64(hash64(np.int64(gseed), np.int64(7))))
         pick = np.random.default_rng(int(gseed) & (2**63 - 1))
+        hint_rng = new_rng(np.int64(hash64(np.int64(gseed), np.int64(11))))
         step = 0
         first_record = len(seat_l)
         while not k.is_terminal(state):
@@ -116,6 +121,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
                 seat_l.append(p)
                 step_l.append(step)
                 game_l.append(index)
+                hint_l.append(hint_of(K, state, np.int64(p), hint_rng) if job.get("hint") else -1)
             k.apply(state, np.int64(a))
             step += 1
         scores, wins = np.zeros(n), np.zeros(n)
@@ -143,6 +149,7 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         "players": np.full(len(seat_l), n, np.int8),
         "game": np.asarray(game_l, np.int64),
         "step": np.asarray(step_l, np.int32),
+        "hint": np.asarray(hint_l, np.int16),
         "game_index": np.asarray(outcome["game_index"], np.int64),
         "game_seed": np.asarray(outcome["game_seed"], np.int64),
         "game_players": np.asarray(outcome["game_players"], np.int8),

@@ -146,6 +146,7 @@ def _selfplay(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> 
                     "sample_decisions": cfg.sample_decisions,
                     "record_every": cfg.record_every,
                     "warm": cfg.warm_search,
+                    "hint": cfg.hint,
                 },
             )
         )
@@ -254,6 +255,7 @@ def _fit(
         target_temperature=cfg.target_temperature,
         init=init,
         progress=say,
+        hint=cfg.hint,
     )
     history["fit_s"] = time.perf_counter() - t0
     card = {
@@ -263,6 +265,7 @@ def _fit(
         "options": cfg.options,
         "observation": observation_hash(spec),
         "hidden": cfg.hidden,
+        "hint": cfg.hint,
         "inputs": int(arrays["w1"].shape[0]),
         "generation": gen,
         "training": cfg.identity(),
