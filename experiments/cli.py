@@ -339,9 +339,10 @@ def cmd_games(args) -> int:
     for name in models:
         card = load(name).card
         leaf = ",leaf=rollout" if card.get("training", {}).get("leaf") == "rollout" else ""
+        hint = ", reads the heuristic's action" if card.get("hint") else ""
         print(
-            f"  {name}: {card['game']}, {', '.join(map(str, sorted(card['players'])))} players, "
-            f"generation {card.get('generation', '?')}, trained "
+            f"  {name}: {card['game']}, {', '.join(map(str, sorted(card['players'])))} players"
+            f"{hint}, generation {card.get('generation', '?')}, trained "
             f"{card.get('train_s', 0) / 3600:.1f} h  (policy:{name}, mcts:5ms,net={name}{leaf})"
         )
     return 0

@@ -261,14 +261,17 @@ def test_leaf_rollout_is_a_setting_of_a_search_with_a_network():
         parse_agent("mcts:40,net=m.npz,leaf=value")
 
 
-def test_the_learned_agents_benchmark_prints_a_row_per_game(capsys):
+@pytest.mark.parametrize("hint", [[], ["--hint"]])
+def test_the_learned_agents_benchmark_prints_a_row_per_game(capsys, hint):
     """``dynasty bench learned`` times policy self-play against the heuristic and random play,
-    and MCTS with a network against MCTS without, in one row per game."""
+    and MCTS with a network against MCTS without, in one row per game (also of a hint
+    model)."""
     from experiments.bench.learned import main
 
     assert (
         main(
-            [
+            hint
+            + [
                 "--game",
                 "goofspiel",
                 "--games",

@@ -20,7 +20,7 @@ import numpy as np
 from agents.arena import play_games
 from agents.mcts import search_root
 from agents.model import observation_hash, run_nets, save
-from agents.net import LAYER_NAMES, fit_encoding, n_inputs
+from agents.net import HINT_ARRAY, LAYER_NAMES, fit_encoding, n_inputs
 from agents.spec import parse_agent
 from sim import game_names, get_game
 from sim.game import Game
@@ -28,8 +28,11 @@ from sim.game import Game
 PLAYERS = 4
 
 
-def random_model(name: str, players: int, hidden: int, path: Path, seed: int = 0) -> Path:
-    """A model file of ``hidden`` units with random weights for game ``name``."""
+def random_model(
+    name: str, players: int, hidden: int, path: Path, seed: int = 0, hint: bool = False
+) -> Path:
+    """A model file of ``hidden`` units with random weights for game ``name`` (a hint model
+    with ``hint``: agents/net.py)."""
     spec = get_game(name)
     rng = np.random.default_rng(seed)
     obs = []
@@ -40,7 +43,7 @@ def random_model(name: str, players: int, hidden: int, path: Path, seed: int = 0
             g.apply(int(rng.choice(list(g.legal_actions()))))
     enc = fit_encoding(np.array(obs))
     sizes = {
-        "w1": (n_inputs(enc), hidden),
+        "w1": (n_inputs(enc) + (spec.num_actions if hint else 0), hidden),
         "b1": (hidden,),
         "w2": (hidden, hidden),
         "b2": (hidden,),
@@ -50,7 +53,10 @@ def random_model(name: str, players: int, hidden: int, path: Path, seed: int = 0
         "bv": (spec.max_players + 1,),
     }
     arrays = {k: (rng.normal(0, 0.1, sizes[k])).astype(np.float32) for k in LAYER_NAMES}
+    if hint:
+        arrays[HINT_ARRAY] = np.full(spec.num_actions, 4.0, np.float32)
     card = {"game": name, "players": [players], "observation": observation_hash(spec)}
+    card["hint"] = hint
     return save(path, {"enc": enc, **arrays}, card)
 
 
@@ -89,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
     ap.add_argument("--game", action="append", help="only these games (default: all)")
     ap.add_argument("--model", help="a model file to time (default: random weights)")
     ap.add_argument("--hidden", type=int, default=128, help="hidden units of the random network")
+    ap.add_argument(
+        "--hint", action="store_true", help="the random network is a hint model (agents/net.py)"
+    )
     ap.add_argument("--games", type=int, default=60, help="self-play games per agent")
     ap.add_argument("--simulations", type=int, default=200, help="simulations per search")
     ap.add_argument("--searches", type=int, default=20, help="searches per MCTS figure")
@@ -112,7 +121,9 @@ def main(argv: list[str] | None = None) -> int:
             n = min(max(PLAYERS, spec.min_players), spec.max_players)
             model = Path(args.model) if args.model else None
             if model is None:
-                model = random_model(name, n, args.hidden, Path(tmp) / f"{name}.npz")
+                model = random_model(
+                    name, n, args.hidden, Path(tmp) / f"{name}.npz", hint=args.hint
+                )
             pol = self_play_rate(spec, n, [f"policy:{model}"] * n, args.games)
             heu = self_play_rate(spec, n, ["heuristic"] * n, args.games)
             rnd = self_play_rate(spec, n, ["random"] * n, args.games * 10)
