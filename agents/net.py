@@ -146,7 +146,7 @@ def no_nets() -> Nets:
 def hint_in(nets: Nets) -> bool:
     """Whether a run's networks include a hint model (its policy calls the heuristic and
     ``determinize``)."""
-    return bool((nets.table[:, T_HINT] >= 0).any()) if len(nets.table) else False
+    return bool((nets.table[:, T_HINT] >= 0).any())
 
 
 def pack(models: Sequence[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -13,21 +13,7 @@ torch = pytest.importorskip("torch")
 from agents import net  # noqa: E402
 from sim import get_game  # noqa: E402
 from sim.core import new_rng  # noqa: E402
-from tests.test_net import _random_tensors, _states  # noqa: E402
-
-
-def _hint_model(spec, states, hidden=32, seed=0, skip=None):
-    """A random hint model of ``spec`` (its skip weights ``skip`` when given)."""
-    from experiments.train.model import PolicyValueNet
-
-    obs = np.array([spec.observation.tensor(s, p) for s, p in states])
-    enc = net.fit_encoding(obs)
-    torch.manual_seed(seed)
-    m = PolicyValueNet(net.n_inputs(enc), hidden, spec.num_actions, spec.max_players + 1, True)
-    arrays = m.arrays()
-    if skip is not None:
-        arrays["wk"][:] = skip
-    return {"enc": enc, **arrays, "all_lose": int(spec.can_all_lose)}
+from tests.test_net import _play, _random_model, _random_tensors, _states  # noqa: E402
 
 
 def test_a_hint_models_numba_forward_pass_equals_torch_within_1e_5():
@@ -103,17 +89,16 @@ def test_the_hint_reveals_nothing_the_seat_cannot_see(name):
 
 @pytest.mark.parametrize("name", ["ming_dynasty", "eternal_dynasty"])
 def test_a_hint_model_plays_through_the_arena_and_the_search(name, tmp_path):
-    """``policy:`` of a hint model whose skip weights dwarf its logits plays the hint; against
-    the same seats of heuristics its games are legal whole games (the arena checks every
-    action), and ``mcts`` with it as ``net=`` plays too."""
-    from agents.arena import play_games
-    from agents.model import observation_hash, run_nets, save
+    """``policy:`` of a hint model whose skip weights dwarf its logits plays the hint; beside
+    random seats its games are legal whole games (the arena checks every action), and
+    ``mcts`` with it as ``net=`` plays too."""
+    from agents.model import observation_hash, save
     from agents.policy import hint_of
-    from agents.spec import parse_agent
 
     spec = get_game(name)
     states = _states(name, 4, games=2)
-    m = _hint_model(spec, states, skip=1000.0)
+    m = _random_model(spec, states, hint=True)
+    m["wk"][:] = 1000.0
     table, enc, w = net.pack([m])
     K = tuple(spec.kernels)
     mask = np.zeros(spec.num_actions, np.bool_)
@@ -129,19 +114,9 @@ def test_a_hint_model_plays_through_the_arena_and_the_search(name, tmp_path):
     card = {"game": name, "players": [4], "observation": observation_hash(spec), "hint": True}
     save(path, {k: v for k, v in m.items() if k != "all_lose"}, card)
 
-    def play(labels, games=2):
-        rows = [parse_agent(x) for x in labels]
-        kinds = np.array([r[0] for r in rows])
-        params, nets = run_nets(
-            spec, 4, kinds, np.array([r[1] for r in rows]), [r[2] for r in rows]
-        )
-        seat_agent = np.tile(np.arange(4), (games, 1))
-        opts = spec.encode_options({})
-        return play_games(spec, np.arange(games), 4, opts, seat_agent, kinds, params, nets=nets)
-
-    s, w_, f, lengths = play([f"policy:{path}", "random", f"policy:{path}", "random"])
+    s, w_, f, lengths = _play(spec, [f"policy:{path}", "random", f"policy:{path}", "random"], 2)
     assert (lengths > 0).all()
-    s, w_, f, lengths = play([f"mcts:8,net={path}", "random", "random", "random"], games=1)
+    s, w_, f, lengths = _play(spec, [f"mcts:8,net={path}", "random", "random", "random"], 1)
     assert lengths[0] > 0
 
 

@@ -85,14 +85,31 @@ def _states(name, players, games=6, every=7, seed=0):
     return out
 
 
-def _random_model(spec, states, hidden=32, seed=0):
+def _random_model(spec, states, hidden=32, seed=0, hint=False):
+    """A model of random weights over an encoding fitted to ``states`` (a hint model with
+    ``hint``)."""
     from experiments.train.model import PolicyValueNet
 
     obs = np.array([spec.observation.tensor(s, p) for s, p in states])
     enc = net.fit_encoding(obs)
     torch.manual_seed(seed)
-    m = PolicyValueNet(net.n_inputs(enc), hidden, spec.num_actions, spec.max_players + 1)
+    m = PolicyValueNet(net.n_inputs(enc), hidden, spec.num_actions, spec.max_players + 1, hint)
     return {"enc": enc, **m.arrays(), "all_lose": int(spec.can_all_lose)}
+
+
+def _play(spec, labels, games):
+    """``play_games`` of 4-player ``games`` (seeds 0..) with the agents ``labels`` in seats
+    0-3, their models loaded as a run loads them."""
+    from agents.arena import play_games
+    from agents.model import run_nets
+    from agents.spec import parse_agent
+
+    rows = [parse_agent(x) for x in labels]
+    kinds = np.array([r[0] for r in rows])
+    params, nets = run_nets(spec, 4, kinds, np.array([r[1] for r in rows]), [r[2] for r in rows])
+    seat_agent = np.tile(np.arange(4), (games, 1))
+    opts = spec.encode_options({})
+    return play_games(spec, np.arange(games), 4, opts, seat_agent, kinds, params, nets=nets)
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -132,9 +149,7 @@ def test_policy_and_search_with_a_network_play_legal_games(name, tmp_path):
     """policy:, policy: at a temperature and mcts with net= play whole games through the arena
     (every action is checked legal there); greedy play is the same on the same deals, sampled
     play differs from it."""
-    from agents.arena import play_games
     from agents.model import observation_hash, save
-    from agents.spec import parse_agent
     from sim import get_game
 
     spec = get_game(name)
@@ -143,17 +158,9 @@ def test_policy_and_search_with_a_network_play_legal_games(name, tmp_path):
     m = _random_model(spec, states)
     card = {"game": name, "players": [4], "observation": observation_hash(spec)}
     save(path, {k: v for k, v in m.items() if k != "all_lose"}, card)
-    from agents.model import run_nets
 
     def play(labels, games=4):
-        rows = [parse_agent(x) for x in labels]
-        kinds = np.array([r[0] for r in rows])
-        params, nets = run_nets(
-            spec, 4, kinds, np.array([r[1] for r in rows]), [r[2] for r in rows]
-        )
-        seat_agent = np.tile(np.arange(4), (games, 1))
-        opts = spec.encode_options({})
-        return play_games(spec, np.arange(games), 4, opts, seat_agent, kinds, params, nets=nets)
+        return _play(spec, labels, games)
 
     greedy = [f"policy:{path}", "heuristic", f"policy:{path}", "random"]
     a, b = play(greedy), play(greedy)

@@ -55,8 +55,7 @@ def random_model(
     arrays = {k: (rng.normal(0, 0.1, sizes[k])).astype(np.float32) for k in LAYER_NAMES}
     if hint:
         arrays[HINT_ARRAY] = np.full(spec.num_actions, 4.0, np.float32)
-    card = {"game": name, "players": [players], "observation": observation_hash(spec)}
-    card["hint"] = hint
+    card = {"game": name, "players": [players], "observation": observation_hash(spec), "hint": hint}
     return save(path, {"enc": enc, **arrays}, card)
 
 
