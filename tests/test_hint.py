@@ -3,6 +3,7 @@ resampled from the seat's information set.  The numba forward pass equals PyTorc
 hint, the hint reveals nothing the seat cannot see, a hint model plays through the arena and
 the search, and a hint training records its hints and starts as the heuristic."""
 
+import json
 import tomllib
 
 import numpy as np
@@ -185,3 +186,9 @@ def test_a_hint_training_records_its_hints_and_starts_as_the_heuristic(ray_sessi
     )
     follows = (logits.argmax(1) == ex["hint"][several]).mean()
     assert follows > 0.9
+    fit = json.loads((cfg.output / "train.json").read_text())["generations"][0]["fit"]
+    assert 0 <= fit["follows_departure"] <= 1 and 0 < fit["search_departs"] < 1
+    from experiments.train.report import make_train_report
+
+    report = make_train_report(cfg)["markdown"].read_text()
+    assert "search departs from the hint" in report and "follows the departures" in report

@@ -235,6 +235,26 @@ def test_sharpened_targets_are_the_visit_shares_to_a_power():
     assert s.dtype == p.dtype
 
 
+def test_the_fit_measures_how_often_the_network_plays_the_searchs_action():
+    """Agreement counts only decisions with a choice; for a hint model the search's departures
+    from the hint, and how often the network follows them, are counted apart."""
+    from experiments.train.fit import _agreement
+
+    mask = np.array([[1, 1, 1], [1, 1, 0], [0, 1, 0], [1, 1, 1], [1, 0, 1]], bool)
+    policy = np.array(
+        [[0.6, 0.3, 0.1], [0.2, 0.8, 0.0], [0.0, 1.0, 0.0], [0.1, 0.2, 0.7], [0.4, 0.0, 0.6]],
+        np.float32,
+    )
+    net_top = np.array([0, 0, 1, 2, 0])  # agrees in rows 0, 2 (no choice) and 3
+    idx = np.arange(5)
+    hint = np.array([0, 0, 1, 1, 2], np.int16)  # the search departs in rows 1 and 3
+    plain = _agreement(net_top, {"mask": mask, "policy": policy, "hint": -np.ones(5)}, idx)
+    assert plain == {"policy_agreement": 2 / 4}
+    hinted = _agreement(net_top, {"mask": mask, "policy": policy, "hint": hint}, idx)
+    assert hinted == {"policy_agreement": 0.5, "search_departs": 0.5, "follows_departure": 0.5}
+    assert _agreement(net_top[[2]], {"mask": mask, "policy": policy, "hint": hint}, idx[[2]]) == {}
+
+
 def test_the_gate_plays_both_ways_with_more_than_two_players(ray_session, tmp_path):
     """At 3 players the gate also plays the opponent alone against the candidate's copies on the
     same deals, and keeps a network only if the lone seats' difference is above 0."""

@@ -159,9 +159,30 @@ def _held_out(model, losses, idx, examples, slots, all_lose) -> dict[str, Any]:
         }
         for b in range(CALIBRATION_BINS)
     ]
-    return {
+    out = {
         "held_out_policy_loss": float(lp),
         "held_out_value_loss": float(lv),
         "policy_entropy": entropy,
         "calibration": calibration,
     }
+    out.update(_agreement(p.argmax(1), examples, idx))
+    return out
+
+
+def _agreement(net_top: np.ndarray, examples, idx: np.ndarray) -> dict[str, Any]:
+    """How often the network's most likely action is the search's most visited one, over
+    held-out decisions with a choice; for a hint model also how often the search's differs
+    from the hint (``search_departs``) and how often the network follows it there
+    (``follows_departure``): a hint model that never follows the departures is the heuristic."""
+    choice = examples["mask"][idx].sum(1) > 1
+    if not choice.any():
+        return {}
+    search_top = examples["policy"][idx].argmax(1)
+    same = net_top == search_top
+    out: dict[str, Any] = {"policy_agreement": float(same[choice].mean())}
+    hint = examples["hint"][idx]
+    if (hint >= 0).all():
+        departs = choice & (search_top != hint)
+        out["search_departs"] = float(departs.sum() / choice.sum())
+        out["follows_departure"] = float(same[departs].mean()) if departs.any() else None
+    return out

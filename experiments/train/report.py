@@ -65,6 +65,14 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
                 fit.get("held_out_policy_loss", float("nan")),
                 fit.get("held_out_value_loss", float("nan")),
                 fit.get("policy_entropy", float("nan")),
+                _share(fit.get("policy_agreement")),
+            ]
+            + (
+                [_share(fit.get("search_departs")), _share(fit.get("follows_departure"))]
+                if cfg.hint
+                else []
+            )
+            + [
                 g.get("selfplay_s", 0.0) / 60,
                 fit.get("fit_s", 0.0) / 60,
                 g.get("gate_s", 0.0) / 60,
@@ -82,13 +90,26 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
                 "held-out policy loss",
                 "held-out value loss",
                 "policy entropy",
+                "agrees with the search",
+            ]
+            + (["search departs from the hint", "follows the departures"] if cfg.hint else [])
+            + [
                 "self-play min",
                 "fit min",
                 "gate min",
             ],
             rows,
             "per generation: the gate's win share of the new network with its 95% interval "
-            f"(parity {1 / cfg.players[0]:.3f}), the fit on held-out games, time per step",
+            f"(parity {1 / cfg.players[0]:.3f}), the fit on held-out games (how often the "
+            "network's first choice is the search's most visited action, where there is a "
+            "choice"
+            + (
+                "; how often that action is not the hint's, and how often the network then "
+                "follows the search"
+                if cfg.hint
+                else ""
+            )
+            + "), time per step",
         )
     )
     if gens:
@@ -191,3 +212,8 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
     md.write_text(markdown(blocks))
     html_path.write_text(html_page(f"Training: {cfg.name}", blocks))
     return {"markdown": md, "html": html_path, **paths}
+
+
+def _share(x: float | None) -> str:
+    """A share of decisions for the generations table; "–" where the fit did not measure it."""
+    return "–" if x is None else f"{x:.3f}"
