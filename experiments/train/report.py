@@ -40,6 +40,13 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
         )
     )
     both = cfg.gates_both_ways
+    # the fit's shares of held-out decisions: (train.json key, column)
+    shares = [("policy_agreement", "agrees with the search")]
+    if cfg.hint:
+        shares += [
+            ("search_departs", "search departs from the hint"),
+            ("follows_departure", "follows the departures"),
+        ]
     rows = []
     for g in gens:
         fit = g.get("fit", {})
@@ -65,13 +72,8 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
                 fit.get("held_out_policy_loss", float("nan")),
                 fit.get("held_out_value_loss", float("nan")),
                 fit.get("policy_entropy", float("nan")),
-                _share(fit.get("policy_agreement")),
             ]
-            + (
-                [_share(fit.get("search_departs")), _share(fit.get("follows_departure"))]
-                if cfg.hint
-                else []
-            )
+            + [_share(fit.get(key)) for key, _ in shares]
             + [
                 g.get("selfplay_s", 0.0) / 60,
                 fit.get("fit_s", 0.0) / 60,
@@ -90,9 +92,8 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
                 "held-out policy loss",
                 "held-out value loss",
                 "policy entropy",
-                "agrees with the search",
             ]
-            + (["search departs from the hint", "follows the departures"] if cfg.hint else [])
+            + [column for _, column in shares]
             + [
                 "self-play min",
                 "fit min",
