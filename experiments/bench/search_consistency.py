@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.mcts import search_root
+from agents.mcts import P_NET, search_root
 from agents.spec import MCTS, AgentSpecError, parse_agent
 from sim import get_game
 from sim.core import hash64, new_rng
@@ -46,7 +46,7 @@ class Consistency:
 def search_params(label: str) -> np.ndarray:
     """The parameters of an MCTS agent without a network; :class:`AgentSpecError` otherwise."""
     kind, params, _ = parse_agent(label)
-    if kind != MCTS or "net=" in label:
+    if kind != MCTS or params[P_NET] > 0:
         raise AgentSpecError(f"a search without a network is needed here, got {label!r}")
     return params
 
