@@ -115,15 +115,18 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
     )
     if gens:
         fig, ax = plt.subplots(figsize=(7, 4))
+        gated: list[int] = []
         for o in cfg.gate_against:
             xs = [g["generation"] for g in gens if o in g.get("gate", {})]
+            gated += xs
             r = [g["gate"][o] for g in gens if o in g.get("gate", {})]
             if not xs:
                 continue
             ys = [x["win_share"] for x in r]
             err = [[y - x["low"] for y, x in zip(ys, r)], [x["high"] - y for y, x in zip(ys, r)]]
             ax.errorbar(xs, ys, yerr=err, fmt="o-", capsize=3, label=f"vs {o}")
-            x2 = [x for x, y in zip(xs, r) if "opponent_alone" in y]
+            # the other match beside it, not on top of it
+            x2 = [x + 0.1 for x, y in zip(xs, r) if "opponent_alone" in y]
             r2 = [y for y in r if "opponent_alone" in y]
             if r2:
                 y2 = [x["opponent_alone"] for x in r2]
@@ -135,6 +138,9 @@ def make_train_report(cfg: TrainConfig) -> dict[str, Path]:
         ax.axhline(1 / cfg.players[0], color="grey", lw=1, ls="--", label="parity")
         ax.set_xlabel("generation")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        if gated:  # whole generations on the axis, even when one is gated
+            ax.set_xticks(sorted(set(gated)))
+            ax.set_xlim(min(gated) - 0.5, max(gated) + 0.6)
         ax.set_ylabel("win share (95% interval)")
         ax.set_title(f"{cfg.name}: the new network against its opponents")
         ax.legend(fontsize=8)
