@@ -70,8 +70,8 @@ def consistency(
     agree = departs = repeated = done = 0
     searches = hash64(seed, 2)  # the searches' seeds: a key no deal's seed uses
 
-    def most_visited(state, key):
-        return int(search_root(spec, state.copy(), params, hash64(searches, key))[1].argmax())
+    def most_visited(state, key):  # the search and the heuristic only read the state
+        return int(search_root(spec, state, params, hash64(searches, key))[1].argmax())
 
     deal = 0
     while done < states:
@@ -79,7 +79,7 @@ def consistency(
         state = k.new_state(np.int64(hash64(seed, 3 * deal)), np.int64(players), opts)
         rng = new_rng(np.int64(hash64(seed, 3 * deal + 1)))
         while not k.is_terminal(state) and done < states:
-            hint = int(k.heuristic(state.copy(), rng))
+            hint = int(k.heuristic(state, rng))
             k.legal_mask(state, mask)
             if mask.sum() > 1 and keep.random() < rate:
                 first, second = (most_visited(state, 2 * done + j) for j in (0, 1))
