@@ -51,6 +51,7 @@ from sim.eternal_dynasty.rules import (
     TK_EXTRA,
     TK_RULER,
     TK_VOTECALL,
+    determinize,
     dyn_field,
     legal_mask,
     pb,
@@ -84,6 +85,20 @@ def exhaustive(state, legal, rng):
     """The heuristic with every legal choice tried (the policy before the shortlist), as a
     user agent: ``"sim.eternal_dynasty.heuristic:exhaustive"``."""
     return plan(state, rng, EXHAUSTIVE)
+
+
+@nb.njit(cache=True)
+def honest(state, legal, rng):
+    """The contract's heuristic in a copy of the state whose hidden information is resampled
+    from the mover's information set (``determinize``, then the heuristic, both from ``rng``:
+    the hint a hint model reads, agents.policy.seat_hint), as a user agent:
+    ``"sim.eternal_dynasty.heuristic:honest"``.  The contract's heuristic completes the effects
+    it tries on the true state, so its tries see the drawn Coin values, the chance stream and
+    the decks (docs/games/eternal_dynasty.md, "What the heuristic reads"); this one sees only
+    what its seat may know."""
+    work = state.copy()
+    determinize(work, state[H_CURRENT], rng)
+    return heuristic(work, rng)
 
 
 @nb.njit(cache=True, inline="always")  # into the three policies, as greedy into it
