@@ -73,25 +73,25 @@ def paired_game(K, deal, players, options, seat, wins, counts):
     while not G.is_terminal(s):
         p = s[H_CURRENT]
         rng = rngs[2 * p : 2 * p + 2]
-        if seat < 0 or (p == seat and not differs):
-            before = rng.copy()
-            w = s.copy()
-            G.determinize(w, p, resample)
-            honest = G.heuristic(w, before)
+        if seat >= 0 and p != seat:
+            G.apply(s, G.heuristic(s, rng))
+            continue
+        w = s.copy()
+        G.determinize(w, p, resample)
+        honest_rng = rng.copy()  # the mover's RNG as it is after deciding in the copy
+        honest = G.heuristic(w, honest_rng)
+        if seat >= 0 and differs:  # the seat decides in the copy from now on
+            a = honest
+            rng[:] = honest_rng
+        else:
             a = G.heuristic(s, rng)
             if seat < 0:
                 counts[0] += 1
                 counts[1] += honest != a
-            elif honest != a:
+            elif honest != a:  # the seat's first changed action
                 a = honest
-                rng[:] = before
+                rng[:] = honest_rng
                 differs = True
-        elif p == seat:
-            w = s.copy()
-            G.determinize(w, p, resample)
-            a = G.heuristic(w, rng)
-        else:
-            a = G.heuristic(s, rng)
         G.apply(s, a)
     scores = np.zeros(players)
     G.returns(s, scores, wins)
@@ -113,9 +113,9 @@ def honesty(game: str, players: int, deals: int, seed: int) -> Honesty:
     plain, resampled = np.zeros(players), np.zeros(players)
     per_deal = np.zeros(deals)
     differ = 0
+    n = np.int64(players)
     for d in range(deals):
         deal = np.int64(hash64(seed, d))
-        n = np.int64(players)
         paired_game(K, deal, n, opts, np.int64(-1), plain, counts)
         for seat in range(players):
             differ += paired_game(K, deal, n, opts, np.int64(seat), resampled, counts)
