@@ -68,7 +68,10 @@ def test_the_command_prints_a_row_per_game_and_refuses_bad_input():
     assert out[1].startswith("middle_kingdom | 2 | ") and "| 4 | 0.000 | +0.0000" in out[1]
     for bad, says in (
         (["--game", "nope"], "unknown game 'nope'"),
-        (["--game", "ming_dynasty", "--players", "9"], "2-4 players, not 9"),
+        (
+            ["--game", "ming_dynasty", "--players", "9"],
+            "ming_dynasty: 9 players is not allowed (allowed: 2, 3, 4)",
+        ),
         (["--deals", "1"], "--deals must be at least 2"),
     ):
         r = subprocess.run([*cmd, *bad], capture_output=True, text=True)

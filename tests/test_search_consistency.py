@@ -57,7 +57,10 @@ def test_the_command_prints_a_row_per_game_and_search_and_refuses_bad_input():
     for bad, says in (
         (["--game", "nope"], "unknown game 'nope'"),
         (["--search", "heuristic"], "a search without a network"),
-        (["--game", "ming_dynasty", "--players", "9"], "2-4 players, not 9"),
+        (
+            ["--game", "ming_dynasty", "--players", "9"],
+            "ming_dynasty: 9 players is not allowed (allowed: 2, 3, 4)",
+        ),
         (["--states", "0"], "--states must be at least 1"),
     ):
         r = subprocess.run([*cmd, *bad], capture_output=True, text=True)

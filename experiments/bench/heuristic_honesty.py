@@ -103,10 +103,7 @@ def honesty(game: str, players: int, deals: int, seed: int) -> Honesty:
     from experiments.train.gate import bootstrap_interval
 
     spec = get_game(game)
-    if not spec.min_players <= players <= spec.max_players:
-        raise ValueError(
-            f"{game} is played by {spec.min_players}-{spec.max_players} players, not {players}"
-        )
+    spec.check_players(players)
     K = tuple(spec.kernels)
     opts = spec.encode_options({})
     counts = np.zeros(2, np.int64)

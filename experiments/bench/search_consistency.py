@@ -59,10 +59,7 @@ def consistency(
     from ``seed``, so the figures are a function of the arguments."""
     params = search_params(label)
     spec = get_game(game)
-    if not spec.min_players <= players <= spec.max_players:
-        raise ValueError(
-            f"{game} is played by {spec.min_players}-{spec.max_players} players, not {players}"
-        )
+    spec.check_players(players)
     k = spec.kernels
     opts = spec.encode_options({})
     keep = np.random.default_rng(seed)
