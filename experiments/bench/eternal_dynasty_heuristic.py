@@ -24,7 +24,7 @@ import numpy as np
 
 from experiments.bench.engines import self_play_games
 from sim import get_game
-from sim.core import new_rng
+from sim.core import constant_names, new_rng
 from sim.eternal_dynasty import heuristic as H
 from sim.eternal_dynasty import rules
 from sim.eternal_dynasty.rules import tasks
@@ -77,8 +77,9 @@ def replay(states, reps, decide):
 
 
 def kind_names() -> dict[int, str]:
-    """Task kind -> its name (the ``TK_*`` constants of the rules' task stack)."""
-    return {getattr(tasks, n): n[3:].lower() for n in dir(tasks) if n.startswith("TK_")}
+    """Task kind -> its name (the ``TK_*`` constants of the rules' task stack, as the game's
+    ``decision_kind`` names them)."""
+    return constant_names(tasks, "TK_")
 
 
 def measure(players: int, games: int, reps: int) -> dict:

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS
+from sim.core import H_CURRENT, H_NPLAYERS, constant_names
 from sim.emperors_choice import layout as L
 from sim.emperors_choice.options import card_names, load_components
 from sim.emperors_choice.rules import new_state_forced, pb
@@ -24,6 +24,13 @@ CHANCE_KINDS = (
     "tribute",
     "policy_side",
 )
+
+_KIND = constant_names(L, "DK_")
+
+
+def decision_kind(s: np.ndarray) -> str:
+    """The kind of decision the state asks for: its `DK_*` word (GameSpec.decision_kind)."""
+    return _KIND[int(s[L.G_DECISION])]
 
 
 def _effect_text(s, e: int, o: int | None = None) -> str:

@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS
+from sim.core import H_CURRENT, H_NPLAYERS, constant_names
 from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.options import load_components
+from sim.eternal_dynasty.rules import tasks
 
 _COMP = load_components()
 PROVINCE = [p["name"] for p in _COMP["provinces"]]
@@ -14,6 +15,14 @@ CARD = [c["name"] for c in _COMP["dynasty_cards"]]
 VOTE = [v["name"] for v in _COMP["vote_cards"]]
 EVENT = [e["name"] for e in _COMP["event_cards"]]
 TYPE = ("Military", "Political")
+
+_KIND = constant_names(tasks, "TK_")
+
+
+def decision_kind(s: np.ndarray) -> str:
+    """The kind of decision the state asks for: its top task's `TK_*` kind
+    (GameSpec.decision_kind); "none" once the stack is empty."""
+    return _KIND[int(s[R.top(s)])] if s[L.G_SP] > 0 else "none"
 
 
 def _card(s, c):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS
+from sim.core import H_CURRENT, H_NPLAYERS, constant_names
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import DEPLOY_MONK, DEPLOY_OPEN, pb, state_from_script
 
@@ -22,6 +22,13 @@ PHASE_NAME = (
     "phase 5 (choose start player)",
     "game over",
 )
+
+_KIND = constant_names(L, "PH_")
+
+
+def decision_kind(s: np.ndarray) -> str:
+    """The kind of decision the state asks for: its `PH_*` word (GameSpec.decision_kind)."""
+    return _KIND[int(s[L.G_PHASE])]
 
 
 def action_name(s: np.ndarray, a: int) -> str:

@@ -1,0 +1,213 @@
+"""Where a search's strength over the heuristic lies, by kind of decision: one seat searches at
+the decisions of one kind and plays the heuristic at the others, among heuristic opponents,
+paired with the all-heuristic game of the same deal.
+
+The kinds are the game's own (``GameSpec.decision_kind``: Eternal Dynasty's task kinds, the
+decision or phase word of the others). On each of ``--deals`` deals the searching seat is the
+deal's number modulo the players, so every seat takes its turn. The all-heuristic games give
+each kind's share of that seat's decisions with a choice; every kind with at least
+``--min-share`` of them has a row, the rest are pooled as ``other``, and a last row searches at
+every kind. In a row's games the seat searches at the decisions of its kinds that have a choice
+and plays the heuristic elsewhere; every seat's heuristic draws from its own stream, so a game is
+the all-heuristic game until the search first departs from it. A row's *worth* is the seat's win
+share minus its win share in the all-heuristic game, with the 95% bootstrap interval over deals.
+
+A learned policy that is to play like the search needs to learn it where the worth is; where a
+row's worth is negative, the search does worse than the heuristic it replaces. The rows need not
+sum to the last one: decisions of different kinds interact. Everything is a function of the
+arguments (a search by simulations, not by time, is needed for that).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+from tqdm import tqdm
+
+from agents.mcts import search_root
+from agents.spec import AgentSpecError
+from experiments.bench.search_consistency import search_params
+from sim import get_game
+from sim.core import GameSpec, hash64, new_rng
+
+GAMES = ["eternal_dynasty"]
+SEARCH = "mcts:100,rollout=heuristic,rollout_depth=20,prior=1"
+SEARCH_KEY = 0x5BD  # a deal's searches: hash64(hash64(deal seed, SEARCH_KEY), search number)
+EVERY = "every kind"
+OTHER = "other"
+
+
+@dataclass(frozen=True)
+class KindRow:
+    """One row: the ``kind`` (or ``other``, ``every kind``), its ``share`` of the searching
+    seat's decisions with a choice in the all-heuristic games, the ``searches`` made, the seat's
+    mean win share with them (``searched``) and without (``plain``), and their difference
+    (``worth``) with its 95% interval over deals (``low``, ``high``)."""
+
+    kind: str
+    share: float
+    searches: int
+    searched: float
+    plain: float
+    worth: float
+    low: float
+    high: float
+
+
+def paired_game(
+    spec: GameSpec,
+    deal: int,
+    players: int,
+    seat: int,
+    searches_here: Callable[[str], bool],
+    params: np.ndarray,
+    counts: dict[str, int] | None = None,
+) -> tuple[float, int]:
+    """Play ``deal`` with the heuristic in every seat, except that ``seat`` searches at its
+    decisions with a choice whose kind ``searches_here`` accepts; count those decisions' kinds
+    in ``counts``. Returns the seat's win share and the searches made."""
+    k = spec.kernels
+    s = k.new_state(np.int64(deal), np.int64(players), spec.encode_options({}))
+    rngs = [new_rng(np.int64(hash64(deal, q + 1))) for q in range(players)]
+    key = hash64(deal, SEARCH_KEY)
+    mask = np.zeros(spec.num_actions, np.bool_)
+    searches = 0
+    while not k.is_terminal(s):
+        p = int(k.current_player(s))
+        a = -1
+        if p == seat:
+            k.legal_mask(s, mask)
+            if mask.sum() > 1:
+                kind = spec.decision_kind(s)
+                if counts is not None:
+                    counts[kind] = counts.get(kind, 0) + 1
+                if searches_here(kind):
+                    a = search_root(spec, s, params, int(hash64(key, searches)))[0]
+                    searches += 1
+        if a < 0:
+            a = int(k.heuristic(s, rngs[p]))
+        k.apply(s, np.int64(a))
+    scores, wins = np.zeros(players), np.zeros(players)
+    k.returns(s, scores, wins)
+    return float(wins[seat]), searches
+
+
+def by_decision(
+    game: str,
+    label: str = SEARCH,
+    players: int = 4,
+    deals: int = 400,
+    seed: int = 1,
+    min_share: float = 0.05,
+    progress: bool = True,
+) -> list[KindRow]:
+    """The rows of the table (module docstring), the most frequent kind first."""
+    from experiments.train.gate import bootstrap_interval
+
+    spec = get_game(game)
+    spec.check_players(players)
+    if spec.decision_kind is None:
+        raise ValueError(f"{game} names no kinds of decision (GameSpec.decision_kind)")
+    params = search_params(label)
+    seeds = [int(hash64(seed, d)) for d in range(deals)]
+    counts: dict[str, int] = {}
+    bar = tqdm(total=deals, desc=f"{game}: {label}", unit="game", disable=not progress, leave=False)
+    plain = np.zeros(deals)
+    for d, deal in enumerate(seeds):  # the all-heuristic games
+        plain[d] = paired_game(spec, deal, players, d % players, lambda _: False, params, counts)[0]
+        bar.update()
+    total = max(sum(counts.values()), 1)
+    kinds = sorted(counts, key=lambda kind: (-counts[kind], kind))
+    main = [kind for kind in kinds if counts[kind] / total >= min_share]
+    rest = [kind for kind in kinds if kind not in main]
+    groups: list[tuple[str, float, Callable[[str], bool]]] = [
+        (kind, counts[kind] / total, lambda x, kind=kind: x == kind) for kind in main
+    ]
+    if rest:
+        groups.append((OTHER, sum(counts[k] for k in rest) / total, lambda x: x not in main))
+    groups.append((EVERY, 1.0, lambda x: True))
+    rows = []
+    bar.total = deals * (1 + len(groups))
+    bar.refresh()
+    for name, share, searches_here in groups:
+        searched = np.zeros(deals)
+        made = 0
+        for d, deal in enumerate(seeds):
+            searched[d], n = paired_game(spec, deal, players, d % players, searches_here, params)
+            made += n
+            bar.update()
+        worth = searched - plain
+        low, high = bootstrap_interval(worth, seed)
+        rows.append(
+            KindRow(
+                name,
+                share,
+                made,
+                float(searched.mean()),
+                float(plain.mean()),
+                float(worth.mean()),
+                low,
+                high,
+            )
+        )
+    bar.close()
+    return rows
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The arguments of ``dynasty bench search_by_decision``."""
+    ap = argparse.ArgumentParser(
+        prog="dynasty bench search_by_decision", description=__doc__.split("\n\n")[0]
+    )
+    ap.add_argument(
+        "--game", action="append", help=f"only these games (default: {', '.join(GAMES)})"
+    )
+    ap.add_argument(
+        "--search", default=SEARCH, help=f"an MCTS agent without a network (default {SEARCH})"
+    )
+    ap.add_argument("--players", type=int, default=4, help="players")
+    ap.add_argument("--deals", type=int, default=400, help="deals per game")
+    ap.add_argument(
+        "--min-share",
+        type=float,
+        default=0.05,
+        help="a kind's least share of the decisions for a row of its own (default 0.05)",
+    )
+    ap.add_argument("--seed", type=int, default=1, help="master seed")
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = build_parser()
+    args = ap.parse_args(argv)
+    if args.deals < 2 or not 0 < args.min_share <= 1:
+        ap.error("--deals must be at least 2 and --min-share in (0, 1]")
+    try:
+        search_params(args.search)
+    except AgentSpecError as e:
+        ap.error(str(e))
+    print(
+        "game | kind of decision | share of decisions | searches | win share with the search "
+        "| without | worth (95% CI)"
+    )
+    for game in args.game or GAMES:
+        try:
+            rows = by_decision(
+                game, args.search, args.players, args.deals, args.seed, args.min_share
+            )
+        except (KeyError, ValueError) as e:
+            ap.error(str(e))
+        for r in rows:
+            print(
+                f"{game} | {r.kind} | {r.share:.3f} | {r.searches:,} | {r.searched:.3f} | "
+                f"{r.plain:.3f} | {r.worth:+.3f} [{r.low:+.3f}, {r.high:+.3f}]",
+                flush=True,
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
