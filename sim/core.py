@@ -791,16 +791,6 @@ class IllegalActionError(ValueError):
     """An action that is not legal in the current state."""
 
 
-def constant_names(module: Any, prefix: str) -> dict[int, str]:
-    """``{value: name}`` of a module's integer constants ``prefix + NAME``, the name lowercased
-    without the prefix (a game's decision kinds for ``GameSpec.decision_kind``)."""
-    return {
-        int(v): k[len(prefix) :].lower()
-        for k, v in vars(module).items()
-        if k.startswith(prefix) and isinstance(v, int) and not isinstance(v, bool)
-    }
-
-
 @dataclass(frozen=True)
 class GameSpec:
     """Everything the rest of the project uses of one game: the game's contract.
@@ -813,8 +803,7 @@ class GameSpec:
     ``components`` (data files a study may change), ``invariants`` (checked by property
     tests, ``dynasty fuzz`` and every replay), ``observation`` (the RL adapters' tensors),
     ``board`` (the viewer's drawing; without one the viewer shows ``render``'s text),
-    ``scenario`` (position builders for rule tests), ``report_groups``, ``round_word``,
-    ``decision_kind``.
+    ``scenario`` (positions for rule tests), ``report_groups``, ``round_word``, ``decision_kind``.
     """
 
     name: str
@@ -866,9 +855,7 @@ class GameSpec:
     board: Any = None
     # A module of helpers that build positions for rule tests (``position(...)`` ...), or None.
     scenario: Any = None
-    # The kind of decision a state asks of its mover, as a short name (what the engine's own
-    # decision or task word says: Eternal Dynasty's "action", "gain", "discard" ...), for
-    # diagnostics by kind (``dynasty bench search_by_decision``); never on the hot path.
+    # The kind of decision a state asks for, a short name (sim.kinds); None: the game has none.
     decision_kind: Callable[[np.ndarray], str] | None = None
 
     @property

@@ -141,6 +141,8 @@ def _check_optional(spec: GameSpec, fail) -> None:
         v = getattr(spec, piece)
         if v is not None and not isinstance(v, kind):
             raise fail(piece, f"expected a {kind.__module__}.{kind.__name__} or None")
+    if spec.decision_kind is not None and not callable(spec.decision_kind):
+        raise fail("decision_kind", "expected a function of the state or None")
     if spec.invariants is not None:
         problem = _kernel_problem("invariants.check", spec.invariants.check)
         if problem:

@@ -77,6 +77,7 @@ def test_every_registered_game_declares_its_pieces():
         ({"feature_names": (1,)}, "feature_names: expected a tuple of strings"),
         ({"board": lambda s: ""}, "board: expected a sim.board.Board or None"),
         ({"components": {}}, "components: expected a sim.components.Components or None"),
+        ({"decision_kind": "bid"}, "decision_kind: expected a function of the state or None"),
         ({"report_groups": (("x", ("nope",)),)}, "report_groups: 'x' names unknown feature"),
         ({"name": "other"}, "name: 'other' differs from its folder name 'goofspiel'"),
     ],

@@ -24,10 +24,11 @@ import numpy as np
 
 from experiments.bench.engines import self_play_games
 from sim import get_game
-from sim.core import constant_names, new_rng
+from sim.core import new_rng
 from sim.eternal_dynasty import heuristic as H
 from sim.eternal_dynasty import rules
 from sim.eternal_dynasty.rules import tasks
+from sim.kinds import constant_names
 
 EVERY = 5
 ROUNDS = 3

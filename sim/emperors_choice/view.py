@@ -2,10 +2,11 @@
 
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, constant_names
+from sim.core import H_CURRENT, H_NPLAYERS
 from sim.emperors_choice import layout as L
 from sim.emperors_choice.options import card_names, load_components
 from sim.emperors_choice.rules import new_state_forced, pb
+from sim.kinds import constant_names
 
 _COMP = load_components()
 CARD_NAMES = card_names(_COMP)

@@ -2,11 +2,12 @@
 
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, constant_names
+from sim.core import H_CURRENT, H_NPLAYERS
 from sim.eternal_dynasty import layout as L
 from sim.eternal_dynasty import rules as R
 from sim.eternal_dynasty.options import load_components
 from sim.eternal_dynasty.rules import tasks
+from sim.kinds import constant_names
 
 _COMP = load_components()
 PROVINCE = [p["name"] for p in _COMP["provinces"]]

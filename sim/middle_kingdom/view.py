@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, constant_names
+from sim.core import H_CURRENT, H_NPLAYERS
+from sim.kinds import constant_names
 from sim.middle_kingdom import layout as L
 from sim.middle_kingdom.rules import pb, state_from_deck
 

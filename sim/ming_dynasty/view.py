@@ -2,7 +2,8 @@
 
 import numpy as np
 
-from sim.core import H_CURRENT, H_NPLAYERS, constant_names
+from sim.core import H_CURRENT, H_NPLAYERS
+from sim.kinds import constant_names
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import DEPLOY_MONK, DEPLOY_OPEN, pb, state_from_script
 
