@@ -6,7 +6,7 @@ from sim.core import H_CURRENT, H_NPLAYERS
 from sim.emperors_choice import layout as L
 from sim.emperors_choice.options import card_names, load_components
 from sim.emperors_choice.rules import new_state_forced, pb
-from sim.kinds import constant_names
+from sim.kinds import word_kind
 
 _COMP = load_components()
 CARD_NAMES = card_names(_COMP)
@@ -26,12 +26,7 @@ CHANCE_KINDS = (
     "policy_side",
 )
 
-_KIND = constant_names(L, "DK_")
-
-
-def decision_kind(s: np.ndarray) -> str:
-    """The kind of decision the state asks for: its `DK_*` word (GameSpec.decision_kind)."""
-    return _KIND[int(s[L.G_DECISION])]
+decision_kind = word_kind(L, "DK_", L.G_DECISION)  # GameSpec.decision_kind
 
 
 def _effect_text(s, e: int, o: int | None = None) -> str:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS
-from sim.kinds import constant_names
+from sim.kinds import word_kind
 from sim.middle_kingdom import layout as L
 from sim.middle_kingdom.rules import pb, state_from_deck
 
@@ -11,12 +11,7 @@ TYPE_LABEL = ("Official", "Peasant", "Merchant", "Noble", "General")
 STACK_LABEL = ("Officials", "Peasants", "Merchants", "Nobles", "Generals")
 GOAL_LABEL = ("Palace", "Harvest", "Market", "Heir", "Emperor", "Dragon")
 
-_KIND = constant_names(L, "DK_")
-
-
-def decision_kind(s: np.ndarray) -> str:
-    """The kind of decision the state asks for: its `DK_*` word (GameSpec.decision_kind)."""
-    return _KIND[int(s[L.G_DECISION])]
+decision_kind = word_kind(L, "DK_", L.G_DECISION)  # GameSpec.decision_kind
 
 
 def card_name(s: np.ndarray, c: int) -> str:

@@ -3,7 +3,7 @@
 import numpy as np
 
 from sim.core import H_CURRENT, H_NPLAYERS
-from sim.kinds import constant_names
+from sim.kinds import word_kind
 from sim.ming_dynasty import layout as L
 from sim.ming_dynasty.rules import DEPLOY_MONK, DEPLOY_OPEN, pb, state_from_script
 
@@ -24,12 +24,7 @@ PHASE_NAME = (
     "game over",
 )
 
-_KIND = constant_names(L, "PH_")
-
-
-def decision_kind(s: np.ndarray) -> str:
-    """The kind of decision the state asks for: its `PH_*` word (GameSpec.decision_kind)."""
-    return _KIND[int(s[L.G_PHASE])]
+decision_kind = word_kind(L, "PH_", L.G_PHASE)  # GameSpec.decision_kind
 
 
 def action_name(s: np.ndarray, a: int) -> str:
