@@ -94,6 +94,21 @@ def test_with_no_kind_of_its_own_the_pooled_row_is_the_every_kind_row():
     assert (other.searches, other.searched) == (every.searches, every.searched)
 
 
+def test_asked_kinds_get_the_same_rows_and_workers_change_no_figure():
+    """--kinds keeps the rows of those kinds and the every-kind row, each as it is without
+    --kinds; two Ray workers give the same rows as this process alone (the deals are played in
+    chunks, each from its own seeds); a kind the games never ask for is refused with the kinds
+    they do ask for."""
+    args = ("middle_kingdom", "mcts:10", 4, 8, 5, 0.05)
+    rows = by_decision(*args, progress=False)
+    asked = by_decision(*args, progress=False, kinds=["pick", "bid"])
+    assert [r.kind for r in asked] == ["bid", "pick", EVERY]
+    assert asked == [r for r in rows if r.kind in ("bid", "pick", EVERY)]
+    assert by_decision(*args, progress=False, workers=2) == rows
+    with pytest.raises(ValueError, match=r"no decision of kind 'nope' .*\(kinds: bid, "):
+        by_decision(*args, progress=False, kinds=["bid", "nope"])
+
+
 def test_the_command_prints_its_table_and_refuses_bad_input():
     cmd = [sys.executable, "-m", "experiments.cli", "bench", "search_by_decision"]
     out = subprocess.run(
@@ -112,6 +127,9 @@ def test_the_command_prints_its_table_and_refuses_bad_input():
         (["--search", "heuristic"], "a search without a network is needed here"),
         (["--deals", "1"], "--deals must be at least 2"),
         (["--min-share", "0"], "--min-share in (0, 1]"),
+        (["--workers", "0"], "--workers must be at least 1"),
+        (["--kinds", " , "], "--kinds names no kind"),
+        (["--game", "middle_kingdom", "--deals", "2", "--kinds", "vote"], "kind 'vote'"),
     ):
         r = subprocess.run([*cmd, *bad], capture_output=True, text=True)
         assert r.returncode == 2 and says in r.stderr, (bad, r.stderr)

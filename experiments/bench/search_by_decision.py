@@ -14,15 +14,17 @@ share minus its win share in the all-heuristic game, with the 95% bootstrap inte
 
 A learned policy that is to play like the search needs to learn it where the worth is; where a
 row's worth is negative, the search does worse than the heuristic it replaces. The rows need not
-sum to the last one: decisions of different kinds interact. Everything is a function of the
-arguments (a search by simulations, not by time, is needed for that).
+sum to the last one: decisions of different kinds interact. ``--kinds`` asks for the rows of
+those kinds only (and the every-kind row). Everything is a function of the arguments, whatever
+``--workers`` (a search by simulations, not by time, is needed for that): the deals are played
+in chunks on a local Ray's workers, or a cluster's (``--address``), each deal from its own seeds.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 import numpy as np
 from tqdm import tqdm
@@ -55,6 +57,75 @@ class KindRow:
     worth: float
     low: float
     high: float
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Where the searching seat searches: at the decisions whose kind is in ``kinds``, or
+    (``inverse``) at every other kind. ``Rule()`` never searches, ``Rule(inverse=True)``
+    always."""
+
+    kinds: frozenset[str] = field(default_factory=frozenset)
+    inverse: bool = False
+
+    def __call__(self, kind: str) -> bool:
+        return (kind in self.kinds) != self.inverse
+
+
+def play_deals(
+    game: str, players: int, label: str, rule: Rule, deals: Sequence[tuple[int, int]], count: bool
+) -> tuple[np.ndarray, np.ndarray, dict[str, int]]:
+    """:func:`paired_game` on each ``(number, seed)`` of ``deals``, the seat searching by
+    ``rule`` being the number modulo ``players`` (one task of a worker): the seat's win shares,
+    the searches made, and (``count``) the kinds of its decisions with a choice."""
+    spec = get_game(game)
+    params = search_params(label)
+    counts: dict[str, int] = {}
+    wins, made = np.zeros(len(deals)), np.zeros(len(deals), np.int64)
+    for i, (d, deal) in enumerate(deals):
+        wins[i], made[i] = paired_game(
+            spec, deal, players, d % players, rule, params, counts if count else None
+        )
+    return wins, made, counts
+
+
+def _play_all(
+    game: str,
+    players: int,
+    label: str,
+    jobs: list[tuple[Rule, bool, list[tuple[int, int]]]],
+    workers: int,
+    address: str | None,
+    bar,
+) -> list[tuple[np.ndarray, np.ndarray, dict[str, int]]]:
+    """:func:`play_deals` on each job ``(rule, count, deals)``, in order: in this process with one
+    worker and no ``address``, else as Ray tasks (at most two per CPU waiting)."""
+    if workers == 1 and address is None:
+        out = []
+        for rule, count, deals in jobs:
+            out.append(play_deals(game, players, label, rule, deals, count))
+            bar.update(len(deals))
+        return out
+    import ray
+
+    task = ray.remote(num_cpus=1)(play_deals)
+    slots = max(1, int(ray.cluster_resources().get("CPU", 1))) * 2
+    done: dict[int, tuple[np.ndarray, np.ndarray, dict[str, int]]] = {}
+    pending: dict = {}
+    queue = list(enumerate(jobs))
+    try:
+        while queue or pending:
+            while queue and len(pending) < slots:
+                i, (rule, count, deals) = queue.pop(0)
+                pending[task.remote(game, players, label, rule, deals, count)] = i
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            i = pending.pop(ready[0])
+            done[i] = ray.get(ready[0])
+            bar.update(len(jobs[i][2]))
+    finally:
+        for ref in pending:
+            ray.cancel(ref)
+    return [done[i] for i in range(len(jobs))]
 
 
 def paired_game(
@@ -103,49 +174,79 @@ def by_decision(
     seed: int = 1,
     min_share: float = 0.05,
     progress: bool = True,
+    kinds: Sequence[str] | None = None,
+    workers: int = 1,
+    address: str | None = None,
 ) -> list[KindRow]:
-    """The rows of the table (module docstring), the most frequent kind first."""
-    from experiments.train.gate import bootstrap_interval
-
+    """The rows of the table (module docstring), the most frequent kind first; with ``kinds``
+    only theirs and the every-kind row. ``workers`` above 1 or an ``address`` plays the deals on
+    Ray (a local Ray with that many workers, or the cluster at ``address``)."""
     spec = get_game(game)
     spec.check_players(players)
     if spec.decision_kind is None:
         raise ValueError(f"{game} names no kinds of decision (GameSpec.decision_kind)")
-    params = search_params(label)
-    seeds = [int(hash64(seed, d)) for d in range(deals)]
-    counts: dict[str, int] = {}
+    search_params(label)
+    if workers == 1 and address is None:
+        return _rows(game, label, players, deals, seed, min_share, progress, kinds, 1, None)
+    from experiments.run import runner
+
+    with runner.ray_session(address, workers, None):
+        return _rows(
+            game, label, players, deals, seed, min_share, progress, kinds, workers, address
+        )
+
+
+def _rows(game, label, players, deals, seed, min_share, progress, kinds, workers, address):
+    """:func:`by_decision` once its arguments are checked (and its Ray session, if any, is up)."""
+    from experiments.train.gate import bootstrap_interval
+
+    seeds = [(d, int(hash64(seed, d))) for d in range(deals)]
+    size = max(1, min(25, deals // (4 * workers)))
+    chunks = [seeds[i : i + size] for i in range(0, deals, size)]
     bar = tqdm(total=deals, desc=f"{game}: {label}", unit="game", disable=not progress, leave=False)
-    plain = np.zeros(deals)
-    for d, deal in enumerate(seeds):  # the all-heuristic games
-        plain[d] = paired_game(spec, deal, players, d % players, lambda _: False, params, counts)[0]
-        bar.update()
+    plain_parts = _play_all(
+        game, players, label, [(Rule(), True, c) for c in chunks], workers, address, bar
+    )
+    plain = np.concatenate([w for w, _, _ in plain_parts])
+    counts: dict[str, int] = {}
+    for _, _, part in plain_parts:
+        for kind, n in part.items():
+            counts[kind] = counts.get(kind, 0) + n
     total = max(sum(counts.values()), 1)
-    kinds = sorted(counts, key=lambda kind: (-counts[kind], kind))
-    main = [kind for kind in kinds if counts[kind] / total >= min_share]
-    rest = [kind for kind in kinds if kind not in main]
-    groups: list[tuple[str, float, Callable[[str], bool]]] = [
-        (kind, counts[kind] / total, lambda x, kind=kind: x == kind) for kind in main
-    ]
+    order = sorted(counts, key=lambda kind: (-counts[kind], kind))
+    if kinds is not None:
+        unseen = [kind for kind in kinds if kind not in counts]
+        if unseen:
+            bar.close()
+            raise ValueError(
+                f"{game}: no decision of kind {', '.join(map(repr, unseen))} in these games "
+                f"(kinds: {', '.join(order)})"
+            )
+        main = [kind for kind in order if kind in kinds]
+        rest: list[str] = []
+    else:
+        main = [kind for kind in order if counts[kind] / total >= min_share]
+        rest = [kind for kind in order if kind not in main]
+    groups = [(kind, counts[kind] / total, Rule(frozenset([kind]))) for kind in main]
     if rest:
-        groups.append((OTHER, sum(counts[k] for k in rest) / total, lambda x: x not in main))
-    groups.append((EVERY, 1.0, lambda x: True))
-    rows = []
+        groups.append((OTHER, sum(counts[k] for k in rest) / total, Rule(frozenset(main), True)))
+    groups.append((EVERY, 1.0, Rule(inverse=True)))
     bar.total = deals * (1 + len(groups))
     bar.refresh()
-    for name, share, searches_here in groups:
-        searched = np.zeros(deals)
-        made = 0
-        for d, deal in enumerate(seeds):
-            searched[d], n = paired_game(spec, deal, players, d % players, searches_here, params)
-            made += n
-            bar.update()
+    jobs = [(rule, False, c) for _, _, rule in groups for c in chunks]
+    parts = iter(_play_all(game, players, label, jobs, workers, address, bar))
+    bar.close()
+    rows = []
+    for name, share, _ in groups:
+        got = [next(parts) for _ in chunks]
+        searched = np.concatenate([w for w, _, _ in got])
         worth = searched - plain
         low, high = bootstrap_interval(worth, seed)
         rows.append(
             KindRow(
                 name,
                 share,
-                made,
+                int(sum(int(m.sum()) for _, m, _ in got)),
                 float(searched.mean()),
                 float(plain.mean()),
                 float(worth.mean()),
@@ -153,7 +254,6 @@ def by_decision(
                 high,
             )
         )
-    bar.close()
     return rows
 
 
@@ -176,7 +276,18 @@ def build_parser() -> argparse.ArgumentParser:
         default=0.05,
         help="a kind's least share of the decisions for a row of its own (default 0.05)",
     )
+    ap.add_argument(
+        "--kinds",
+        help="comma-separated kinds of decision: only their rows and the every-kind row",
+    )
     ap.add_argument("--seed", type=int, default=1, help="master seed")
+    ap.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="Ray workers (default 1: no Ray, this process plays every game)",
+    )
+    ap.add_argument("--address", help="play on this Ray cluster instead of a local Ray")
     return ap
 
 
@@ -185,6 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.deals < 2 or not 0 < args.min_share <= 1:
         ap.error("--deals must be at least 2 and --min-share in (0, 1]")
+    if args.workers < 1:
+        ap.error("--workers must be at least 1")
+    kinds = None if args.kinds is None else [k.strip() for k in args.kinds.split(",") if k.strip()]
+    if kinds is not None and not kinds:
+        ap.error("--kinds names no kind")
     try:
         search_params(args.search)
     except AgentSpecError as e:
@@ -196,7 +312,15 @@ def main(argv: list[str] | None = None) -> int:
     for game in args.game or GAMES:
         try:
             rows = by_decision(
-                game, args.search, args.players, args.deals, args.seed, args.min_share
+                game,
+                args.search,
+                args.players,
+                args.deals,
+                args.seed,
+                args.min_share,
+                kinds=kinds,
+                workers=args.workers,
+                address=args.address,
             )
         except (KeyError, ValueError) as e:
             ap.error(str(e))
