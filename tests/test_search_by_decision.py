@@ -9,8 +9,14 @@ import sys
 import numpy as np
 import pytest
 
-from experiments.bench.search_by_decision import EVERY, OTHER, by_decision, paired_game
-from experiments.bench.search_consistency import search_params
+from experiments.bench.search_by_decision import (
+    EVERY,
+    OTHER,
+    agent_of,
+    by_decision,
+    main,
+    paired_game,
+)
 from sim import get_game
 from sim.core import new_rng
 
@@ -61,9 +67,9 @@ def test_a_seat_that_never_searches_plays_the_all_heuristic_game():
     seat's win share is that of the plain game, and its decisions with a choice are counted by
     kind."""
     spec = get_game("middle_kingdom")
-    params = search_params("mcts:10")
+    agent = agent_of(spec, "mcts:10", 4)
     counts: dict[str, int] = {}
-    wins = [paired_game(spec, 77, 4, seat, lambda kind: False, params, counts) for seat in range(4)]
+    wins = [paired_game(spec, 77, 4, seat, lambda kind: False, agent, counts) for seat in range(4)]
     assert [n for _, n in wins] == [0, 0, 0, 0]
     assert sum(w for w, _ in wins) == pytest.approx(1.0)  # the same game seen from each seat
     assert "bid" in counts and sum(counts.values()) > 0
@@ -109,7 +115,18 @@ def test_asked_kinds_get_the_same_rows_and_workers_change_no_figure():
         by_decision(*args, progress=False, kinds=["bid", "nope"])
 
 
-def test_the_command_prints_its_table_and_refuses_bad_input():
+def test_a_learned_policy_takes_the_seats_decisions_of_a_kind():
+    """--agent policy:<model>: the shipped policy decides where a search would; its rows are a
+    function of the arguments, and the policy is not the heuristic (some game changes)."""
+    rows = by_decision("middle_kingdom", "policy:middle_kingdom", 4, 6, 2, 0.05, progress=False)
+    assert rows == by_decision(
+        "middle_kingdom", "policy:middle_kingdom", 4, 6, 2, 0.05, progress=False
+    )
+    assert rows[-1].kind == EVERY and rows[-1].searches > 0
+    assert any(r.worth != 0 for r in rows)
+
+
+def test_the_command_prints_its_table_and_refuses_bad_input(capsys):
     cmd = [sys.executable, "-m", "experiments.cli", "bench", "search_by_decision"]
     out = subprocess.run(
         [*cmd, "--game", "middle_kingdom", "--deals", "4", "--search", "mcts:5"],
@@ -117,19 +134,26 @@ def test_the_command_prints_its_table_and_refuses_bad_input():
         text=True,
         check=True,
     ).stdout.splitlines()
-    assert out[0].startswith("game | kind of decision | share of decisions | searches")
+    assert out[0].startswith(
+        "game | kind of decision | share of decisions | decisions by the agent"
+    )
     assert out[1].startswith("middle_kingdom | bid | ")
     assert out[-1].startswith(f"middle_kingdom | {EVERY} | 1.000 | ")
     for bad, says in (
         (["--game", "nope"], "unknown game 'nope'"),
         (["--game", "goofspiel"], "goofspiel names no kinds of decision"),
         (["--game", "ming_dynasty", "--players", "9"], "ming_dynasty: 9 players is not allowed"),
-        (["--search", "heuristic"], "a search without a network is needed here"),
+        (["--agent", "mcts:10,reuse"], "plays whole games in the arena only"),
+        (["--agent", "sim.eternal_dynasty.heuristic:honest"], "a built-in agent is needed here"),
+        (["--agent", "nope"], "unknown agent 'nope'"),
+        (["--agent", "policy:middle_kingdom"], "a model of middle_kingdom, not of eternal_dynasty"),
         (["--deals", "1"], "--deals must be at least 2"),
         (["--min-share", "0"], "--min-share in (0, 1]"),
         (["--workers", "0"], "--workers must be at least 1"),
         (["--kinds", " , "], "--kinds names no kind"),
         (["--game", "middle_kingdom", "--deals", "2", "--kinds", "vote"], "kind 'vote'"),
-    ):
-        r = subprocess.run([*cmd, *bad], capture_output=True, text=True)
-        assert r.returncode == 2 and says in r.stderr, (bad, r.stderr)
+    ):  # the command's own main, in this process (the CLI hands it its arguments)
+        with pytest.raises(SystemExit) as stop:
+            main(bad)
+        err = capsys.readouterr().err
+        assert stop.value.code == 2 and says in err.splitlines()[-1], (bad, err)

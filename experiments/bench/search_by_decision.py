@@ -2,6 +2,10 @@
 the decisions of one kind and plays the heuristic at the others, among heuristic opponents,
 paired with the all-heuristic game of the same deal.
 
+The agent that takes the seat's decisions of a kind is an MCTS by default; any built-in agent
+(``--agent``: a search with or without a network, ``policy:<model>``, random play) can take
+them, to show where a learned policy gains or loses against the heuristic it replaces.
+
 The kinds are the game's own (``GameSpec.decision_kind``: Eternal Dynasty's task kinds, the
 decision or phase word of the others). On each of ``--deals`` deals the searching seat is the
 deal's number modulo the players, so every seat takes its turn. The all-heuristic games give
@@ -29,15 +33,16 @@ from dataclasses import dataclass, field
 import numpy as np
 from tqdm import tqdm
 
-from agents.mcts import search_root
-from agents.spec import AgentSpecError
-from experiments.bench.search_consistency import search_params
+from agents.decision import REUSE_ONLY_IN_ARENA, choose_action
+from agents.mcts import P_REUSE, search_root
+from agents.spec import AgentSpecError, parse_agent
+from agents.table import HEURISTIC, MCTS, POLICY, RANDOM
 from sim import get_game
 from sim.core import GameSpec, hash64, new_rng
 
 GAMES = ["eternal_dynasty"]
 SEARCH = "mcts:100,rollout=heuristic,rollout_depth=20,prior=1"
-SEARCH_KEY = 0x5BD  # a deal's searches: hash64(hash64(deal seed, SEARCH_KEY), search number)
+SEARCH_KEY = 0x5BD  # a deal's agent decisions: hash64(hash64(deal seed, SEARCH_KEY), number)
 EVERY = "every kind"
 OTHER = "other"
 
@@ -45,9 +50,9 @@ OTHER = "other"
 @dataclass(frozen=True)
 class KindRow:
     """One row: the ``kind`` (or ``other``, ``every kind``), its ``share`` of the searching
-    seat's decisions with a choice in the all-heuristic games, the ``searches`` made, the seat's
-    mean win share with them (``searched``) and without (``plain``), and their difference
-    (``worth``) with its 95% interval over deals (``low``, ``high``)."""
+    seat's decisions with a choice in the all-heuristic games, the decisions the agent took
+    (``searches``), the seat's mean win share with them (``searched``) and without (``plain``),
+    and their difference (``worth``) with its 95% interval over deals (``low``, ``high``)."""
 
     kind: str
     share: float
@@ -57,6 +62,52 @@ class KindRow:
     worth: float
     low: float
     high: float
+
+
+@dataclass(frozen=True)
+class Agent:
+    """The built-in agent that takes the searching seat's decisions: its ``kind`` and ``params``
+    (agents.table), the networks of a learned one (``nets``), its ``label``."""
+
+    kind: int
+    params: np.ndarray
+    nets: object
+    label: str
+
+    def decide(self, spec: GameSpec, s: np.ndarray, seed: int, mask: np.ndarray) -> int:
+        """The agent's action in ``s``, from a fresh RNG of ``seed`` (a search: as
+        agents.mcts.search_root takes it)."""
+        if self.kind == MCTS:
+            return search_root(spec, s, self.params, seed, self.nets)[0]
+        return int(
+            choose_action(
+                tuple(spec.kernels),
+                s,
+                np.int64(self.kind),
+                self.params,
+                new_rng(np.int64(seed)),
+                mask,
+                self.nets,
+            )
+        )
+
+
+def agent_of(spec: GameSpec, label: str, players: int) -> Agent:
+    """The :class:`Agent` of ``label`` for ``players`` seats of ``spec``'s game;
+    :class:`AgentSpecError` (or agents.model.ModelError) for one that cannot take single
+    decisions here (a user agent, an MCTS with tree reuse) or a model built for another game."""
+    from agents.model import run_nets
+
+    kind, params, name = parse_agent(label)
+    if kind not in (MCTS, POLICY, RANDOM, HEURISTIC):
+        raise AgentSpecError(
+            f"{label!r}: a built-in agent is needed here (a search, policy:<model>, random or "
+            "heuristic); a user agent does not take single decisions outside its run"
+        )
+    if kind == MCTS and params[P_REUSE] > 0:
+        raise AgentSpecError(f"{label!r}: {REUSE_ONLY_IN_ARENA}")
+    rows, nets = run_nets(spec, players, [kind], [params], [name])
+    return Agent(int(kind), rows[0], nets, name)
 
 
 @dataclass(frozen=True)
@@ -79,12 +130,12 @@ def play_deals(
     ``rule`` being the number modulo ``players`` (one task of a worker): the seat's win shares,
     the searches made, and (``count``) the kinds of its decisions with a choice."""
     spec = get_game(game)
-    params = search_params(label)
+    agent = agent_of(spec, label, players)
     counts: dict[str, int] = {}
     wins, made = np.zeros(len(deals)), np.zeros(len(deals), np.int64)
     for i, (d, deal) in enumerate(deals):
         wins[i], made[i] = paired_game(
-            spec, deal, players, d % players, rule, params, counts if count else None
+            spec, deal, players, d % players, rule, agent, counts if count else None
         )
     return wins, made, counts
 
@@ -134,12 +185,12 @@ def paired_game(
     players: int,
     seat: int,
     searches_here: Callable[[str], bool],
-    params: np.ndarray,
+    agent: Agent,
     counts: dict[str, int] | None = None,
 ) -> tuple[float, int]:
-    """Play ``deal`` with the heuristic in every seat, except that ``seat`` searches at its
-    decisions with a choice whose kind ``searches_here`` accepts; count those decisions' kinds
-    in ``counts``. Returns the seat's win share and the searches made."""
+    """Play ``deal`` with the heuristic in every seat, except that ``agent`` decides for
+    ``seat`` at its decisions with a choice whose kind ``searches_here`` accepts; count those
+    decisions' kinds in ``counts``. Returns the seat's win share and the agent's decisions."""
     k = spec.kernels
     s = k.new_state(np.int64(deal), np.int64(players), spec.encode_options({}))
     rngs = [new_rng(np.int64(hash64(deal, q + 1))) for q in range(players)]
@@ -156,7 +207,7 @@ def paired_game(
                 if counts is not None:
                     counts[kind] = counts.get(kind, 0) + 1
                 if searches_here(kind):
-                    a = search_root(spec, s, params, int(hash64(key, searches)))[0]
+                    a = agent.decide(spec, s, int(hash64(key, searches)), mask)
                     searches += 1
         if a < 0:
             a = int(k.heuristic(s, rngs[p]))
@@ -185,7 +236,7 @@ def by_decision(
     spec.check_players(players)
     if spec.decision_kind is None:
         raise ValueError(f"{game} names no kinds of decision (GameSpec.decision_kind)")
-    search_params(label)
+    agent_of(spec, label, players)
     if workers == 1 and address is None:
         return _rows(game, label, players, deals, seed, min_share, progress, kinds, 1, None)
     from experiments.run import runner
@@ -266,7 +317,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--game", action="append", help=f"only these games (default: {', '.join(GAMES)})"
     )
     ap.add_argument(
-        "--search", default=SEARCH, help=f"an MCTS agent without a network (default {SEARCH})"
+        "--agent",
+        "--search",
+        dest="agent",
+        default=SEARCH,
+        help="the built-in agent that takes the seat's decisions of a kind: a search with or "
+        f"without a network, policy:<model>, random (default {SEARCH})",
     )
     ap.add_argument("--players", type=int, default=4, help="players")
     ap.add_argument("--deals", type=int, default=400, help="deals per game")
@@ -302,18 +358,18 @@ def main(argv: list[str] | None = None) -> int:
     if kinds is not None and not kinds:
         ap.error("--kinds names no kind")
     try:
-        search_params(args.search)
+        parse_agent(args.agent)
     except AgentSpecError as e:
         ap.error(str(e))
     print(
-        "game | kind of decision | share of decisions | searches | win share with the search "
-        "| without | worth (95% CI)"
+        "game | kind of decision | share of decisions | decisions by the agent "
+        "| win share with the agent | without | worth (95% CI)"
     )
     for game in args.game or GAMES:
         try:
             rows = by_decision(
                 game,
-                args.search,
+                args.agent,
                 args.players,
                 args.deals,
                 args.seed,
