@@ -75,8 +75,8 @@ from sim.core import (
     kernel,
     random_of_legal,
     rng_seed,
-    run_kernels,
 )
+from sim.stand_ins import run_kernels
 
 # status[:] of a chunk, set before each non-random decision and kept when a decision fails:
 ST_GAME, ST_DECISION, ST_SEAT, ST_ACTION, ST_FAILED = 0, 1, 2, 3, 4

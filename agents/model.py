@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.net import ENC_COLS, LAYER_NAMES
+from agents.net import ENC_COLS, HEAD_ARRAY, LAYER_NAMES
 
 SHIPPED = Path(__file__).resolve().parent / "models"
 FORMAT = 1
@@ -70,6 +70,13 @@ class Model:
                 f"{where}: built for another observation layout of {spec.name} "
                 f"({self.card['observation']}, the game's is now {observation_hash(spec)}); "
                 "train it again"
+            )
+        if HEAD_ARRAY in self.arrays and self.card.get("action_features") != list(
+            spec.action_features
+        ):
+            raise ModelError(
+                f"{where}: its linear head reads other action features than {spec.name} gives "
+                "now; train it again"
             )
         if players is not None and players not in self.card["players"]:
             raise ModelError(

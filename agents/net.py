@@ -29,6 +29,13 @@ weight per action (:data:`HINT_ARRAY` ``wk``) added to the hint's logit.  The ne
 as the heuristic (a large skip weight) and learns where to play otherwise, as residual policy
 learning does; ``hint`` -1 (none) gives neither.
 
+A hint model may also have a **linear head** (:data:`HEAD_ARRAY` ``wf``, one weight per action
+feature): at a decision where the game gives per-action features (the contract's
+``action_features``, computed in the same resampled world as the hint), the legal actions'
+logits are their features' weighted sums, and the network is not asked; elsewhere the network
+decides.  A conditional logit over features the game computes for every action (its
+heuristic's try values, say) can learn what a network over the observation does not see.
+
 A model is its encoding (int32 rows ``word, kind, lo, n, first input``) and its float32 arrays;
 :func:`pack` puts several models in two flat buffers that a compiled kernel reads
 (:func:`forward`), so a run can hold one network per agent.
@@ -59,8 +66,11 @@ T_W1, T_B1, T_W2, T_B2, T_WP, T_BP, T_WV, T_BV = range(6, 14)
 T_ALL_LOSE = 14  # 1: the game can end with every seat losing (the value's last slot counts)
 T_HINT = 15  # a hint model: its first hint input (the inputs after the encoding's); else -1
 T_WK = 16  # a hint model: where its skip weights ``wk`` start
-TABLE_COLS = 17
+T_NF = 17  # a model with a linear head: its number of action features (else 0)
+T_WF = 18  # where its head's weights ``wf`` start
+TABLE_COLS = 19
 HINT_ARRAY = "wk"  # a hint model's extra array: the hint's skip weight per action
+HEAD_ARRAY = "wf"  # a linear head's weights: one per action feature (sim.core, action_features)
 
 
 def fit_encoding(tensors: np.ndarray) -> np.ndarray:
@@ -181,6 +191,12 @@ def pack(models: Sequence[dict[str, np.ndarray]]) -> tuple[np.ndarray, np.ndarra
             a = np.ascontiguousarray(m[HINT_ARRAY], np.float32).ravel()
             weights.append(a)
             w_at += a.size
+        if HEAD_ARRAY in m:
+            a = np.ascontiguousarray(m[HEAD_ARRAY], np.float32).ravel()
+            table[k, T_NF] = a.size
+            table[k, T_WF] = w_at
+            weights.append(a)
+            w_at += a.size
     enc_buf = np.concatenate(encs) if encs else np.zeros((0, ENC_COLS), np.int32)
     w_buf = np.concatenate(weights) if weights else np.zeros(0, np.float32)
     return table, np.ascontiguousarray(enc_buf, np.int32), w_buf
@@ -279,6 +295,28 @@ def policy_logits(table, k, weights, h2, mask, hint, logits):
         logits[a] = s
     if row[T_HINT] >= 0 and hint >= 0 and mask[hint]:
         logits[hint] += weights[row[T_WK] + hint]
+
+
+@net_kernel
+def head_logits(table, k, weights, feats, mask, logits):
+    """The linear head of net ``k``: each legal action's logit is its features (``feats``, a row
+    per action) times the head's weights; -inf for the others."""
+    row = table[k]
+    nf, wf = row[T_NF], row[T_WF]
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            logits[a] = -np.inf
+            continue
+        s = np.float32(0.0)
+        for i in range(nf):
+            s += feats[a, i] * weights[wf + i]
+        logits[a] = s
+
+
+@net_kernel
+def head_size(table, k):
+    """The number of action features net ``k``'s linear head reads (0: it has none)."""
+    return table[k, T_NF]
 
 
 @net_kernel

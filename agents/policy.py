@@ -5,7 +5,9 @@ divided by the temperature).
 The agent reads the seat's observation tensor (``G.observe``, the game's contract) and the
 network the run holds for it (:class:`agents.net.Nets`); nothing else of the state.  A hint
 model also reads the game's heuristic action in a world resampled from the seat's
-information set (``G.determinize`` of a copy, then ``G.heuristic``; agents/net.py).  It runs
+information set (``G.determinize`` of a copy, then ``G.heuristic``; agents/net.py), and a
+model with a linear head the game's per-action features in that world (``G.action_features``),
+where the game gives them.  It runs
 inside the compiled game loop like the heuristic: no Python per decision.
 
 Parameter row (``float64[N_AGENT_PARAMS]``)::
@@ -19,7 +21,7 @@ from __future__ import annotations
 import numba as nb
 import numpy as np
 
-from agents.net import T_HIDDEN, hidden, policy_logits, uses_hint
+from agents.net import T_HIDDEN, head_logits, head_size, hidden, policy_logits, uses_hint
 from agents.table import N_AGENT_PARAMS
 from sim.core import H_CURRENT, argmax_masked, as_kernels, entry, rng_next
 
@@ -65,6 +67,31 @@ def seat_hint(G, state, p, rng):
     return np.int64(G.heuristic(work, rng))
 
 
+@nb.njit(cache=True)
+def seat_features(G, state, p, rng, mask, feats):
+    """``(hint, k)``: the hint and the game's action features (``k`` of them per action, into
+    ``feats``; 0: none at this decision) in a copy of ``state`` resampled from seat ``p``'s
+    information set, as a model with a linear head reads them."""
+    work = state.copy()
+    G.determinize(work, p, rng)
+    hint = np.int64(G.heuristic(work.copy(), rng))
+    return hint, G.action_features(work, p, hint, mask, rng, feats)
+
+
+@entry(
+    nb.int32[::1],
+    nb.int64,
+    nb.int32[:],
+    nb.boolean[::1],
+    nb.float32[:, ::1],
+    returns=nb.types.UniTuple(nb.int64, 2),
+)
+def features_of(K, state, p, rng, mask, feats):
+    """Entry: :func:`seat_features` for the game whose kernels are ``K`` (the examples of a
+    training's linear head)."""
+    return seat_features(as_kernels(K), state, p, rng, mask, feats)
+
+
 @entry(nb.int32[::1], nb.int64, nb.int32[:], returns=nb.int64)
 def hint_of(K, state, p, rng):
     """Entry: :func:`seat_hint` for the game whose kernels are ``K = tuple(spec.kernels)``
@@ -81,9 +108,19 @@ def policy_act(G, N, state, params, rng, mask, obs, logits, h1, h2):
     obs[:] = 0
     G.observe(state, p, obs)
     k = np.int64(params[P_NET])
-    hint = seat_hint(G, state, p, rng) if uses_hint(N.table, k) else -1
-    hidden(N.table, k, N.enc, N.weights, obs, hint, h1, h2)
-    policy_logits(N.table, k, N.weights, h2, mask, hint, logits)
+    nf = head_size(N.table, k)
+    if nf > 0:  # the linear head where the game gives action features, else the network
+        feats = np.zeros((mask.shape[0], nf), np.float32)
+        hint, got = seat_features(G, state, p, rng, mask, feats)
+        if got == nf:
+            head_logits(N.table, k, N.weights, feats, mask, logits)
+        else:
+            hidden(N.table, k, N.enc, N.weights, obs, hint, h1, h2)
+            policy_logits(N.table, k, N.weights, h2, mask, hint, logits)
+    else:
+        hint = seat_hint(G, state, p, rng) if uses_hint(N.table, k) else -1
+        hidden(N.table, k, N.enc, N.weights, obs, hint, h1, h2)
+        policy_logits(N.table, k, N.weights, h2, mask, hint, logits)
     if params[P_TEMPERATURE] > 0:
         return sample_logits(logits, mask, params[P_TEMPERATURE], rng)
     return argmax_masked(logits, mask, rng, 0)

@@ -38,6 +38,11 @@ Every game package exports a :class:`GameSpec` whose ``kernels`` field is a
         # simultaneous round (unseen by ``observer``), so that they choose again
     observe(state, player: int64, out: float32[size]) -> None
         # the seat's observation tensor (sim.observe): what learned agents read
+    action_features(state, player: int64, hint: int64, mask, rng, out: float32[:, :]) -> int64
+        # per-action features of ``player``'s decision for a learned agent's linear head,
+        # into out[:num_actions, :k]; returns k (0: none at this decision, the default).
+        # ``state`` is already resampled from the seat's information set (``determinize``
+        # of a copy, which the kernel may change) and ``hint`` is the heuristic's action in it
 
 ``info_key`` is what lets one information-set MCTS serve every game.  Two states that
 ``player`` cannot tell apart must get the same key, and states ``player`` can tell apart
@@ -69,7 +74,7 @@ those: its cache index cannot rebuild dispatcher types in another process.)
 
 A process compiles only what it calls (docs/architecture.md, "Generic kernels"): an entry
 (:func:`entry`) is compiled at its first call, and a caller that will not call some slots
-passes :func:`run_kernels`, the tuple with generic stand-ins in those slots.
+passes :func:`sim.stand_ins.run_kernels`, the tuple with generic stand-ins in those slots.
 
 Randomness is explicit: the game's chance stream lives in the state header; agents
 carry their own two-word RNG arrays (``int32[2]``), seeded separately, so a search
@@ -169,6 +174,9 @@ _SIGNATURES = {
     "info_key": nb.types.int64(STATE_T, nb.types.int64),
     "rewind_secrets": nb.types.none(STATE_T, nb.types.int64),
     "observe": nb.types.none(STATE_T, nb.types.int64, nb.types.float32[::1]),
+    "action_features": nb.types.int64(
+        STATE_T, nb.types.int64, nb.types.int64, MASK_T, RNG_T, nb.types.float32[:, ::1]
+    ),
 }
 
 
@@ -193,11 +201,17 @@ def missing_observe(state, player, out):
         raise ValueError("this game provides no observe kernel; learned agents need one")
 
 
+@nb.njit(_SIGNATURES["action_features"], cache=True)
+def no_action_features(state, player, hint, mask, rng, out):
+    """Default ``action_features``: none (a learned agent's linear head never plays)."""
+    return np.int64(0)
+
+
 Kernels = namedtuple(
     "Kernels",
     "new_state current_player legal_mask apply is_terminal returns determinize "
-    "heuristic evaluate features info_key rewind_secrets observe",
-    defaults=(missing_info_key, keep_secrets, missing_observe),
+    "heuristic evaluate features info_key rewind_secrets observe action_features",
+    defaults=(missing_info_key, keep_secrets, missing_observe, no_action_features),
 )
 KERNEL_SIGNATURES = Kernels(**_SIGNATURES)
 # (numba may colour the message with terminal escapes, hence the leading ".*")
@@ -208,7 +222,9 @@ KERNELS_T = nb.types.Tuple([nb.types.FunctionType(sig) for sig in KERNEL_SIGNATU
 @nb.njit(cache=True)
 def as_kernels(k):
     """Open a tuple of function pointers (``KERNELS_T``) into a :class:`Kernels` namedtuple."""
-    return Kernels(k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12])
+    return Kernels(
+        k[0], k[1], k[2], k[3], k[4], k[5], k[6], k[7], k[8], k[9], k[10], k[11], k[12], k[13]
+    )
 
 
 class Entry:
@@ -242,81 +258,6 @@ def entry(*arg_types, returns=nb.types.none):
     """Decorator of a generic entry kernel: first argument ``tuple(spec.kernels)`` (KERNELS_T);
     an :class:`Entry`, compiled at its first call."""
     return lambda fn: Entry(fn, returns(KERNELS_T, *arg_types))
-
-
-# Stand-ins for the slots of the contract a run never calls (run_kernels): compiled once for
-# every game, with the contract's signatures, so that a run without search (or without the
-# heuristic, or without the score trace) does not compile the game's own kernels for them.
-# Calling one raises (it would be a bug in the choice of the run's kernels); the condition, always
-# true, lets numba type the return value the signature declares.
-@nb.njit(_SIGNATURES["determinize"], cache=True)
-def unused_determinize(state, observer, rng):
-    if state.shape[0] >= 0:
-        raise ValueError("determinize is not among this run's kernels (sim.core.run_kernels)")
-
-
-@nb.njit(_SIGNATURES["heuristic"], cache=True)
-def unused_heuristic(state, rng):
-    if state.shape[0] >= 0:
-        raise ValueError("the heuristic is not among this run's kernels (sim.core.run_kernels)")
-    return np.int64(-1)
-
-
-@nb.njit(_SIGNATURES["evaluate"], cache=True)
-def unused_evaluate(state, out):
-    if state.shape[0] >= 0:
-        raise ValueError("evaluate is not among this run's kernels (sim.core.run_kernels)")
-
-
-@nb.njit(_SIGNATURES["info_key"], cache=True)
-def unused_info_key(state, player):
-    if state.shape[0] >= 0:
-        raise ValueError("info_key is not among this run's kernels (sim.core.run_kernels)")
-    return np.int64(0)
-
-
-@nb.njit(_SIGNATURES["observe"], cache=True)
-def unused_observe(state, player, out):
-    if state.shape[0] >= 0:
-        raise ValueError("observe is not among this run's kernels (sim.core.run_kernels)")
-
-
-@nb.njit(_SIGNATURES["rewind_secrets"], cache=True)
-def unused_rewind_secrets(state, observer):
-    if state.shape[0] >= 0:
-        raise ValueError("rewind_secrets is not among this run's kernels (sim.core.run_kernels)")
-
-
-def run_kernels(
-    kernels: Kernels,
-    *,
-    heuristic: bool = True,
-    search: bool = True,
-    evaluate: bool = True,
-    observe: bool = False,
-    hint: bool = False,
-) -> tuple:
-    """``tuple(kernels)`` for an entry, with a stand-in in each slot the caller will not call:
-    ``determinize``, ``info_key`` and ``rewind_secrets`` unless ``search`` (MCTS), ``heuristic``
-    unless ``heuristic`` or ``search``, ``evaluate`` unless ``evaluate`` or ``search``,
-    ``observe`` unless ``observe`` (learned agents); ``determinize`` and ``heuristic`` also
-    with ``hint`` (a hint model's policy, agents/net.py).
-
-    Turning the tuple into function pointers compiles each game kernel in it (the first time on
-    a machine; later runs load it from the disk cache), so a run of random and heuristic agents
-    compiles neither the game's search kernels nor, without heuristic agents, its heuristic."""
-    unused = {}
-    if not search:
-        unused.update(info_key=unused_info_key, rewind_secrets=unused_rewind_secrets)
-        if not hint:
-            unused["determinize"] = unused_determinize
-    if not (heuristic or search or hint):
-        unused["heuristic"] = unused_heuristic
-    if not (evaluate or search):
-        unused["evaluate"] = unused_evaluate
-    if not observe:
-        unused["observe"] = unused_observe
-    return tuple(kernels._replace(**unused))
 
 
 # --------------------------------------------------------------------------- RNG
@@ -441,6 +382,7 @@ def kernels_from(*modules) -> Kernels:
         "info_key": missing_info_key,
         "rewind_secrets": keep_secrets,
         "observe": missing_observe,
+        "action_features": no_action_features,
     }
     found = {}
     for name in Kernels._fields:
@@ -803,7 +745,8 @@ class GameSpec:
     ``components`` (data files a study may change), ``invariants`` (checked by property
     tests, ``dynasty fuzz`` and every replay), ``observation`` (the RL adapters' tensors),
     ``board`` (the viewer's drawing; without one the viewer shows ``render``'s text),
-    ``scenario`` (positions for rule tests), ``report_groups``, ``round_word``, ``decision_kind``.
+    ``scenario`` (positions for rule tests), ``report_groups``, ``round_word``, ``decision_kind``,
+    ``action_features``.
     """
 
     name: str
@@ -857,6 +800,9 @@ class GameSpec:
     scenario: Any = None
     # The kind of decision a state asks for, a short name (sim.kinds); None: the game has none.
     decision_kind: Callable[[np.ndarray], str] | None = None
+    # The names of the features ``kernels.action_features`` gives per action (a model's card
+    # records them: a model with a linear head is refused for another list); () for none.
+    action_features: tuple[str, ...] = ()
 
     @property
     def data(self) -> np.ndarray:

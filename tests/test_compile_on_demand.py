@@ -2,9 +2,10 @@
 
 The arena's entries are compiled at their first call, not at import; runs without an MCTS agent
 go through entries without the search, and pass the game's kernels with stand-ins in the slots
-their agents never call (``agents.arena.kernels_of_run``, ``sim.core.run_kernels``).  These tests
-check that the same seeds give the same games and choices either way, that the stand-ins are
-never reached, and that a local ``dynasty run`` prints no Ray token-authentication notice.
+their agents never call (``agents.arena.kernels_of_run``, ``sim.stand_ins.run_kernels``).
+These tests check that the same seeds give the same games and choices either way, that the
+stand-ins are never reached, and that a local ``dynasty run`` prints no Ray token-authentication
+notice.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from agents.arena import kernels_of_run, play_games
 from agents.net import no_nets
 from agents.table import HEURISTIC, MCTS, N_AGENT_PARAMS, RANDOM
 from sim import game_names, get_game
-from sim.core import KERNEL_SIGNATURES, new_rng, run_kernels
+from sim.core import KERNEL_SIGNATURES, new_rng
+from sim.stand_ins import run_kernels
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,8 +46,10 @@ def test_importing_the_agents_compiles_no_entry():
 def test_run_kernels_fill_only_the_slots_a_run_does_not_call():
     spec = get_game("middle_kingdom")
     k = spec.kernels
-    assert run_kernels(k, observe=True) == tuple(k)
-    assert run_kernels(k)[-1] is not k.observe  # observe only for learned agents
+    observe = KERNEL_SIGNATURES._fields.index("observe")
+    assert run_kernels(k, observe=True, hint=True) == tuple(k)
+    assert run_kernels(k)[observe] is not k.observe  # observe only for learned agents
+    assert run_kernels(k, observe=True)[-1] is not k.action_features  # only with hint models
     lean = dict(
         zip(
             KERNEL_SIGNATURES._fields, run_kernels(k, heuristic=False, search=False, evaluate=False)
@@ -68,8 +72,8 @@ def test_run_kernels_fill_only_the_slots_a_run_does_not_call():
         dict(zip(KERNEL_SIGNATURES._fields, kernels_of_run(spec, [RANDOM, HEURISTIC])))["heuristic"]
         is k.heuristic
     )
-    assert kernels_of_run(spec, [RANDOM, MCTS], nets=True) == tuple(k)
-    assert kernels_of_run(spec, [RANDOM, MCTS])[-1] is not k.observe  # no network, no observe
+    assert kernels_of_run(spec, [RANDOM, MCTS], nets=True, hint=True) == tuple(k)
+    assert kernels_of_run(spec, [RANDOM, MCTS])[observe] is not k.observe  # no network
 
 
 def _play(spec, n, kinds, seeds, trace):

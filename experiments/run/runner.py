@@ -292,9 +292,8 @@ def warm_leaf_kernels(spec, players: int | None = None, options: np.ndarray | No
     from sim.core import KERNEL_SIGNATURES
 
     for kern, sig in zip(spec.kernels, KERNEL_SIGNATURES):
-        kern.compile(
-            sig
-        )  # the full signature (return type included), as a function pointer compiles it
+        if sig.args not in kern.overloads:  # (the contract's defaults are compiled already)
+            kern.compile(sig)  # the full signature (return type included), as a pointer does
 
 
 _ACTOR_CLASS = None

@@ -33,6 +33,11 @@
     window = 3                     # generations of data a fit reads (the newest ones)
     threads = 1                    # PyTorch threads (the same weights for the same threads)
     target_temperature = 1.0       # < 1 sharpens the search's visit shares before the fit
+    [head]                         # a linear head over the game's action features (a hint
+                                   # model; agents/net.py): generation 0's games ask this search
+    search = "mcts:1600,rollout=heuristic,rollout_depth=20,prior=1"   # at a share of the
+    share = 0.35                   # decisions where the game gives features; its visits are
+                                   # the head's targets (fitted once, kept by later generations)
     [gate]
     deals = 100                    # shared deals of each gating match
     against = ["best", "heuristic"]   # a candidate is kept if it beats these
@@ -75,6 +80,7 @@ SECTIONS = {
         "target_temperature": (float, 0.05, 1.0, 1.0),
     },
     "gate": {"deals": (int, 10, 10**6, 100), "temperature": (float, 0.0, 10.0, 0.0)},
+    "head": {"share": (float, 0.001, 1.0, 0.35), "l2": (float, 0.0, 1.0, 1e-4)},
 }
 GATE_AGAINST = ("best", "heuristic", "random")
 GATE_AGENTS = ("policy", "search")
@@ -116,6 +122,9 @@ class TrainConfig:
     gate_temperature: float
     hint: bool = False  # a hint model (agents/net.py): the heuristic's action is an input
     net_temp: float = 1.0  # the self-play search's softmax temperature of the network's priors
+    head_search: str = ""  # the search whose visits a linear head is fitted to ("": no head)
+    head_share: float = 0.35  # the share of generation 0's decisions with features it searches
+    head_l2: float = 1e-4  # the head's L2 penalty
     description: str = ""
     source: str = field(default="", compare=False)
 
@@ -173,6 +182,9 @@ IDENTITY_SINCE = {
     "selfplay_search": "",
     "hint": False,
     "net_temp": 1.0,
+    "head_search": "",
+    "head_share": 0.35,
+    "head_l2": 1e-4,
 }
 
 
@@ -271,6 +283,7 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
             "network": {"hint"},
             "selfplay": {"leaf", "search"},
             "warm_start": {"agent"},
+            "head": {"search"},
         }.get(section, set())
         bad = sorted(set(got) - allowed)
         if bad:
@@ -309,6 +322,16 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
     hint = data.get("network", {}).get("hint", False)
     if not isinstance(hint, bool):
         raise fail("network.hint", f"expected true or false, got {hint!r}")
+    head = data.get("head", {})
+    head_search = ""
+    if head:
+        if "search" not in head:
+            raise fail("head.search", "missing: the search whose visits the head is fitted to")
+        head_search = _search_spec(head["search"], fail, "head.search")[0]
+        if not hint:
+            raise fail("head", "a linear head reads the hint's world: set network.hint = true")
+        if not spec.action_features:
+            raise fail("head", f"{spec.name} gives no action features (sim.core, action_features)")
     return TrainConfig(
         name=str(data.get("name", Path(data["output"]).name)),
         description=str(data.get("description", "")),
@@ -321,6 +344,9 @@ def train_from_dict(data: dict[str, Any], source: str = "train") -> TrainConfig:
         hidden=values["network.hidden"],
         hint=hint,
         net_temp=float(values["selfplay.net_temp"]),
+        head_search=head_search,
+        head_share=float(values["head.share"]),
+        head_l2=float(values["head.l2"]),
         warm_games=values["warm_start.games"],
         warm_agent=warm,
         selfplay_games=values["selfplay.games"],

@@ -186,3 +186,60 @@ def _agreement(net_top: np.ndarray, examples, idx: np.ndarray) -> dict[str, Any]
         out["search_departs"] = float(departs.sum() / choice.sum())
         out["follows_departure"] = float(same[departs].mean()) if departs.any() else None
     return out
+
+
+def load_head_examples(files: list[Path]) -> dict[str, np.ndarray]:
+    """A linear head's examples (experiments.train.selfplay.HEAD_FIELDS) of chunk files,
+    concatenated in file-name order (empty without any)."""
+    parts: dict[str, list[np.ndarray]] = {}
+    for f in sorted(files):
+        with np.load(f) as z:
+            if "feat" in z.files:
+                for k in ("feat", "feat_mask", "feat_policy", "feat_game"):
+                    parts.setdefault(k, []).append(z[k])
+    return {k: np.concatenate(v) for k, v in parts.items()} if parts else {}
+
+
+def fit_head(
+    examples: dict[str, np.ndarray], *, l2: float, threads: int, max_iter: int = 200
+) -> tuple[np.ndarray, dict[str, Any]]:
+    """The linear head's weights (agents/net.py ``wf``) fitted to the search's visit shares at
+    the examples' decisions: a conditional logit (the softmax over the legal actions of their
+    features times the weights), by L-BFGS from zero on the cross-entropy plus ``l2`` times the
+    squared weights; and the fit's history: the examples' number, the held-out games'
+    cross-entropy and how often the head's most likely action there is the search's most
+    visited one.  Deterministic: full-batch, no random draws."""
+    import torch
+
+    from experiments.train.model import LinearHead
+
+    torch.set_num_threads(threads)
+    torch.use_deterministic_algorithms(True)
+    feats = torch.from_numpy(examples["feat"])
+    mask = torch.from_numpy(examples["feat_mask"])
+    target = torch.from_numpy(examples["feat_policy"])
+    held = examples["feat_game"] % HOLD_OUT == 0
+    train = torch.from_numpy(np.flatnonzero(~held) if (~held).any() else np.flatnonzero(held))
+    head = LinearHead(feats.shape[2])
+    opt = torch.optim.LBFGS(head.parameters(), max_iter=max_iter, line_search_fn="strong_wolfe")
+
+    def loss_of(idx):
+        logp = torch.log_softmax(head(feats[idx]).masked_fill(~mask[idx], -1e9), dim=1)
+        return -(target[idx] * logp).sum(1).mean(), logp
+
+    def closure():
+        opt.zero_grad()
+        loss = loss_of(train)[0] + l2 * (head.wf**2).sum()
+        loss.backward()
+        return loss
+
+    opt.step(closure)
+    history: dict[str, Any] = {"head_examples": int(len(held)), "head_held_out": int(held.sum())}
+    if held.any():
+        idx = torch.from_numpy(np.flatnonzero(held))
+        with torch.no_grad():
+            loss, logp = loss_of(idx)
+        top = examples["feat_policy"][held].argmax(1)
+        history["head_held_out_loss"] = float(loss)
+        history["head_agreement"] = float((logp.numpy().argmax(1) == top).mean())
+    return head.wf.detach().numpy().astype(np.float32).copy(), history

@@ -69,3 +69,16 @@ class PolicyValueNet(nn.Module):
                 layer.bias.copy_(torch.from_numpy(np.asarray(arrays[b], np.float32)))
             if self.hint:
                 self.wk.copy_(torch.from_numpy(np.asarray(arrays[HINT_ARRAY], np.float32)))
+
+
+class LinearHead(nn.Module):
+    """A linear head (agents/net.py ``wf``): an action's logit is its features times one weight
+    per feature, from zero."""
+
+    def __init__(self, n_features: int):
+        super().__init__()
+        self.wf = nn.Parameter(torch.zeros(n_features))
+
+    def forward(self, feats: torch.Tensor) -> torch.Tensor:
+        """Logits [B, actions] of features [B, actions, n_features]."""
+        return feats @ self.wf

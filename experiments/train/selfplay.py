@@ -35,6 +35,15 @@ RECORD_FIELDS = {
     "hint": "int16 [R]: a hint training's hint (the heuristic's action in a world resampled "
     "from the seat's information set, agents.policy.seat_hint); -1 in other trainings",
 }
+HEAD_FIELDS = {
+    "feat": "float32 [H, actions, features]: a linear head's examples (a training with [head], "
+    "generation 0): the game's action features in the hint's world (agents.policy.seat_features)",
+    "feat_mask": "bool [H, actions]: the legal actions",
+    "feat_policy": "float32 [H, actions]: the head's search's visit shares from the true state",
+    "feat_seat": "int8 [H]",
+    "feat_game": "int64 [H]: the game's index in its generation",
+    "feat_step": "int32 [H]: the decision's number in its game",
+}
 GAME_FIELDS = {
     "game_index": "int64 [G]: the games of the chunk",
     "game_seed": "int64 [G]: their deals",
@@ -54,12 +63,14 @@ def game_seeds(seed: int, gen: int, first: int, count: int) -> np.ndarray:
 
 
 def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
-    """Play the games of ``job`` and return their examples (:data:`RECORD_FIELDS`) and outcomes
-    (:data:`GAME_FIELDS`)."""
+    """Play the games of ``job`` and return their examples (:data:`RECORD_FIELDS`), outcomes
+    (:data:`GAME_FIELDS`) and, with ``job["head"]`` (a search spec), the linear head's examples
+    (:data:`HEAD_FIELDS`): at a share ``job["head_share"]`` of the decisions where the game gives
+    action features, that search's visits from the true state."""
     from agents.mcts import P_NET, search
     from agents.model import load
     from agents.net import nets_of, no_nets
-    from agents.policy import hint_of
+    from agents.policy import features_of, hint_of
     from agents.spec import parse_agent
     from sim.core import hash64, new_rng
     from sim.registry import get_game
@@ -79,6 +90,11 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         params[P_NET] = 1
     elif job.get("warm"):  # generation 0 by MCTS without a network (its spec)
         params = parse_agent(job["warm"])[1]
+    head_params = parse_agent(job["head"])[1] if job.get("head") else None
+    nf = len(spec.action_features)
+    head = {f: [] for f in HEAD_FIELDS}
+    feats = np.zeros((num_actions, max(nf, 1)), np.float32)
+    hvisits = np.zeros(num_actions, np.int64)
     seeds = game_seeds(job["seed"], job["gen"], job["first"], job["count"])
     obs_l, mask_l, pol_l, seat_l, game_l, step_l, val_game = [], [], [], [], [], [], []
     hint_l = []
@@ -92,6 +108,8 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         rng = new_rng(np.int64(hash64(np.int64(gseed), np.int64(7))))
         pick = np.random.default_rng(int(gseed) & (2**63 - 1))
         hint_rng = new_rng(np.int64(hash64(np.int64(gseed), np.int64(11))))
+        head_rng = new_rng(np.int64(hash64(np.int64(gseed), np.int64(13))))
+        head_pick = np.random.default_rng([int(gseed) & (2**63 - 1), 13])
         step = 0
         first_record = len(seat_l)
         while not k.is_terminal(state):
@@ -114,6 +132,20 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
                 else:
                     best = np.flatnonzero(target == target.max())
                     a = int(best[pick.integers(len(best))])
+            if head_params is not None and head_pick.random() < job["head_share"]:
+                _, got = features_of(K, state, np.int64(p), head_rng, mask, feats)
+                if got == nf > 0:
+                    search(K, nets, state, head_params, head_rng, mask, hvisits, value)
+                    k.legal_mask(state, mask)
+                    for f, x in (
+                        ("feat", feats.copy()),
+                        ("feat_mask", mask.copy()),
+                        ("feat_policy", hvisits / max(1, hvisits.sum())),
+                        ("feat_seat", p),
+                        ("feat_game", index),
+                        ("feat_step", step),
+                    ):
+                        head[f].append(x)
             if step % job["record_every"] == 0:
                 obs_l.append(spec.observation.tensor(state, p))
                 mask_l.append(mask.copy())
@@ -140,7 +172,18 @@ def play_chunk(job: dict[str, Any]) -> dict[str, np.ndarray]:
         ):
             outcome[f].append(x)
     size = spec.observation.size
+    heads = {}
+    if head_params is not None:
+        heads = {
+            "feat": np.asarray(head["feat"], np.float32).reshape(-1, num_actions, nf),
+            "feat_mask": np.asarray(head["feat_mask"], np.bool_).reshape(-1, num_actions),
+            "feat_policy": np.asarray(head["feat_policy"], np.float32).reshape(-1, num_actions),
+            "feat_seat": np.asarray(head["feat_seat"], np.int8),
+            "feat_game": np.asarray(head["feat_game"], np.int64),
+            "feat_step": np.asarray(head["feat_step"], np.int32),
+        }
     return {
+        **heads,
         "obs": np.asarray(obs_l, np.float32).reshape(-1, size),
         "mask": np.asarray(mask_l, np.bool_).reshape(-1, num_actions),
         "policy": np.asarray(pol_l, np.float32).reshape(-1, num_actions),

@@ -147,6 +147,8 @@ def _selfplay(cfg: TrainConfig, gen: int, best: Path | None, progress: bool) -> 
                     "record_every": cfg.record_every,
                     "warm": cfg.warm_search,
                     "hint": cfg.hint,
+                    "head": cfg.head_search if gen == 0 else "",
+                    "head_share": cfg.head_share,
                 },
             )
         )
@@ -214,8 +216,9 @@ def _fit(
     """Fit the generation's network (``OUT/models/gen-<g>.npz``, its card's ``train_s`` the
     training's seconds so far, ``elapsed`` before the fit); the fit's history."""
     from agents.model import load, observation_hash, save
+    from agents.net import HEAD_ARRAY
     from experiments.run.store import git_commit
-    from experiments.train.fit import fit, load_examples
+    from experiments.train.fit import fit, fit_head, load_examples, load_head_examples
     from sim.core import hash64
 
     spec = cfg.spec
@@ -257,6 +260,15 @@ def _fit(
         progress=say,
         hint=cfg.hint,
     )
+    if cfg.head_search:  # fitted to generation 0's examples, kept by later generations
+        if gen == 0:
+            head = load_head_examples(list((gen_dir(cfg, 0) / "data").glob("chunk-*.npz")))
+            if not head:
+                raise ResultsError(f"{cfg.source}: generation 0 has no examples for the head")
+            arrays[HEAD_ARRAY], head_history = fit_head(head, l2=cfg.head_l2, threads=cfg.threads)
+            history.update(head_history)
+        else:
+            arrays[HEAD_ARRAY] = load(best).arrays[HEAD_ARRAY]
     history["fit_s"] = time.perf_counter() - t0
     card = {
         "name": f"{cfg.name}-gen-{gen:03d}",
@@ -266,6 +278,7 @@ def _fit(
         "observation": observation_hash(spec),
         "hidden": cfg.hidden,
         "hint": cfg.hint,
+        **({"action_features": list(spec.action_features)} if cfg.head_search else {}),
         "inputs": int(arrays["w1"].shape[0]),
         "generation": gen,
         "training": cfg.identity(),

@@ -29,6 +29,7 @@ SPEC = GameSpec(
     round_word=layout.G_ROUND,  # score trace: a point at the end of every round
     action_name=view.action_name,
     decision_kind=view.decision_kind,
+    action_features=heuristic.ACTION_FEATURES,
     render=view.render,
     chance_outcomes=view.chance_outcomes,
     state_from_chance=view.state_from_chance,

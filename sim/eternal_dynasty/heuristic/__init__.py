@@ -49,7 +49,8 @@ resampled from the mover's information set, as a user kernel.
 Other code imports from this package; its modules, in the order they build on each other:
 ``tries`` (a choice tried on the work copy), ``board`` (the board table and the value of a
 try), ``estimates`` (one-province estimates), ``search`` (the one-ply greedy search) and
-``policy`` (the plan by decision).
+``policy`` (the plan by decision); ``features``, the contract's ``action_features`` from the
+exhaustive search's tries.
 """
 
 from sim.eternal_dynasty.heuristic.board import (
@@ -71,6 +72,7 @@ from sim.eternal_dynasty.heuristic.estimates import (
     scores_now,
     shortlist_placements,
 )
+from sim.eternal_dynasty.heuristic.features import ACTION_FEATURES, action_features
 from sim.eternal_dynasty.heuristic.policy import (
     exhaustive,
     heuristic,
@@ -91,11 +93,13 @@ from sim.eternal_dynasty.heuristic.tries import (
 )
 
 __all__ = [
+    "ACTION_FEATURES",
     "ESTIMATED",
     "EXHAUSTIVE",
     "RK_ROWS",
     "SHORTLIST",
     "SHORTLISTED",
+    "action_features",
     "board_table",
     "board_total",
     "cached_board_table",
