@@ -27,7 +27,7 @@ from sim.eternal_dynasty.heuristic.search import (
 from sim.eternal_dynasty.layout import A_CARD, A_PQ, A_SKIP, G_GEN, HAND_MAX, N_PROV
 from sim.eternal_dynasty.rules import TK_ACTION, top
 
-N_GEN = 5  # Generations told apart (the last bin also takes any later one)
+N_GEN = 5  # Generations 1-5 told apart (the last bin also takes any later one)
 N_BLOCKS = 4  # military placement, political placement, card, pass
 GAP_CLIP = 8.0
 F_GAP, F_GAP0, F_BLOCK, F_BLOCK_BEST, F_PROV, F_HINT = 0, 1, 4, 8, 12, 12 + N_PROV
@@ -82,7 +82,7 @@ def action_features(state, player, hint, mask, rng, out):
     for a in range(mask.shape[0]):
         if mask[a] and tv[a] == best:
             tied_n += 1
-    gen = min(max(state[G_GEN], 0), N_GEN - 1)
+    gen = min(max(state[G_GEN] - 1, 0), N_GEN - 1)  # Generation 1 (G_GEN counts from 1): bin 0
     for a in range(mask.shape[0]):
         row = out[a]
         row[:N_FEATURES] = 0
