@@ -105,20 +105,20 @@ def policy_act(G, N, state, params, rng, mask, obs, logits, h1, h2):
     ``logits``, ``h1`` and ``h2`` are scratch of the sizes the run's networks need."""
     p = state[H_CURRENT]
     G.legal_mask(state, mask)
-    obs[:] = 0
-    G.observe(state, p, obs)
     k = np.int64(params[P_NET])
     nf = head_size(N.table, k)
+    by_head = False
     if nf > 0:  # the linear head where the game gives action features, else the network
         feats = np.zeros((mask.shape[0], nf), np.float32)
         hint, got = seat_features(G, state, p, rng, mask, feats)
-        if got == nf:
+        by_head = got == nf
+        if by_head:
             head_logits(N.table, k, N.weights, feats, mask, logits)
-        else:
-            hidden(N.table, k, N.enc, N.weights, obs, hint, h1, h2)
-            policy_logits(N.table, k, N.weights, h2, mask, hint, logits)
     else:
         hint = seat_hint(G, state, p, rng) if uses_hint(N.table, k) else -1
+    if not by_head:  # (the observation is read only when the network decides)
+        obs[:] = 0
+        G.observe(state, p, obs)
         hidden(N.table, k, N.enc, N.weights, obs, hint, h1, h2)
         policy_logits(N.table, k, N.weights, h2, mask, hint, logits)
     if params[P_TEMPERATURE] > 0:
