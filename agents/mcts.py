@@ -80,6 +80,9 @@ slot means that slot's default, so a row holding only the simulation count is va
                         network, at the node's second visit (most nodes of a search are
                         visited once, and a rollout is cheaper than a forward pass in most
                         games); the node's own value is then its first rollout's.
+                        A model with a linear head (agents.net) gives a node's priors from
+                        the head where the game gives action features there (Eternal
+                        Dynasty's main action), as ``policy:`` plays it.
     P_NET_TEMP      10  with a network: the softmax temperature of its priors (default 1):
                         P(a) proportional to exp(logit(a) / P_NET_TEMP).  Above 1 flattens
                         the priors (Leela Chess Zero's policy softmax temperature), for a
@@ -104,6 +107,8 @@ from agents.net import (
     T_ALL_LOSE,
     T_HIDDEN,
     T_VALUES,
+    head_logits,
+    head_size,
     hidden,
     no_nets,
     policy_logits,
@@ -262,13 +267,20 @@ def _evaluate_node(
     """The network's priors of ``node`` (softmax of the legal actions' logits over ``temp``)
     and its value vector into ``reward`` (the seats' expected win shares); ``node_value`` gets
     the mover's.  A hint model's hint is the heuristic's action in the determinized world
-    ``state`` (as a heuristic rollout would play it)."""
+    ``state`` (as a heuristic rollout would play it); where a model's linear head reads action
+    features and the game gives them in ``state``, the head's logits are the priors (as
+    ``policy:`` plays them)."""
     obs, logits, values, h1, h2 = scratch
     obs[:] = 0
     G.observe(state, p, obs)
     hint = np.int64(G.heuristic(state, rng)) if uses_hint(N.table, net) else -1
     hidden(N.table, net, N.enc, N.weights, obs, hint, h1, h2)
     policy_logits(N.table, net, N.weights, h2, mask, hint, logits)
+    nf = head_size(N.table, net)
+    if nf > 0:  # a linear head gives the priors where the game gives action features
+        feats = np.zeros((mask.shape[0], nf), np.float32)
+        if G.action_features(state.copy(), p, hint, mask, rng, feats) == nf:
+            head_logits(N.table, net, N.weights, feats, mask, logits)
     best = -np.inf
     for a in range(mask.shape[0]):
         if mask[a] and logits[a] > best:

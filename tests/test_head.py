@@ -178,6 +178,42 @@ def test_a_head_model_plays_its_head_at_the_main_action_and_its_network_elsewher
     assert (lengths > 0).all()
 
 
+@pytest.mark.parametrize("leaf", ["network", "rollout"])
+def test_a_head_models_search_takes_its_priors_from_the_head(tmp_path, leaf):
+    """In a search with a head model, a main action's priors are the head's: with all its
+    weight on passing, the root's visits go to passing (the network alone would send them to
+    the hint); such a search plays legal whole games."""
+    from agents.mcts import search_root
+    from agents.model import run_nets
+    from agents.policy import features_of
+    from agents.spec import parse_agent
+    from sim.eternal_dynasty.layout import A_SKIP
+    from tests.test_net import _play
+
+    spec = get_game(ED)
+    states = _states(ED, 4, games=2, every=3)
+    path = _head_model(spec, states, tmp_path, {"block:pass": 50.0})
+    spec_text = f"mcts:8,net={path}" + ("" if leaf == "network" else f",leaf={leaf}")
+    kind, params, label = parse_agent(spec_text)
+    params, nets = run_nets(spec, 4, [kind], [params], [label])
+    K = tuple(spec.kernels)
+    mask = np.zeros(spec.num_actions, np.bool_)
+    feats = np.zeros((spec.num_actions, len(spec.action_features)), np.float32)
+    checked = 0
+    for i, (s, p) in enumerate(states[:40]):
+        spec.kernels.legal_mask(s, mask)
+        hint, k = features_of(K, s, np.int64(p), new_rng(np.int64(i)), mask.copy(), feats)
+        if k == 0 or not mask[A_SKIP] or hint == A_SKIP:
+            continue
+        a, visits, _ = search_root(spec, s, params[0], i, nets)
+        assert a == A_SKIP and visits[A_SKIP] >= visits.sum() - 1, (i, visits.nonzero())
+        checked += 1
+    assert checked >= 5
+    if leaf == "rollout":
+        *_, lengths = _play(spec, [spec_text, "heuristic", "random", "heuristic"], 1)
+        assert (lengths > 0).all()
+
+
 def test_a_head_built_for_other_features_is_refused(tmp_path):
     from agents.model import ModelError, load
 

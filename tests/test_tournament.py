@@ -4,6 +4,7 @@ results every lineup's `dynasty report` reads, and ratings with known answers on
 
 import itertools
 import json
+import math
 from collections import Counter
 
 import numpy as np
@@ -180,7 +181,7 @@ def test_tournament_resumes_reports_and_rates(ray_session, tmp_path, capsys):
 def test_goofspiel_ladder_order_is_recovered(ray_session, tmp_path):
     """random < mcts:10 < mcts:200 on 6-card Goofspiel (known from docs/mcts.md:
     more simulations win)."""
-    from experiments.tournament.report import tournament_tables
+    from experiments.tournament.report import _same_time, ladder_markdown, tournament_tables
 
     t = tournament_from_dict(
         {
@@ -199,6 +200,11 @@ def test_goofspiel_ladder_order_is_recovered(ray_session, tmp_path):
     order = [r.agents[i] for i in np.argsort(r.rating)]
     assert order == ["random", "mcts:10", "mcts:200"], r.table()
     assert r.difference("mcts:200", "random")[1] > 0
+    # the docs' ladder table: a difference says "same time per decision" only where it is so
+    md = ladder_markdown(t, anchor="random", compare=[("mcts:200", "random")], bootstrap=300)
+    assert "| `mcts:200` |" in md and "`mcts:200` minus `random`: +" in md
+    assert _same_time(5.16, 5.17) and not _same_time(0.0365, 5.16)
+    assert not _same_time(math.nan, 1.0)
 
 
 def test_plot_labels_break_long_agent_labels():

@@ -463,6 +463,11 @@ def make_tournament_report(
     return {"markdown": md_path, "html": html_path, **images}
 
 
+def _same_time(a: float, b: float) -> bool:
+    """Whether two agents' measured ms per decision are within 10% of each other."""
+    return a > 0 and b > 0 and max(a, b) <= 1.1 * min(a, b)
+
+
 def ladder_markdown(
     t: Tournament,
     anchor: str = "random",
@@ -500,10 +505,11 @@ def ladder_markdown(
     for variant, baseline in compare:
         if variant in r.agents and baseline in r.agents:
             d, lo, hi = r.difference(variant, baseline)
+            ms = [float(times["ms_per_decision"].get(a, math.nan)) for a in (variant, baseline)]
+            same = " (same time per decision)" if _same_time(*ms) else ""
             lines += [
                 "",
-                f"`{variant}` minus `{baseline}` (same time per decision): {d:+.0f} "
-                f"(95% CI {lo:+.0f} to {hi:+.0f})",
+                f"`{variant}` minus `{baseline}`{same}: {d:+.0f} (95% CI {lo:+.0f} to {hi:+.0f})",
             ]
     return "\n".join(lines)
 
