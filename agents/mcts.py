@@ -87,6 +87,12 @@ slot means that slot's default, so a row holding only the simulation count is va
                         P(a) proportional to exp(logit(a) / P_NET_TEMP).  Above 1 flattens
                         the priors (Leela Chess Zero's policy softmax temperature), for a
                         network whose policy is sharper than its search should trust.
+    P_HEAD          11  > 0, with a model that has a linear head (agents.net): the head plays
+                        the decisions where the game gives action features (Eternal Dynasty's
+                        main action) as ``policy:`` plays them, without a search, and the
+                        search plays the others without the network (UCB1, P_PRIOR's bias,
+                        rollouts): a division of labour between a learned policy where it is
+                        strong and the search where it is.
     P_PRIOR, with a network: the heuristic's progressive bias is added to the PUCT value of
                         the heuristic's action as above (P_PRIOR / (visits + 1)), so the
                         heuristic and the network both guide the search.
@@ -137,6 +143,7 @@ P_REUSE = 7
 P_NET = 8
 P_LEAF = 9
 P_NET_TEMP = 10
+P_HEAD = 11
 
 ROLLOUT_RANDOM = 0
 ROLLOUT_HEURISTIC = 1
@@ -387,7 +394,7 @@ def _search_in(
     num_actions = mask.shape[0]
     n = root[H_NPLAYERS]
     me = G.current_player(root)
-    net = np.int64(params[P_NET]) - 1  # -1: no network
+    net = np.int64(params[P_NET]) - 1 if params[P_HEAD] <= 0 else -1  # -1: no network
     net_value = np.int64(params[P_LEAF]) == LEAF_NETWORK
     temp = params[P_NET_TEMP] if params[P_NET_TEMP] > 0 else 1.0
     if net >= 0:
@@ -538,9 +545,37 @@ def _search_in(
 def mcts_act(G, N, state, params, rng, mask):
     """The action MCTS (parameter row ``params``; networks ``N``) takes in ``state`` with agent
     RNG ``rng``."""
+    if params[P_HEAD] > 0:
+        a = _head_act(G, N, state, np.int64(params[P_NET]) - 1, rng, mask)
+        if a != NO_ACTION:
+            return a
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
     return _search(G, N, state, params, rng, mask, visits, value)
+
+
+@nb.njit(cache=True)
+def _head_act(G, N, state, net, rng, mask):
+    """P_HEAD: the action of net ``net``'s linear head where the game gives action features at
+    the seat's decision (in a copy resampled from its information set, as ``policy:`` reads
+    them); NO_ACTION elsewhere, ``rng`` then as it was (the search draws what it would
+    without the head)."""
+    nf = head_size(N.table, net)
+    if nf == 0:
+        return NO_ACTION
+    saved = rng.copy()
+    p = G.current_player(state)
+    G.legal_mask(state, mask)
+    feats = np.zeros((mask.shape[0], nf), np.float32)
+    work = state.copy()
+    G.determinize(work, p, rng)
+    hint = np.int64(G.heuristic(work.copy(), rng))
+    if G.action_features(work, p, hint, mask, rng, feats) != nf:
+        rng[:] = saved
+        return NO_ACTION
+    logits = np.zeros(mask.shape[0], np.float32)
+    head_logits(N.table, net, N.weights, feats, mask, logits)
+    return argmax_masked(logits, mask, rng, 0)
 
 
 # The arena's per-seat trees (seat_trees): a tuple of the search's tree arrays (module docstring)
@@ -604,6 +639,10 @@ def mcts_act_reusing(G, N, state, params, rng, mask, trees, p):
     the agent reuses its tree, in a tree of its own otherwise."""
     if params[P_REUSE] <= 0 or trees[T_TABLE].shape[0] == 0:
         return mcts_act(G, N, state, params, rng, mask)
+    if params[P_HEAD] > 0:
+        a = _head_act(G, N, state, np.int64(params[P_NET]) - 1, rng, mask)
+        if a != NO_ACTION:
+            return a
     visits = np.zeros(mask.shape[0], np.int64)
     value = np.zeros(mask.shape[0], np.float64)
     room = trees[T_NODE_KEY].shape[1]
@@ -625,7 +664,7 @@ def mcts_act_reusing(G, N, state, params, rng, mask, trees, p):
         trees[T_TABLE][p],
         trees[T_NODES][p],
         N,
-        np.empty((0, mask.shape[0]), np.float32),  # reuse is refused with a network (mcts_params)
+        np.empty((0, mask.shape[0]), np.float32),  # no network: refused with reuse (mcts_params)
         np.empty(0, np.float64),
     )
     trees[T_NODES][p] = n_nodes
@@ -666,6 +705,7 @@ PARAMETERS = (
     "net",
     "leaf",
     "net_temp",
+    "head",
 )
 
 
@@ -686,6 +726,7 @@ def mcts_params(
     net: str | None = None,
     leaf: str = "network",
     net_temp: float = 1.0,
+    head: bool = False,
 ) -> np.ndarray:
     """A validated MCTS parameter row (``float64[size]``, default ``N_AGENT_PARAMS``).
 
@@ -693,7 +734,9 @@ def mcts_params(
     ``net`` names a model (agents.model): the row marks P_NET, and the run that holds the
     model sets the network's index there; ``uct_c`` then defaults to DEFAULT_PUCT_C, and
     ``leaf="rollout"`` values new nodes by rollouts instead of the value head (P_LEAF), and
-    ``net_temp`` is the softmax temperature of its priors (P_NET_TEMP)."""
+    ``net_temp`` is the softmax temperature of its priors (P_NET_TEMP); ``head`` lets the
+    model's linear head play where the game gives action features and the search without the
+    network elsewhere (P_HEAD)."""
     if net is not None and (not isinstance(net, str) or not net.strip()):
         raise MCTSParameterError(f"mcts net must name a model, got {net!r}")
     if leaf not in LEAF_KINDS:
@@ -708,10 +751,18 @@ def mcts_params(
         raise MCTSParameterError(f"mcts net_temp must be a number > 0, got {net_temp!r}")
     if net_temp != 1 and net is None:
         raise MCTSParameterError("mcts net_temp is a setting of a search with a net")
-    if net is not None and reuse:
+    if not isinstance(head, bool):
+        raise MCTSParameterError(f"mcts head must be true or false, got {head!r}")
+    if head and net is None:
+        raise MCTSParameterError("mcts head is a setting of a search with a net")
+    if head and (leaf != "network" or net_temp != 1):
+        raise MCTSParameterError(
+            "mcts head: the search runs without the network, so leaf and net_temp do not apply"
+        )
+    if net is not None and reuse and not head:
         raise MCTSParameterError("mcts reuse cannot be combined with a net (not implemented)")
     if uct_c is None:
-        uct_c = DEFAULT_PUCT_C if net is not None else DEFAULT_UCT_C
+        uct_c = DEFAULT_PUCT_C if net is not None and not head else DEFAULT_UCT_C
     if (
         isinstance(time_ms, bool)
         or not isinstance(time_ms, (int, float, np.integer, np.floating))
@@ -762,6 +813,7 @@ def mcts_params(
     row[P_NET] = 1.0 if net is not None else 0.0
     row[P_LEAF] = LEAF_KINDS[leaf]
     row[P_NET_TEMP] = float(net_temp) if net_temp != 1 else 0.0
+    row[P_HEAD] = 1.0 if head else 0.0
     return row
 
 
@@ -774,7 +826,7 @@ def mcts_label(params: np.ndarray, net: str | None = None) -> str:
             parts.append(f"simulations={int(params[P_SIMULATIONS])}")
     else:
         parts = [f"mcts:{int(params[P_SIMULATIONS]) or DEFAULT_SIMULATIONS}"]
-    default_c = DEFAULT_PUCT_C if params[P_NET] > 0 else DEFAULT_UCT_C
+    default_c = DEFAULT_PUCT_C if params[P_NET] > 0 and params[P_HEAD] <= 0 else DEFAULT_UCT_C
     if params[P_UCT_C] > 0 and params[P_UCT_C] != default_c:
         parts.append(f"uct_c={params[P_UCT_C]:g}")
     if int(params[P_ROLLOUT]) == ROLLOUT_HEURISTIC:
@@ -793,6 +845,8 @@ def mcts_label(params: np.ndarray, net: str | None = None) -> str:
         parts.append("leaf=rollout")
     if params[P_NET_TEMP] > 0 and params[P_NET_TEMP] != 1:
         parts.append(f"net_temp={params[P_NET_TEMP]:g}")
+    if params[P_HEAD] > 0:
+        parts.append("head")
     return ",".join(parts)
 
 

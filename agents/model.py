@@ -164,6 +164,8 @@ def run_nets(spec, players: int, kinds, params, labels, paths=None):
             params[a, policy.P_NET] = k
         elif kind == MCTS:
             params[a, mcts.P_NET] = k + 1
+            if params[a, mcts.P_HEAD] > 0 and not np.size(models[k].get("wf", ())):
+                raise ModelError(f"{label}: the model {name} has no linear head for head to play")
     obs_size = spec.observation.size if models else 0
     return params, nets_of(models, obs_size)
 

@@ -14,9 +14,10 @@ table or in the text form that :func:`agents.mcts.mcts_label` writes:
 
 A learned network's policy is ``policy:<model>`` (greedy) or ``policy:<model>,temperature=0.5``
 (or ``{kind = "policy", model = "...", temperature = 0.5}``), an MCTS guided by one
-``mcts:5ms,net=<model>`` (``leaf=rollout``: the network's priors, rollouts' values); a model
-is a shipped model's name or a path (agents.model).  :func:`model_name` reads the model back
-from an agent's label.
+``mcts:5ms,net=<model>`` (``leaf=rollout``: the network's priors, rollouts' values; ``head``:
+the model's linear head plays where the game gives action features, the search elsewhere); a
+model is a shipped model's name or a path (agents.model).  :func:`model_name` reads the model
+back from an agent's label.
 
 A user's own agent is named by its module path, ``"mypkg.agents:greedy"`` (or
 ``{kind = "mypkg.agents:MyAgent", timeout_s = 5}``), with its parameters, if any, as a table
@@ -68,7 +69,7 @@ def mcts_args(text: str) -> dict[str, Any]:
                 args[key] = float(value)
             except ValueError:
                 raise AgentSpecError(f"mcts {key} must be a number, got {value!r}") from None
-        elif key in ("omniscient", "reuse"):
+        elif key in ("omniscient", "reuse", "head"):
             args[key] = value.lower() == "true"
         else:
             args[key] = value

@@ -32,7 +32,7 @@ AGENT_KINDS = {
     "mcts": MCTS,
     "policy": POLICY,
 }  # by name; user agents by module path
-N_AGENT_PARAMS = 11
+N_AGENT_PARAMS = 12
 
 # A user kernel agent:
 #   act(state int32[::1], legal bool[::1] (filled by the arena), rng int32[:]) -> action

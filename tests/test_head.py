@@ -214,6 +214,58 @@ def test_a_head_models_search_takes_its_priors_from_the_head(tmp_path, leaf):
         assert (lengths > 0).all()
 
 
+def test_a_search_with_head_plays_the_head_there_and_searches_without_the_net_elsewhere(
+    tmp_path,
+):
+    """``mcts:...,net=<model>,head``: at a main action the head's choice (a pass-only head
+    passes); at every other decision exactly the search without the network (the same action
+    from the same stream); legal whole games; a model without a head is refused in one line."""
+    from agents.decision import choose_action
+    from agents.model import ModelError, run_nets, save
+    from agents.net import no_nets
+    from agents.policy import features_of
+    from agents.spec import parse_agent
+    from sim.eternal_dynasty.layout import A_SKIP
+    from tests.test_net import _play
+
+    spec = get_game(ED)
+    states = _states(ED, 4, games=2, every=3)
+    path = _head_model(spec, states, tmp_path, {"block:pass": 50.0})
+    kind, params, label = parse_agent(f"mcts:8,prior=1,net={path},head")
+    assert label == f"mcts:8,prior=1,net={path},head"
+    params, nets = run_nets(spec, 4, [kind], [params], [label])
+    plain = parse_agent("mcts:8,prior=1")
+    K = tuple(spec.kernels)
+    mask = np.zeros(spec.num_actions, np.bool_)
+    feats = np.zeros((spec.num_actions, len(spec.action_features)), np.float32)
+    passed = searched = 0
+    for i, (s, p) in enumerate(states[:60]):
+        spec.kernels.legal_mask(s, mask)
+        _, k = features_of(K, s, np.int64(p), new_rng(np.int64(i)), mask.copy(), feats)
+        a = choose_action(K, s, kind, params[0], new_rng(np.int64(i)), mask.copy(), nets)
+        if k > 0:
+            assert a == A_SKIP or not mask[A_SKIP]
+            passed += int(mask[A_SKIP])
+        else:
+            b = choose_action(
+                K, s, plain[0], plain[1], new_rng(np.int64(i)), mask.copy(), no_nets()
+            )
+            assert a == b
+            searched += 1
+    assert passed >= 5 and searched >= 5
+    *_, lengths = _play(spec, [label, "heuristic", "random", "heuristic"], 1)
+    assert (lengths > 0).all()
+    with np.load(path) as z:
+        arrays = {k: z[k] for k in z.files if k not in ("card", "wf")}
+        card = json.loads(str(z["card"]))
+    del card["action_features"]
+    save(tmp_path / "nohead.npz", arrays, card)
+    nohead = parse_agent(f"mcts:8,net={tmp_path / 'nohead.npz'},head")
+    with pytest.raises(ModelError, match="has no linear head") as e:
+        run_nets(spec, 4, [nohead[0]], [nohead[1]], [nohead[2]])
+    assert "\n" not in str(e.value)
+
+
 def test_a_head_built_for_other_features_is_refused(tmp_path):
     from agents.model import ModelError, load
 
