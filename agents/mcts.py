@@ -121,6 +121,7 @@ from agents.net import (
     uses_hint,
     value_of,
 )
+from agents.policy import seat_features
 from agents.table import N_AGENT_PARAMS
 from sim.core import (
     H_NPLAYERS,
@@ -564,13 +565,9 @@ def _head_act(G, N, state, net, rng, mask):
     if nf == 0:
         return NO_ACTION
     saved = rng.copy()
-    p = G.current_player(state)
     G.legal_mask(state, mask)
     feats = np.zeros((mask.shape[0], nf), np.float32)
-    work = state.copy()
-    G.determinize(work, p, rng)
-    hint = np.int64(G.heuristic(work.copy(), rng))
-    if G.action_features(work, p, hint, mask, rng, feats) != nf:
+    if seat_features(G, state, G.current_player(state), rng, mask, feats)[1] != nf:
         rng[:] = saved
         return NO_ACTION
     logits = np.zeros(mask.shape[0], np.float32)
