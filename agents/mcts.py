@@ -282,13 +282,16 @@ def _evaluate_node(
     obs[:] = 0
     G.observe(state, p, obs)
     hint = np.int64(G.heuristic(state, rng)) if uses_hint(N.table, net) else -1
-    hidden(N.table, net, N.enc, N.weights, obs, hint, h1, h2)
-    policy_logits(N.table, net, N.weights, h2, mask, hint, logits)
+    hidden(N.table, net, N.enc, N.weights, obs, hint, h1, h2)  # (the value head reads h2)
     nf = head_size(N.table, net)
+    by_head = False
     if nf > 0:  # a linear head gives the priors where the game gives action features
         feats = np.zeros((mask.shape[0], nf), np.float32)
-        if G.action_features(state.copy(), p, hint, mask, rng, feats) == nf:
+        by_head = G.action_features(state.copy(), p, hint, mask, rng, feats) == nf
+        if by_head:
             head_logits(N.table, net, N.weights, feats, mask, logits)
+    if not by_head:
+        policy_logits(N.table, net, N.weights, h2, mask, hint, logits)
     best = -np.inf
     for a in range(mask.shape[0]):
         if mask[a] and logits[a] > best:
