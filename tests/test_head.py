@@ -144,29 +144,45 @@ def _head_model(spec, states, tmp_path, weights: dict[str, float]):
     return path
 
 
-def test_a_head_model_plays_its_head_at_the_main_action_and_its_network_elsewhere(tmp_path):
-    """A head whose weight is all on passing passes at every main action with a choice, and
-    elsewhere plays the hint (its network's skip weight); its games are legal whole games."""
-    from agents.decision import choose_action
+def _pass_head_decisions(tmp_path, agent: str, count: int):
+    """A head model with all its weight on passing (its network plays the hint), ``agent``
+    (``{path}``: the model's file) loaded as a run loads it, and the first ``count`` states of
+    two 4-player games as ``(i, state, legal mask, hint, features given)`` read from stream
+    ``i``.  Returns ``(spec, path, (kind, params, label, nets), decisions)``."""
     from agents.model import run_nets
     from agents.policy import features_of
     from agents.spec import parse_agent
-    from sim.eternal_dynasty.layout import A_SKIP
-    from tests.test_net import _play
 
     spec = get_game(ED)
     states = _states(ED, 4, games=2, every=3)
     path = _head_model(spec, states, tmp_path, {"block:pass": 50.0})
-    kind, params, label = parse_agent(f"policy:{path}")
+    kind, params, label = parse_agent(agent.format(path=path))
     params, nets = run_nets(spec, 4, [kind], [params], [label])
     K = tuple(spec.kernels)
-    mask = np.zeros(spec.num_actions, np.bool_)
     feats = np.zeros((spec.num_actions, len(spec.action_features)), np.float32)
-    passed = hinted = 0
-    for i, (s, p) in enumerate(states[:60]):
+    decisions = []
+    for i, (s, p) in enumerate(states[:count]):
+        mask = np.zeros(spec.num_actions, np.bool_)
         spec.kernels.legal_mask(s, mask)
-        a = choose_action(K, s, kind, params[0], new_rng(np.int64(i)), mask.copy(), nets)
         hint, k = features_of(K, s, np.int64(p), new_rng(np.int64(i)), mask.copy(), feats)
+        decisions.append((i, s, mask, hint, k))
+    return spec, path, (kind, params[0], label, nets), decisions
+
+
+def test_a_head_model_plays_its_head_at_the_main_action_and_its_network_elsewhere(tmp_path):
+    """A head whose weight is all on passing passes at every main action with a choice, and
+    elsewhere plays the hint (its network's skip weight); its games are legal whole games."""
+    from agents.decision import choose_action
+    from sim.eternal_dynasty.layout import A_SKIP
+    from tests.test_net import _play
+
+    spec, path, (kind, params, label, nets), decisions = _pass_head_decisions(
+        tmp_path, "policy:{path}", 60
+    )
+    K = tuple(spec.kernels)
+    passed = hinted = 0
+    for i, s, mask, hint, k in decisions:
+        a = choose_action(K, s, kind, params, new_rng(np.int64(i)), mask.copy(), nets)
         if k > 0 and mask[A_SKIP]:
             assert a == A_SKIP
             passed += 1
@@ -184,33 +200,21 @@ def test_a_head_models_search_takes_its_priors_from_the_head(tmp_path, leaf):
     weight on passing, the root's visits go to passing (the network alone would send them to
     the hint); such a search plays legal whole games."""
     from agents.mcts import search_root
-    from agents.model import run_nets
-    from agents.policy import features_of
-    from agents.spec import parse_agent
     from sim.eternal_dynasty.layout import A_SKIP
     from tests.test_net import _play
 
-    spec = get_game(ED)
-    states = _states(ED, 4, games=2, every=3)
-    path = _head_model(spec, states, tmp_path, {"block:pass": 50.0})
-    spec_text = f"mcts:8,net={path}" + ("" if leaf == "network" else f",leaf={leaf}")
-    kind, params, label = parse_agent(spec_text)
-    params, nets = run_nets(spec, 4, [kind], [params], [label])
-    K = tuple(spec.kernels)
-    mask = np.zeros(spec.num_actions, np.bool_)
-    feats = np.zeros((spec.num_actions, len(spec.action_features)), np.float32)
+    agent = "mcts:8,net={path}" + ("" if leaf == "network" else f",leaf={leaf}")
+    spec, _, (_, params, label, nets), decisions = _pass_head_decisions(tmp_path, agent, 40)
     checked = 0
-    for i, (s, p) in enumerate(states[:40]):
-        spec.kernels.legal_mask(s, mask)
-        hint, k = features_of(K, s, np.int64(p), new_rng(np.int64(i)), mask.copy(), feats)
+    for i, s, mask, hint, k in decisions:
         if k == 0 or not mask[A_SKIP] or hint == A_SKIP:
             continue
-        a, visits, _ = search_root(spec, s, params[0], i, nets)
+        a, visits, _ = search_root(spec, s, params, i, nets)
         assert a == A_SKIP and visits[A_SKIP] >= visits.sum() - 1, (i, visits.nonzero())
         checked += 1
     assert checked >= 5
     if leaf == "rollout":
-        *_, lengths = _play(spec, [spec_text, "heuristic", "random", "heuristic"], 1)
+        *_, lengths = _play(spec, [label, "heuristic", "random", "heuristic"], 1)
         assert (lengths > 0).all()
 
 
@@ -223,26 +227,19 @@ def test_a_search_with_head_plays_the_head_there_and_searches_without_the_net_el
     from agents.decision import choose_action
     from agents.model import ModelError, run_nets, save
     from agents.net import no_nets
-    from agents.policy import features_of
     from agents.spec import parse_agent
     from sim.eternal_dynasty.layout import A_SKIP
     from tests.test_net import _play
 
-    spec = get_game(ED)
-    states = _states(ED, 4, games=2, every=3)
-    path = _head_model(spec, states, tmp_path, {"block:pass": 50.0})
-    kind, params, label = parse_agent(f"mcts:8,prior=1,net={path},head")
+    spec, path, (kind, params, label, nets), decisions = _pass_head_decisions(
+        tmp_path, "mcts:8,prior=1,net={path},head", 60
+    )
     assert label == f"mcts:8,prior=1,net={path},head"
-    params, nets = run_nets(spec, 4, [kind], [params], [label])
     plain = parse_agent("mcts:8,prior=1")
     K = tuple(spec.kernels)
-    mask = np.zeros(spec.num_actions, np.bool_)
-    feats = np.zeros((spec.num_actions, len(spec.action_features)), np.float32)
     passed = searched = 0
-    for i, (s, p) in enumerate(states[:60]):
-        spec.kernels.legal_mask(s, mask)
-        _, k = features_of(K, s, np.int64(p), new_rng(np.int64(i)), mask.copy(), feats)
-        a = choose_action(K, s, kind, params[0], new_rng(np.int64(i)), mask.copy(), nets)
+    for i, s, mask, _, k in decisions:
+        a = choose_action(K, s, kind, params, new_rng(np.int64(i)), mask.copy(), nets)
         if k > 0:
             assert a == A_SKIP or not mask[A_SKIP]
             passed += int(mask[A_SKIP])
